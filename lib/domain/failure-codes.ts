@@ -1,0 +1,115 @@
+// The catalogue of every failure a user or client can see (DESIGN.md: Failure codes). One place, stable codes;
+// docs/failure-codes.md is generated from it and a unit test keeps the two in step.
+
+export type FailureArea =
+  | "INPUT" | "AUTH" | "ACCESS" | "POLICY" | "GRAPH" | "EVIDENCE" | "MODEL" | "CITE" | "AUDIT" | "IMPORT" | "SYS";
+
+export interface FailureDefinition {
+  /** HTTP status a route answers with. */
+  status: number;
+  /** Short message safe to show to anyone. */
+  message: string;
+  /** When it happens and what to do, for operators and the docs. */
+  description: string;
+}
+
+export const FAILURES = {
+  "CG-INPUT-001": { status: 400, message: "The request is not valid.", description: "The body is not JSON or does not match the expected fields; details name the offending fields." },
+  "CG-INPUT-002": { status: 400, message: "The question is empty.", description: "A question must contain text after trimming." },
+  "CG-INPUT-003": { status: 400, message: "The question is too long.", description: "Questions are limited to 2,000 characters." },
+  "CG-INPUT-004": { status: 400, message: "The question contains control characters.", description: "Control characters (other than newline and tab) are rejected rather than silently stripped." },
+  "CG-INPUT-005": { status: 400, message: "A parameter is out of range.", description: "A limit, page size or identifier is outside what the API accepts." },
+
+  "CG-AUTH-001": { status: 401, message: "Sign-in required.", description: "No session cookie and no Bearer token were sent." },
+  "CG-AUTH-002": { status: 401, message: "The credentials are invalid or expired.", description: "The session or API token is unknown, expired or revoked." },
+  "CG-AUTH-003": { status: 403, message: "This account is deactivated.", description: "An admin deactivated the account; every request is refused from the next one on." },
+  "CG-AUTH-004": { status: 429, message: "Too many attempts. Try again later.", description: "Sign-in attempts for this account or address exceeded the limit; the password is not checked while locked." },
+  "CG-AUTH-005": { status: 403, message: "Cross-origin request rejected.", description: "A state-changing request came with a foreign, null or missing Origin." },
+  "CG-AUTH-006": { status: 401, message: "Invalid email or password.", description: "Generic sign-in failure; does not say which part was wrong." },
+
+  "CG-ACCESS-001": { status: 404, message: "Case not found or not accessible.", description: "The case does not exist, belongs to another tenant, or the user is not an active member. The three are indistinguishable on purpose." },
+  "CG-ACCESS-002": { status: 403, message: "Your role does not allow this.", description: "The action needs a role (investigator, supervisor, admin) the user does not hold." },
+  "CG-ACCESS-003": { status: 404, message: "Not found.", description: "The object (user, token, ledger entry…) does not exist in the caller's tenant." },
+
+  "CG-POLICY-001": { status: 500, message: "The access policy could not be evaluated.", description: "A marking or license on stored data is unknown; the item is denied and the request fails closed." },
+
+  "CG-GRAPH-001": { status: 503, message: "The case graph is unavailable.", description: "The graph store (PostgreSQL or Neo4j) did not answer in time." },
+  "CG-GRAPH-002": { status: 500, message: "The case graph query failed.", description: "The graph store answered with an error." },
+
+  "CG-EVIDENCE-001": { status: 503, message: "The evidence store is unavailable.", description: "Evidence search failed or timed out." },
+
+  "CG-MODEL-001": { status: 503, message: "The language model is unavailable.", description: "The configured model did not answer (network, timeout, provider error)." },
+  "CG-MODEL-002": { status: 502, message: "The language model returned unusable output.", description: "Output was not valid structured JSON, also after one stricter retry." },
+  "CG-MODEL-003": { status: 503, message: "Answering is disabled by an operator.", description: "A kill switch is engaged for the model or the answer pipeline." },
+
+  "CG-CITE-001": { status: 200, message: "Unable to generate citation-backed answer.", description: "The model's answer had factual content with no citation to evidence it was shown; the answer is withheld (responseType unable)." },
+
+  "CG-AUDIT-001": { status: 500, message: "The audit record could not be written; the answer was withheld.", description: "No answer leaves the service without its ledger entry." },
+  "CG-AUDIT-002": { status: 409, message: "The ledger chain does not verify.", description: "A stored entry's hash or link does not match; the first bad sequence number is reported." },
+
+  "CG-IMPORT-001": { status: 400, message: "The file is not valid JSON.", description: "The bundle could not be parsed." },
+  "CG-IMPORT-002": { status: 400, message: "Unsupported bundle format.", description: "`format` must be casegraph.workspace/v1." },
+  "CG-IMPORT-003": { status: 400, message: "A field is missing or has the wrong type.", description: "Schema violation at the reported JSON path." },
+  "CG-IMPORT-004": { status: 400, message: "Unknown marking.", description: "A classification is not one of PUBLIC, CUI, CONFIDENTIAL, SECRET, TOP_SECRET, TS_SCI (or an accepted alias). Never defaulted to PUBLIC." },
+  "CG-IMPORT-005": { status: 400, message: "Duplicate identifier.", description: "Two items of the same kind share an id (or email) within their scope." },
+  "CG-IMPORT-006": { status: 400, message: "Reference to a missing node.", description: "An edge endpoint or an evidence link names a node that is not in the case." },
+  "CG-IMPORT-007": { status: 400, message: "Unknown license.", description: "Evidence names a license that is neither in the bundle nor in the database." },
+  "CG-IMPORT-008": { status: 400, message: "Unknown tenant.", description: "A user, case or evidence item names a tenant that is neither in the bundle nor in the database." },
+  "CG-IMPORT-009": { status: 400, message: "Unknown case member.", description: "A case lists a member email that is not a user in the bundle or the database, or belongs to another tenant." },
+  "CG-IMPORT-010": { status: 400, message: "Invalid date.", description: "`collectedAt` must be an ISO-8601 timestamp." },
+  "CG-IMPORT-011": { status: 400, message: "Empty content.", description: "Evidence content, names or ids must not be empty." },
+  "CG-IMPORT-012": { status: 400, message: "Unknown role or license use.", description: "Roles are investigator, supervisor, admin; uses are INGEST, ANALYZE, INTERNAL_USE, EXPORT, FULL_ACCESS." },
+  "CG-IMPORT-013": { status: 409, message: "The bundle conflicts with stored data.", description: "An id already exists under another tenant or case." },
+  "CG-IMPORT-014": { status: 400, message: "The bundle file cannot be read.", description: "File missing or unreadable." },
+  "CG-IMPORT-015": { status: 400, message: "Evidence of another tenant.", description: "Evidence `tenant` differs from its case's tenant; tenants isolate everything, so cross-tenant evidence is refused." },
+
+  "CG-SYS-001": { status: 503, message: "The database is unavailable.", description: "PostgreSQL or the embedded database did not answer." },
+  "CG-SYS-002": { status: 500, message: "Internal error.", description: "An unexpected failure; details are in the server log, never in the response." },
+  "CG-SYS-003": { status: 500, message: "The server is misconfigured.", description: "An environment variable is missing or invalid; the log names it." },
+} as const satisfies Record<string, FailureDefinition>;
+
+export type FailureCode = keyof typeof FAILURES;
+
+export interface FailureIssue {
+  /** JSON path into the input, e.g. `$.cases[0].evidence[3].classification`. */
+  path?: string;
+  message: string;
+  code?: FailureCode;
+}
+
+/** The one error type that crosses layers. Its JSON never carries a stack, SQL or driver text. */
+export class CasegraphError extends Error {
+  readonly code: FailureCode;
+  readonly issues: FailureIssue[];
+
+  constructor(code: FailureCode, detail?: string, issues: FailureIssue[] = [], options?: { cause?: unknown }) {
+    super(detail ?? FAILURES[code].message, options);
+    this.name = "CasegraphError";
+    this.code = code;
+    this.issues = issues;
+  }
+
+  get status(): number {
+    return FAILURES[this.code].status;
+  }
+
+  toJSON() {
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.issues.length ? { issues: this.issues } : {}),
+      },
+    };
+  }
+}
+
+/** Any thrown value → a CasegraphError safe to show; unknown failures become CG-SYS-002. */
+export function asCasegraphError(err: unknown, fallback: FailureCode = "CG-SYS-002"): CasegraphError {
+  if (err instanceof CasegraphError) return err;
+  return new CasegraphError(fallback, undefined, [], { cause: err });
+}
+
+export function failureAreaOf(code: FailureCode): FailureArea {
+  return code.split("-")[1] as FailureArea;
+}

@@ -61,7 +61,6 @@ export const FAILURES = {
   "CG-IMPORT-012": { status: 400, message: "Unknown role or license use.", description: "Roles are investigator, supervisor, admin; uses are INGEST, ANALYZE, INTERNAL_USE, EXPORT, FULL_ACCESS." },
   "CG-IMPORT-013": { status: 409, message: "The bundle conflicts with stored data.", description: "An id already exists under another tenant or case." },
   "CG-IMPORT-014": { status: 400, message: "The bundle file cannot be read.", description: "File missing or unreadable." },
-  "CG-IMPORT-015": { status: 400, message: "Evidence of another tenant.", description: "Evidence `tenant` differs from its case's tenant; tenants isolate everything, so cross-tenant evidence is refused." },
 
   "CG-SYS-001": { status: 503, message: "The database is unavailable.", description: "PostgreSQL or the embedded database did not answer." },
   "CG-SYS-002": { status: 500, message: "Internal error.", description: "An unexpected failure; details are in the server log, never in the response." },

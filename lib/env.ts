@@ -1,0 +1,51 @@
+// Environment, parsed once with zod. Misconfiguration is a coded error naming the variable, never a silent default.
+import { z } from "zod";
+import { CasegraphError } from "./domain/failure-codes";
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() !== "" ? v.trim() : undefined));
+
+const intInRange = (def: number, min: number, max: number) =>
+  z.coerce.number().int().min(min).max(max).default(def);
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: optionalString,
+  CASEGRAPH_DATA_DIR: optionalString,
+  CASEGRAPH_SEED_DEMO: z.enum(["auto", "never"]).default("auto"),
+  DATABASE_POOL_SIZE: intInRange(10, 1, 200),
+  BETTER_AUTH_SECRET: optionalString,
+  BETTER_AUTH_URL: optionalString,
+  LLM_PROVIDER: z.enum(["offline", "openai-compatible", "openai", "anthropic"]).default("offline"),
+  LLM_BASE_URL: optionalString,
+  LLM_API_KEY: optionalString,
+  LLM_MODEL: optionalString,
+  LLM_TIMEOUT_MS: intInRange(60_000, 1_000, 600_000),
+  NEO4J_URI: optionalString,
+  NEO4J_USER: optionalString,
+  NEO4J_PASSWORD: optionalString,
+  NEO4J_DATABASE: optionalString,
+  AUDIT_QUERY_MODE: z.enum(["text", "hash"]).default("text"),
+  AUDIT_RETENTION_DAYS: intInRange(90, 1, 36_500),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+let cached: Env | undefined;
+
+export function readEnv(source: Record<string, string | undefined> = process.env): Env {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+    throw new CasegraphError("CG-SYS-003", `Invalid environment: ${issues.map((i) => i.path).join(", ")}`, issues);
+  }
+  return parsed.data;
+}
+
+/** The process environment, parsed on first use (not at import: `next build` must not need it). */
+export function env(): Env {
+  cached ??= readEnv();
+  return cached;
+}

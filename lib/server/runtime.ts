@@ -1,0 +1,53 @@
+// Process-wide services, opened lazily on first use (never at import: `next build` evaluates modules).
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { env } from "../env";
+import { openDatabase, defaultDataDir, type Database } from "../adapters/prisma/db";
+import { PrismaLedger } from "../adapters/prisma/ledger";
+import { importBundle } from "../adapters/prisma/workspace";
+import { acquireDataDirLock } from "./data-lock";
+
+interface Runtime {
+  db: Database;
+  ledger: PrismaLedger;
+}
+
+const globalKey = Symbol.for("casegraph.runtime");
+type Holder = { [globalKey]?: Promise<Runtime> };
+
+export const DEMO_BUNDLE = path.resolve(process.cwd(), "prisma/demo/workspace.json");
+
+/** The runtime for this process; Next.js dev reloads modules, so the promise lives on globalThis. */
+export function runtime(): Promise<Runtime> {
+  const holder = globalThis as Holder;
+  holder[globalKey] ??= open().catch((err) => {
+    delete holder[globalKey]; // A dead database at start must not poison every later request.
+    throw err;
+  });
+  return holder[globalKey]!;
+}
+
+async function open(): Promise<Runtime> {
+  const e = env();
+  if (!e.DATABASE_URL) await acquireDataDirLock(defaultDataDir());
+  // The embedded default migrates itself; PostgreSQL is migrated by `npm run db:migrate` (an operator's step).
+  const db = await openDatabase({ url: e.DATABASE_URL, migrate: !e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE });
+  return { db, ledger: new PrismaLedger(db.prisma) };
+}
+
+export async function closeRuntime(): Promise<void> {
+  const holder = globalThis as Holder;
+  const current = holder[globalKey];
+  delete holder[globalKey];
+  if (current) await (await current).db.close();
+}
+
+/** First start on an empty database: load the demo workspace so a newcomer has something to open. */
+export async function seedDemoIfEmpty(): Promise<boolean> {
+  if (env().CASEGRAPH_SEED_DEMO === "never") return false;
+  const { db } = await runtime();
+  if ((await db.prisma.tenant.count()) > 0) return false;
+  const bundle = JSON.parse(await readFile(DEMO_BUNDLE, "utf8"));
+  await importBundle(db.prisma, bundle);
+  return true;
+}

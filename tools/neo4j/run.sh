@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# Casegraph: run a real Neo4j Community 5.26 server locally, no Docker.
+#
+#   bash tools/neo4j/run.sh          foreground (Ctrl-C / SIGTERM stops it cleanly)
+#   bash tools/neo4j/run.sh start    background; waits for "NEO4J READY" (exit 0) or fails (exit 1)
+#   bash tools/neo4j/run.sh stop     SIGTERM + wait up to 30 s
+#   bash tools/neo4j/run.sh status   exit 0 if running, 3 if not
+#
+# Jars come from Maven Central via tools/neo4j/pom.xml (downloaded once into
+# tools/neo4j/target/lib, re-fetched only when pom.xml changes). See tools/neo4j/README.md.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
+ROOT="$(cd "$HERE/../.." && pwd -P)"
+
+DATA_ROOT="${CASEGRAPH_DATA_DIR:-.data}"
+case "$DATA_ROOT" in /*) ;; *) DATA_ROOT="$ROOT/$DATA_ROOT" ;; esac
+export NEO4J_LOCAL_DIR="${NEO4J_LOCAL_DIR:-$DATA_ROOT/neo4j}"
+export NEO4J_LOCAL_PORT="${NEO4J_LOCAL_PORT:-7687}"
+PID_FILE="$DATA_ROOT/neo4j.pid"
+LOG_FILE="$DATA_ROOT/neo4j.log"
+START_TIMEOUT="${NEO4J_LOCAL_START_TIMEOUT:-120}"
+STOP_TIMEOUT="${NEO4J_LOCAL_STOP_TIMEOUT:-30}"
+
+TARGET="$HERE/target"
+LIB="$TARGET/lib"
+CLASSES="$TARGET/classes"
+STAMP="$LIB/.pom.sha256"
+SRC="$HERE/Neo4jLocal.java"
+
+if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then
+  JAVA="$JAVA_HOME/bin/java"
+  JAVAC="$JAVA_HOME/bin/javac"
+else
+  JAVA="$(command -v java || true)"
+  JAVAC="$(command -v javac || true)"
+fi
+
+log() { echo "neo4j-local: $*" >&2; }
+die() { log "$*"; exit 1; }
+
+check_java() {
+  [ -n "$JAVA" ] || die "java not found (install JDK 17 or 21, or set JAVA_HOME)"
+  local v major
+  v="$("$JAVA" -version 2>&1 | head -n1)"
+  major="$(printf '%s\n' "$v" | sed -E 's/.*version "([0-9]+)(\.[0-9]+)*.*/\1/')"
+  case "$major" in
+    17|21) ;;
+    *) log "warning: Neo4j 5.26 supports Java 17 and 21; found: $v" ;;
+  esac
+}
+
+# Download the jars (only when missing or pom.xml changed) and compile the launcher
+# (only when the source changed). Serialised with flock when available.
+prepare() {
+  mkdir -p "$TARGET"
+  if command -v flock >/dev/null 2>&1; then
+    exec 9>"$TARGET/.lock"
+    flock 9
+  fi
+  local want have=""
+  want="$(sha256sum "$HERE/pom.xml" | cut -d' ' -f1)"
+  [ -f "$STAMP" ] && have="$(cat "$STAMP")"
+  if [ ! -d "$LIB" ] || [ "$want" != "$have" ]; then
+    command -v mvn >/dev/null 2>&1 || die "mvn not found (needed once to fetch the Neo4j jars from Maven Central)"
+    log "fetching Neo4j jars from Maven Central into $LIB (one-off, ~125 MB) ..."
+    rm -rf "$LIB.tmp"
+    (cd "$ROOT" && mvn -q -B -f tools/neo4j/pom.xml dependency:copy-dependencies \
+        -DoutputDirectory="$LIB.tmp") || die "maven failed to fetch the Neo4j jars"
+    rm -rf "$LIB" "$CLASSES"
+    mv "$LIB.tmp" "$LIB"
+    echo "$want" >"$STAMP"
+  fi
+  # Pre-compile the single-source launcher so each start skips the in-memory compile;
+  # fall back to `java Neo4jLocal.java` (source-launch mode) when there is no javac.
+  if [ -n "$JAVAC" ] && [ -x "$JAVAC" ]; then
+    if [ ! -f "$CLASSES/Neo4jLocal.class" ] || [ "$SRC" -nt "$CLASSES/Neo4jLocal.class" ] \
+        || [ "$STAMP" -nt "$CLASSES/Neo4jLocal.class" ]; then
+      rm -rf "$CLASSES.tmp" && mkdir -p "$CLASSES.tmp"
+      "$JAVAC" -nowarn -d "$CLASSES.tmp" -cp "$LIB/*" "$SRC" || die "could not compile $SRC"
+      rm -rf "$CLASSES" && mv "$CLASSES.tmp" "$CLASSES"
+    fi
+  fi
+  if command -v flock >/dev/null 2>&1; then
+    flock -u 9
+    exec 9>&-
+  fi
+}
+
+java_cmd() {
+  local -a opts=(
+    -Xms128m "-Xmx${NEO4J_LOCAL_HEAP:-768m}"
+    -XX:MaxDirectMemorySize=256m
+    -XX:+UseG1GC
+    -XX:+ExitOnOutOfMemoryError
+    -XX:-OmitStackTraceInFastThrow
+    -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints
+    -Djdk.nio.maxCachedBufferSize=1024
+    -Dio.netty.tryReflectionSetAccessible=true
+    -Dlog4j2.disable.jmx=true
+    --add-opens=java.base/java.nio=ALL-UNNAMED
+    --add-opens=java.base/java.io=ALL-UNNAMED
+    --add-opens=java.base/sun.nio.ch=ALL-UNNAMED
+    --add-opens=java.base/java.lang=ALL-UNNAMED
+  )
+  # shellcheck disable=SC2206 # intentional word splitting of user-supplied extra options
+  [ -n "${NEO4J_LOCAL_JAVA_OPTS:-}" ] && opts+=($NEO4J_LOCAL_JAVA_OPTS)
+  if [ -f "$CLASSES/Neo4jLocal.class" ]; then
+    JAVA_ARGS=("$JAVA" "${opts[@]}" -cp "$CLASSES:$LIB/*" Neo4jLocal)
+  else
+    JAVA_ARGS=("$JAVA" "${opts[@]}" -cp "$LIB/*" "$SRC")
+  fi
+}
+
+# Prints the pid if the pid file points at a live Neo4jLocal process.
+running_pid() {
+  [ -f "$PID_FILE" ] || return 1
+  local pid
+  pid="$(cat "$PID_FILE" 2>/dev/null || true)"
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 1
+  if [ -r "/proc/$pid/cmdline" ]; then
+    tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q Neo4jLocal || return 1
+  fi
+  echo "$pid"
+}
+
+cmd_run() {
+  check_java
+  prepare
+  java_cmd
+  mkdir -p "$NEO4J_LOCAL_DIR"
+  if pid="$(running_pid)"; then
+    die "already running (pid $pid); use 'bash tools/neo4j/run.sh stop' first"
+  fi
+  echo $$ >"$PID_FILE" # exec keeps the pid, so stop/status also work for foreground runs
+  cd "$ROOT"
+  exec "${JAVA_ARGS[@]}"
+}
+
+cmd_start() {
+  check_java
+  if pid="$(running_pid)"; then
+    log "already running (pid $pid), log: $LOG_FILE"
+    exit 0
+  fi
+  prepare
+  java_cmd
+  mkdir -p "$NEO4J_LOCAL_DIR"
+  cd "$ROOT"
+  nohup "${JAVA_ARGS[@]}" >"$LOG_FILE" 2>&1 </dev/null &
+  local pid=$!
+  echo "$pid" >"$PID_FILE"
+  log "starting (pid $pid), log: $LOG_FILE"
+  local waited=0
+  while [ "$waited" -lt "$((START_TIMEOUT * 10))" ]; do
+    if grep -q '^NEO4J READY' "$LOG_FILE" 2>/dev/null; then
+      grep '^NEO4J READY' "$LOG_FILE"
+      exit 0
+    fi
+    if ! kill -0 "$pid" 2>/dev/null; then
+      log "Neo4j exited during startup; last log lines:"
+      tail -n 40 "$LOG_FILE" >&2 || true
+      rm -f "$PID_FILE"
+      exit 1
+    fi
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  log "not ready after ${START_TIMEOUT}s; stopping it. Last log lines:"
+  tail -n 40 "$LOG_FILE" >&2 || true
+  kill -TERM "$pid" 2>/dev/null || true
+  exit 1
+}
+
+cmd_stop() {
+  local pid
+  if ! pid="$(running_pid)"; then
+    log "not running"
+    rm -f "$PID_FILE"
+    exit 0
+  fi
+  kill -TERM "$pid" 2>/dev/null || true
+  local waited=0
+  while kill -0 "$pid" 2>/dev/null; do
+    if [ "$waited" -ge "$((STOP_TIMEOUT * 10))" ]; then
+      log "pid $pid did not stop within ${STOP_TIMEOUT}s; sending SIGKILL"
+      kill -KILL "$pid" 2>/dev/null || true
+      rm -f "$PID_FILE"
+      exit 1
+    fi
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  rm -f "$PID_FILE"
+  log "stopped (pid $pid)"
+}
+
+cmd_status() {
+  local pid
+  if pid="$(running_pid)"; then
+    echo "neo4j-local: running (pid $pid), bolt://127.0.0.1:$NEO4J_LOCAL_PORT, home $NEO4J_LOCAL_DIR"
+    exit 0
+  fi
+  echo "neo4j-local: not running"
+  exit 3
+}
+
+case "${1:-run}" in
+  run | foreground) cmd_run ;;
+  start) cmd_start ;;
+  stop) cmd_stop ;;
+  status) cmd_status ;;
+  -h | --help | help) sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' ;;
+  *) die "unknown command '$1' (use: run | start | stop | status)" ;;
+esac

@@ -44,7 +44,7 @@ const commands: Record<string, Handler> = {
     const { db } = await runtime();
     const started = performance.now();
     const tty = process.stderr.isTTY;
-    const summary = await importBundle(db.prisma, bundle, {
+    const summary = await importBundle(db, bundle, {
       onProgress: ({ done, total }) => {
         if (!tty) return;
         const rate = Math.round(done / ((performance.now() - started) / 1000));

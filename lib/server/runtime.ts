@@ -48,6 +48,6 @@ export async function seedDemoIfEmpty(): Promise<boolean> {
   const { db } = await runtime();
   if ((await db.prisma.tenant.count()) > 0) return false;
   const bundle = JSON.parse(await readFile(DEMO_BUNDLE, "utf8"));
-  await importBundle(db.prisma, bundle);
+  await importBundle(db, bundle);
   return true;
 }

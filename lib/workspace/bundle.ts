@@ -6,8 +6,11 @@ import { LICENSE_USES, ROLES, normaliseTag, parseClassification, type Classifica
 
 export const BUNDLE_FORMAT = "casegraph.workspace/v1";
 
-const id = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
-const tags = z.array(z.string().trim().min(1, "must not be empty")).optional();
+// Ids and tags are plain printable text: no control characters (they also separate lists in bulk writes).
+const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
+const id = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters")
+  .regex(NO_CONTROL, "must not contain control characters");
+const tags = z.array(z.string().trim().min(1, "must not be empty").regex(NO_CONTROL, "must not contain control characters")).optional();
 const json = z.record(z.string(), z.unknown());
 
 export const tenantSchema = z.object({ id, name: z.string().trim().min(1, "must not be empty") }).strict();

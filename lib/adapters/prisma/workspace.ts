@@ -3,6 +3,8 @@
 import { createHash } from "node:crypto";
 import { hashPassword, verifyPassword } from "better-auth/crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
+import type { Database } from "./db";
+import type { SqlSession } from "./migrate";
 import { CasegraphError, asCasegraphError } from "../../domain/failure-codes";
 import { canonicalJsonPretty } from "../../domain/canonical-json";
 import { parseClassification, type Classification } from "../../domain/markings";
@@ -11,7 +13,6 @@ import {
   sortedTags, type CheckedBundle, type KnownRefs,
 } from "../../workspace/bundle";
 
-type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
 export const IMPORT_BATCH = 2_000;
 
@@ -67,11 +68,11 @@ export async function readKnownRefs(prisma: PrismaClient): Promise<KnownRefs> {
 }
 
 /** Validates against the database, then writes everything in one transaction. Throws CasegraphError with issues. */
-export async function importBundle(prisma: PrismaClient, raw: unknown, options: ImportOptions = {}): Promise<ImportSummary> {
-  const { bundle, issues } = checkBundle(raw, await readKnownRefs(prisma));
+export async function importBundle(db: Database, raw: unknown, options: ImportOptions = {}): Promise<ImportSummary> {
+  const { bundle, issues } = checkBundle(raw, await readKnownRefs(db.prisma));
   if (!bundle) throw new CasegraphError(issues[0]?.code ?? "CG-IMPORT-003", `The bundle has ${issues.length} problem(s).`, issues);
   // Slow password hashes are computed before the transaction opens, so it stays short.
-  const passwords = await passwordHashes(prisma, bundle);
+  const passwords = await passwordHashes(db.prisma, bundle);
   const total = bundle.counts.nodes + bundle.counts.edges + bundle.counts.evidence;
   let done = 0;
   const advance = (n: number) => {
@@ -79,13 +80,10 @@ export async function importBundle(prisma: PrismaClient, raw: unknown, options: 
     options.onProgress?.({ done, total });
   };
   try {
-    await prisma.$transaction(
-      async (tx) => {
-        await writeDirectory(tx, bundle, passwords);
-        for (const c of bundle.cases) await writeCase(tx, c, advance, options.mirrorGraph);
-      },
-      { timeout: 60 * 60_000, maxWait: 30_000 },
-    );
+    await db.transaction(async (sql) => {
+      await writeDirectory(sql, bundle, passwords);
+      for (const c of bundle.cases) await writeCase(sql, c, advance, options.mirrorGraph);
+    });
   } catch (err) {
     if (err instanceof CasegraphError) throw err;
     throw new CasegraphError("CG-IMPORT-013", "The import failed and was rolled back; nothing was written.", [], { cause: err });
@@ -109,34 +107,37 @@ async function passwordHashes(prisma: PrismaClient, bundle: CheckedBundle): Prom
   return out;
 }
 
-async function writeDirectory(tx: Tx, bundle: CheckedBundle, passwords: Map<string, string>) {
+// Tag lists travel as one text per row joined by the unit separator (never in tags: they are trimmed printable text).
+const SEP = "\x1f";
+const joinList = (list: readonly string[]) => list.join(SEP);
+const LIST = (param: string) => `CASE WHEN ${param} = '' THEN '{}'::text[] ELSE string_to_array(${param}, chr(31)) END`;
+
+async function writeDirectory(sql: SqlSession, bundle: CheckedBundle, passwords: Map<string, string>) {
   for (const t of bundle.tenants) {
-    await tx.$executeRaw`INSERT INTO "tenant" (id, name) VALUES (${t.id}, ${t.name})
-      ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name WHERE "tenant".name IS DISTINCT FROM EXCLUDED.name`;
+    await sql.query(`INSERT INTO "tenant" (id, name) VALUES ($1, $2)
+      ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name WHERE "tenant".name IS DISTINCT FROM EXCLUDED.name`, [t.id, t.name]);
   }
   for (const l of bundle.licenses) {
-    const allows = [...new Set(l.allows)].sort();
-    await tx.$executeRaw`INSERT INTO "license" (id, name, allows) VALUES (${l.id}, ${l.name}, ${allows}::text[]::"LicenseUse"[])
+    await sql.query(`INSERT INTO "license" (id, name, allows) VALUES ($1, $2, $3::text[]::"LicenseUse"[])
       ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, allows = EXCLUDED.allows
-      WHERE ("license".name, "license".allows) IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.allows)`;
+      WHERE ("license".name, "license".allows) IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.allows)`,
+      [l.id, l.name, [...new Set(l.allows)].sort()]);
   }
   for (const u of bundle.users) {
-    const roles = [...new Set(u.roles)].sort();
-    const clearance = parseClassification(u.clearance) as Classification;
-    const active = u.active ?? true;
-    await tx.$executeRaw`INSERT INTO "user" (id, email, name, tenant_id, roles, clearance, need_to_know, active)
-      VALUES (${userIdFor(u.email)}, ${u.email}, ${u.name}, ${u.tenant}, ${roles}::text[], ${clearance}::"Classification",
-              ${sortedTags(u.needToKnow)}::text[], ${active})
+    const { rows } = await sql.query<{ id: string }>(`INSERT INTO "user" (id, email, name, tenant_id, roles, clearance, need_to_know, active)
+      VALUES ($1, $2, $3, $4, $5::text[], $6::"Classification", $7::text[], $8)
       ON CONFLICT (email) DO UPDATE SET name = EXCLUDED.name, roles = EXCLUDED.roles, clearance = EXCLUDED.clearance,
         need_to_know = EXCLUDED.need_to_know, active = EXCLUDED.active, updated_at = now()
       WHERE ("user".name, "user".roles, "user".clearance, "user".need_to_know, "user".active)
-        IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.roles, EXCLUDED.clearance, EXCLUDED.need_to_know, EXCLUDED.active)`;
+        IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.roles, EXCLUDED.clearance, EXCLUDED.need_to_know, EXCLUDED.active)
+      RETURNING id`,
+      [userIdFor(u.email), u.email, u.name, u.tenant, [...new Set(u.roles)].sort(), parseClassification(u.clearance),
+        sortedTags(u.needToKnow), u.active ?? true]);
     const hash = passwords.get(u.email);
     if (hash) {
-      const user = await tx.user.findUniqueOrThrow({ where: { email: u.email }, select: { id: true } });
-      await tx.$executeRaw`INSERT INTO "account" (id, account_id, provider_id, user_id, password)
-        VALUES (${"acc_" + user.id}, ${user.id}, 'credential', ${user.id}, ${hash})
-        ON CONFLICT (id) DO UPDATE SET password = EXCLUDED.password, updated_at = now()`;
+      const userId = rows[0]?.id ?? (await sql.query<{ id: string }>(`SELECT id FROM "user" WHERE email = $1`, [u.email])).rows[0].id;
+      await sql.query(`INSERT INTO "account" (id, account_id, provider_id, user_id, password) VALUES ($1, $2, 'credential', $2, $3)
+        ON CONFLICT (id) DO UPDATE SET password = EXCLUDED.password, updated_at = now()`, ["acc_" + userId, userId, hash]);
     }
   }
 }
@@ -160,23 +161,24 @@ export function nodeName(id: string, properties: Record<string, unknown>): strin
 }
 
 async function writeCase(
-  tx: Tx,
+  sql: SqlSession,
   c: CheckedBundle["cases"][number],
   advance: (n: number) => void,
   mirrorGraph: ImportOptions["mirrorGraph"],
 ) {
   const h = c.header;
   const caseMarking = parseClassification(h.classification) as Classification;
-  await tx.$executeRaw`INSERT INTO "case" (id, tenant_id, title, description, classification, status)
-    VALUES (${h.id}, ${h.tenant}, ${h.title}, ${h.description}, ${caseMarking}::"Classification", ${h.status ?? "OPEN"}::"CaseStatus")
+  await sql.query(`INSERT INTO "case" (id, tenant_id, title, description, classification, status)
+    VALUES ($1, $2, $3, $4, $5::"Classification", $6::"CaseStatus")
     ON CONFLICT (id) DO UPDATE SET title = EXCLUDED.title, description = EXCLUDED.description,
       classification = EXCLUDED.classification, status = EXCLUDED.status, updated_at = now()
     WHERE ("case".title, "case".description, "case".classification, "case".status)
-      IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.description, EXCLUDED.classification, EXCLUDED.status)`;
+      IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.description, EXCLUDED.classification, EXCLUDED.status)`,
+    [h.id, h.tenant, h.title, h.description, caseMarking, h.status ?? "OPEN"]);
   const memberEmails = [...new Set(h.members.map((m) => m.toLowerCase()))];
   if (memberEmails.length) {
-    await tx.$executeRaw`INSERT INTO "case_member" (case_id, user_id)
-      SELECT ${h.id}, id FROM "user" WHERE email = ANY(${memberEmails}::text[]) ON CONFLICT DO NOTHING`;
+    await sql.query(`INSERT INTO "case_member" (case_id, user_id)
+      SELECT $1, id FROM "user" WHERE email = ANY($2::text[]) ON CONFLICT DO NOTHING`, [h.id, memberEmails]);
   }
 
   for (const batch of chunks(c.rawNodes)) {
@@ -185,7 +187,7 @@ async function writeCase(
       return { id: n.id, label: n.label, name: nodeName(n.id, n.properties), properties: n.properties,
         classification: markingOf(n.classification, caseMarking), needToKnow: sortedTags(n.needToKnow) };
     });
-    await insertNodes(tx, h.id, h.tenant, rows);
+    await insertNodes(sql, h.id, h.tenant, rows);
     await mirrorGraph?.({ caseId: h.id, tenantId: h.tenant, nodes: rows, edges: [] });
     advance(rows.length);
   }
@@ -195,24 +197,18 @@ async function writeCase(
       return { id: e.id ?? defaultEdgeId(e), source: e.source, target: e.target, type: e.type, properties: e.properties ?? {},
         classification: markingOf(e.classification, caseMarking), needToKnow: sortedTags(e.needToKnow) };
     });
-    await insertEdges(tx, h.id, h.tenant, rows);
+    await insertEdges(sql, h.id, h.tenant, rows);
     await mirrorGraph?.({ caseId: h.id, tenantId: h.tenant, nodes: [], edges: rows });
     advance(rows.length);
   }
   for (const batch of chunks(c.rawEvidence)) {
     const rows = batch.map((raw) => evidenceSchema.parse(raw));
-    await tx.$executeRaw`INSERT INTO "evidence" (case_id, id, tenant_id, type, content, source_system, classification,
+    await sql.query(`INSERT INTO "evidence" (case_id, id, tenant_id, type, content, source_system, classification,
         need_to_know, license_id, collected_at, metadata, node_ids)
-      SELECT ${h.id}, r.id, r.tenant_id, r.type, r.content, r.source_system, r.classification::"Classification",
-        ARRAY(SELECT jsonb_array_elements_text(r.ntk::jsonb)), r.license_id, r.collected_at::timestamptz, r.metadata::jsonb,
-        ARRAY(SELECT jsonb_array_elements_text(r.nodes::jsonb))
-      FROM unnest(${rows.map((e) => e.id)}::text[], ${rows.map((e) => e.tenant ?? h.tenant)}::text[],
-        ${rows.map((e) => e.type)}::text[], ${rows.map((e) => e.content)}::text[], ${rows.map((e) => e.sourceSystem)}::text[],
-        ${rows.map((e) => markingOf(e.classification, caseMarking))}::text[],
-        ${rows.map((e) => JSON.stringify(sortedTags(e.needToKnow)))}::text[], ${rows.map((e) => e.license)}::text[],
-        ${rows.map((e) => (parseTimestamp(e.collectedAt) as Date).toISOString())}::text[],
-        ${rows.map((e) => JSON.stringify(e.metadata ?? {}))}::text[],
-        ${rows.map((e) => JSON.stringify([...new Set(e.nodes)].sort()))}::text[])
+      SELECT $1, r.id, r.tenant_id, r.type, r.content, r.source_system, r.classification::"Classification",
+        ${LIST("r.ntk")}, r.license_id, r.collected_at::timestamptz, r.metadata::jsonb, ${LIST("r.nodes")}
+      FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
+        $11::text[], $12::text[])
         AS r(id, tenant_id, type, content, source_system, classification, ntk, license_id, collected_at, metadata, nodes)
       ON CONFLICT (case_id, id) DO UPDATE SET tenant_id = EXCLUDED.tenant_id, type = EXCLUDED.type, content = EXCLUDED.content,
         source_system = EXCLUDED.source_system, classification = EXCLUDED.classification, need_to_know = EXCLUDED.need_to_know,
@@ -221,38 +217,42 @@ async function writeCase(
       WHERE ("evidence".tenant_id, "evidence".type, "evidence".content, "evidence".source_system, "evidence".classification,
              "evidence".need_to_know, "evidence".license_id, "evidence".collected_at, "evidence".metadata, "evidence".node_ids)
         IS DISTINCT FROM (EXCLUDED.tenant_id, EXCLUDED.type, EXCLUDED.content, EXCLUDED.source_system, EXCLUDED.classification,
-             EXCLUDED.need_to_know, EXCLUDED.license_id, EXCLUDED.collected_at, EXCLUDED.metadata, EXCLUDED.node_ids)`;
+             EXCLUDED.need_to_know, EXCLUDED.license_id, EXCLUDED.collected_at, EXCLUDED.metadata, EXCLUDED.node_ids)`,
+      [h.id, rows.map((e) => e.id), rows.map((e) => e.tenant ?? h.tenant), rows.map((e) => e.type), rows.map((e) => e.content),
+        rows.map((e) => e.sourceSystem), rows.map((e) => markingOf(e.classification, caseMarking)),
+        rows.map((e) => joinList(sortedTags(e.needToKnow))), rows.map((e) => e.license),
+        rows.map((e) => (parseTimestamp(e.collectedAt) as Date).toISOString()), rows.map((e) => JSON.stringify(e.metadata ?? {})),
+        rows.map((e) => joinList([...new Set(e.nodes)].sort()))]);
     advance(rows.length);
   }
 }
 
-async function insertNodes(tx: Tx, caseId: string, tenantId: string, rows: NodeRow[]) {
-  await tx.$executeRaw`INSERT INTO "graph_node" (case_id, id, tenant_id, label, name, properties, classification, need_to_know)
-    SELECT ${caseId}, r.id, ${tenantId}, r.label, r.name, r.properties::jsonb, r.classification::"Classification",
-      ARRAY(SELECT jsonb_array_elements_text(r.ntk::jsonb))
-    FROM unnest(${rows.map((n) => n.id)}::text[], ${rows.map((n) => n.label)}::text[], ${rows.map((n) => n.name)}::text[],
-      ${rows.map((n) => JSON.stringify(n.properties))}::text[], ${rows.map((n) => n.classification)}::text[],
-      ${rows.map((n) => JSON.stringify(n.needToKnow))}::text[]) AS r(id, label, name, properties, classification, ntk)
+async function insertNodes(sql: SqlSession, caseId: string, tenantId: string, rows: NodeRow[]) {
+  await sql.query(`INSERT INTO "graph_node" (case_id, id, tenant_id, label, name, properties, classification, need_to_know)
+    SELECT $1, r.id, $2, r.label, r.name, r.properties::jsonb, r.classification::"Classification", ${LIST("r.ntk")}
+    FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+      AS r(id, label, name, properties, classification, ntk)
     ON CONFLICT (case_id, id) DO UPDATE SET label = EXCLUDED.label, name = EXCLUDED.name, properties = EXCLUDED.properties,
       classification = EXCLUDED.classification, need_to_know = EXCLUDED.need_to_know
     WHERE ("graph_node".label, "graph_node".name, "graph_node".properties, "graph_node".classification, "graph_node".need_to_know)
-      IS DISTINCT FROM (EXCLUDED.label, EXCLUDED.name, EXCLUDED.properties, EXCLUDED.classification, EXCLUDED.need_to_know)`;
+      IS DISTINCT FROM (EXCLUDED.label, EXCLUDED.name, EXCLUDED.properties, EXCLUDED.classification, EXCLUDED.need_to_know)`,
+    [caseId, tenantId, rows.map((n) => n.id), rows.map((n) => n.label), rows.map((n) => n.name),
+      rows.map((n) => JSON.stringify(n.properties)), rows.map((n) => n.classification), rows.map((n) => joinList(n.needToKnow))]);
 }
 
-async function insertEdges(tx: Tx, caseId: string, tenantId: string, rows: EdgeRow[]) {
-  await tx.$executeRaw`INSERT INTO "graph_edge" (case_id, id, tenant_id, source, target, type, properties, classification, need_to_know)
-    SELECT ${caseId}, r.id, ${tenantId}, r.source, r.target, r.type, r.properties::jsonb, r.classification::"Classification",
-      ARRAY(SELECT jsonb_array_elements_text(r.ntk::jsonb))
-    FROM unnest(${rows.map((e) => e.id)}::text[], ${rows.map((e) => e.source)}::text[], ${rows.map((e) => e.target)}::text[],
-      ${rows.map((e) => e.type)}::text[], ${rows.map((e) => JSON.stringify(e.properties))}::text[],
-      ${rows.map((e) => e.classification)}::text[], ${rows.map((e) => JSON.stringify(e.needToKnow))}::text[])
+async function insertEdges(sql: SqlSession, caseId: string, tenantId: string, rows: EdgeRow[]) {
+  await sql.query(`INSERT INTO "graph_edge" (case_id, id, tenant_id, source, target, type, properties, classification, need_to_know)
+    SELECT $1, r.id, $2, r.source, r.target, r.type, r.properties::jsonb, r.classification::"Classification", ${LIST("r.ntk")}
+    FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
       AS r(id, source, target, type, properties, classification, ntk)
     ON CONFLICT (case_id, id) DO UPDATE SET source = EXCLUDED.source, target = EXCLUDED.target, type = EXCLUDED.type,
       properties = EXCLUDED.properties, classification = EXCLUDED.classification, need_to_know = EXCLUDED.need_to_know
     WHERE ("graph_edge".source, "graph_edge".target, "graph_edge".type, "graph_edge".properties, "graph_edge".classification,
            "graph_edge".need_to_know)
       IS DISTINCT FROM (EXCLUDED.source, EXCLUDED.target, EXCLUDED.type, EXCLUDED.properties, EXCLUDED.classification,
-           EXCLUDED.need_to_know)`;
+           EXCLUDED.need_to_know)`,
+    [caseId, tenantId, rows.map((e) => e.id), rows.map((e) => e.source), rows.map((e) => e.target), rows.map((e) => e.type),
+      rows.map((e) => JSON.stringify(e.properties)), rows.map((e) => e.classification), rows.map((e) => joinList(e.needToKnow))]);
 }
 
 function* chunks<T>(items: readonly T[], size = IMPORT_BATCH): Generator<T[]> {

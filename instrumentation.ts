@@ -1,0 +1,12 @@
+// Runs once when the server starts (not during `next build`): open the database, migrate the embedded default, and
+// load the demo workspace into an empty one.
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { seedDemoIfEmpty } = await import("./lib/server/runtime");
+  try {
+    if (await seedDemoIfEmpty()) console.log("casegraph: demo workspace imported (see README for the demo sign-ins)");
+  } catch (err) {
+    // The server still starts; health reports the database as down and pages show a coded error.
+    console.error("casegraph: startup database check failed:", (err as Error).message);
+  }
+}

@@ -42,6 +42,11 @@ const tenantIds = unique(ws.tenants.map((t) => t.id), 'tenant id');
 ws.tenants.forEach((t) => t.name || fail(`tenant ${t.id}: name missing`));
 const licIds = unique(ws.licenses.map((l) => l.id), 'license id');
 const licById = Object.fromEntries(ws.licenses.map((l) => [l.id, l]));
+// The policy rule of DESIGN.md step 4 (tenant is implied: questions only name members of the case's tenant).
+const analysable = (ev) => licById[ev.license]?.allows.some((a) => a === 'ANALYZE' || a === 'INTERNAL_USE');
+const visibleTo = (u, ev) => !!ev && LEVELS.indexOf(ev.classification) <= LEVELS.indexOf(u.clearance)
+  && (!ev.needToKnow?.length || ev.needToKnow.some((t) => u.needToKnow.includes(t))) && analysable(ev);
+
 for (const l of ws.licenses) l.allows.forEach((a) => USES.includes(a) || fail(`license ${l.id}: unknown use ${a}`));
 unique(ws.users.map((u) => u.email), 'user email');
 const userByEmail = Object.fromEntries(ws.users.map((u) => [u.email, u]));
@@ -114,7 +119,7 @@ for (const c of ws.cases) {
   const tagged = c.evidence.filter((e) => e.needToKnow?.length).length;
   const markedNodes = c.nodes.filter((n) => n.classification || n.needToKnow?.length).length;
   const markedEdges = c.edges.filter((e) => e.classification || e.needToKnow?.length).length;
-  const notAnalysable = c.evidence.filter((e) => !licById[e.license]?.allows.some((a) => a === 'ANALYZE' || a === 'INTERNAL_USE')).length;
+  const notAnalysable = c.evidence.filter((e) => !analysable(e)).length;
   rows.push({ c, byLevel, byTag, tagged, markedNodes, markedEdges, notAnalysable, byLicense: count(c.evidence, (e) => e.license), byType: count(c.evidence, (e) => e.type), pct });
 }
 
@@ -126,6 +131,15 @@ for (const [caseId, list] of Object.entries(questions)) {
     if (!q.question) fail(`questions.json ${caseId}: question text missing`);
     for (const id of [...q.answeredBy, ...(q.decisive ?? []), ...(q.neverVisible ?? [])]) if (!ids.has(id)) fail(`questions.json ${caseId}: unknown evidence ${id} in "${q.question}"`);
     if (q.minClearance !== null && !LEVELS.includes(q.minClearance)) fail(`questions.json ${caseId}: bad minClearance in "${q.question}"`);
+    if (q.unanswerable && q.answeredBy.length) fail(`questions.json ${caseId}: unanswerable "${q.question}" lists evidence`);
+    // visibleTo is derived from the markings; recompute it so an edit to workspace.json cannot leave it stale
+    for (const [email, v] of Object.entries(q.visibleTo ?? {})) {
+      const u = userByEmail[email];
+      if (!u || !c.members.includes(email)) { fail(`questions.json ${caseId}: visibleTo names non-member ${email}`); continue; }
+      const expected = q.answeredBy.filter((id) => visibleTo(u, c.evidence.find((e) => e.id === id)));
+      if (expected.join() !== v.visible.join() || v.hidden !== q.answeredBy.length - expected.length)
+        fail(`questions.json ${caseId}: visibleTo[${email}] for "${q.question}" is stale (expected ${expected.length} visible)`);
+    }
   }
 }
 

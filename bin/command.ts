@@ -1,0 +1,10 @@
+// A CLI command: one file per command under bin/commands/, discovered at start.
+export interface Command {
+  name: string;
+  /** Usage lines shown by `casegraph` with no arguments. */
+  usage: string;
+  run(args: string[]): Promise<number>;
+}
+
+/** Marks a usage error: main() prints it with the usage text and exits 2. */
+export class UsageError extends Error {}

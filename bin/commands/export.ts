@@ -1,0 +1,18 @@
+import { writeFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { exportWorkspace } from "../../lib/adapters/prisma/workspace";
+import { runtime } from "../../lib/server/runtime";
+import type { Command } from "../command";
+
+export default {
+  name: "export",
+  usage: "  export [--case <id>] [--out <file>]   canonical JSON of the workspace or one case (stdout by default)",
+  async run(args) {
+    const { values } = parseArgs({ args, options: { case: { type: "string" }, out: { type: "string" } } });
+    const { db } = await runtime();
+    const text = await exportWorkspace(db.prisma, { caseId: values.case });
+    if (values.out) await writeFile(values.out, text);
+    else process.stdout.write(text);
+    return 0;
+  },
+} satisfies Command;

@@ -1,0 +1,103 @@
+import { expect, it } from "vitest";
+import { exportWorkspace, importBundle } from "@/lib/adapters/prisma/workspace";
+import { CasegraphError } from "@/lib/domain/failure-codes";
+import { describeEachDatabase } from "../support/databases";
+import { demoBundle } from "../support/demo";
+
+type Bundle = Record<string, any>;
+
+// Each bad bundle: a mutation of the demo, the code it must produce and (a prefix of) the JSON path it must name.
+const BAD: Array<{ name: string; code: string; path: string; mutate(b: Bundle): void }> = [
+  { name: "unknown marking on evidence", code: "CG-IMPORT-004", path: "$.cases[0].evidence[2].classification", mutate: (b) => { b.cases[0].evidence[2].classification = "RESTRICTED"; } },
+  { name: "unknown clearance on a user", code: "CG-IMPORT-004", path: "$.users[1].clearance", mutate: (b) => { b.users[1].clearance = "SUPER_SECRET"; } },
+  { name: "duplicate evidence id", code: "CG-IMPORT-005", path: "$.cases[0].evidence[4].id", mutate: (b) => { b.cases[0].evidence[4].id = b.cases[0].evidence[3].id; } },
+  { name: "duplicate node id", code: "CG-IMPORT-005", path: "$.cases[1].nodes[5].id", mutate: (b) => { b.cases[1].nodes[5].id = b.cases[1].nodes[0].id; } },
+  { name: "edge to a missing node", code: "CG-IMPORT-006", path: "$.cases[0].edges[0].target", mutate: (b) => { b.cases[0].edges[0].target = "no-such-node"; } },
+  { name: "evidence linked to a missing node", code: "CG-IMPORT-006", path: "$.cases[0].evidence[1].nodes[0]", mutate: (b) => { b.cases[0].evidence[1].nodes[0] = "ghost"; } },
+  { name: "unknown license", code: "CG-IMPORT-007", path: "$.cases[0].evidence[0].license", mutate: (b) => { b.cases[0].evidence[0].license = "LIC-NOPE"; } },
+  { name: "unknown tenant on a case", code: "CG-IMPORT-008", path: "$.cases[2].tenant", mutate: (b) => { b.cases[2].tenant = "nowhere"; } },
+  { name: "unknown member", code: "CG-IMPORT-009", path: "$.cases[0].members[0]", mutate: (b) => { b.cases[0].members[0] = "stranger@example.org"; } },
+  { name: "member from another tenant", code: "CG-IMPORT-009", path: "$.cases[0].members", mutate: (b) => { b.cases[0].members.push("analyst.ng@cyber.example"); } },
+  { name: "bad date", code: "CG-IMPORT-010", path: "$.cases[1].evidence[0].collectedAt", mutate: (b) => { b.cases[1].evidence[0].collectedAt = "last Tuesday"; } },
+  { name: "impossible date", code: "CG-IMPORT-010", path: "$.cases[1].evidence[1].collectedAt", mutate: (b) => { b.cases[1].evidence[1].collectedAt = "2025-13-45T00:00:00Z"; } },
+  { name: "empty content", code: "CG-IMPORT-011", path: "$.cases[0].evidence[5].content", mutate: (b) => { b.cases[0].evidence[5].content = "   "; } },
+  { name: "unknown role", code: "CG-IMPORT-012", path: "$.users[0].roles", mutate: (b) => { b.users[0].roles = ["superuser"]; } },
+  { name: "unknown license use", code: "CG-IMPORT-012", path: "$.licenses[0].allows", mutate: (b) => { b.licenses[0].allows.push("RESELL"); } },
+  { name: "wrong format", code: "CG-IMPORT-002", path: "$.format", mutate: (b) => { b.format = "casegraph.workspace/v0"; } },
+  { name: "missing required field", code: "CG-IMPORT-003", path: "$.cases[0].evidence[0].sourceSystem", mutate: (b) => { delete b.cases[0].evidence[0].sourceSystem; } },
+  { name: "wrong type", code: "CG-IMPORT-003", path: "$.cases[0].nodes[0].properties", mutate: (b) => { b.cases[0].nodes[0].properties = "not an object"; } },
+  { name: "unexpected field (typo)", code: "CG-IMPORT-003", path: "$.cases[0].evidence[0]", mutate: (b) => { b.cases[0].evidence[0].clasification = "SECRET"; } },
+  { name: "control characters in an id", code: "CG-IMPORT-003", path: "$.cases[0].nodes[1].id", mutate: (b) => { b.cases[0].nodes[1].id = "bad\u0000id"; } },
+];
+
+async function snapshot(db: Parameters<typeof exportWorkspace>[0]) {
+  const counts = await db.$queryRaw<Array<Record<string, bigint>>>`SELECT
+    (SELECT count(*) FROM "tenant") AS tenants, (SELECT count(*) FROM "user") AS users, (SELECT count(*) FROM "case") AS cases,
+    (SELECT count(*) FROM "graph_node") AS nodes, (SELECT count(*) FROM "graph_edge") AS edges,
+    (SELECT count(*) FROM "evidence") AS evidence, (SELECT count(*) FROM "account") AS accounts`;
+  return { counts: JSON.stringify(counts[0], (_, v) => (typeof v === "bigint" ? Number(v) : v)), text: await exportWorkspace(db) };
+}
+
+describeEachDatabase("workspace bundles", (fixture) => {
+  it("rejects bad bundles into an empty database with a coded error and JSON path, writing nothing", async () => {
+    const { db } = fixture();
+    const before = await snapshot(db.prisma);
+    for (const bad of BAD) {
+      const bundle = demoBundle();
+      bad.mutate(bundle);
+      const err = await importBundle(db, bundle).then(() => null, (e) => e);
+      expect(err, bad.name).toBeInstanceOf(CasegraphError);
+      const issues = (err as CasegraphError).issues;
+      expect(issues.some((i) => i.code === bad.code && i.path?.startsWith(bad.path)), `${bad.name}: ${JSON.stringify(issues)}`).toBe(true);
+    }
+    expect(await snapshot(db.prisma)).toEqual(before);
+  });
+
+  it("imports the demo; export round-trips byte-identically; re-import changes nothing", async () => {
+    const { db } = fixture();
+    const summary = await importBundle(db, demoBundle());
+    expect(summary.cases).toBe(3);
+    expect(summary.evidence).toBeGreaterThanOrEqual(100);
+    const first = await exportWorkspace(db.prisma);
+    const stamps = await db.prisma.$queryRaw`SELECT id, updated_at FROM "case" ORDER BY id`;
+    await importBundle(db, JSON.parse(first));
+    const second = await exportWorkspace(db.prisma);
+    expect(second).toBe(first);
+    await importBundle(db, demoBundle()); // the original file again
+    expect(await exportWorkspace(db.prisma)).toBe(first);
+    expect(await db.prisma.$queryRaw`SELECT id, updated_at FROM "case" ORDER BY id`).toEqual(stamps);
+    expect(first).not.toContain("casegraph-demo"); // passwords never leave the database, not even hashed
+  });
+
+  it("rejects bad bundles against a populated database and leaves it exactly as it was", async () => {
+    const { db } = fixture();
+    const before = await snapshot(db.prisma);
+    expect(JSON.parse(before.counts).evidence).toBeGreaterThan(0);
+    for (const bad of BAD) {
+      const bundle = demoBundle();
+      bundle.cases[0].title = "CHANGED TITLE"; // a valid change that must not land
+      bad.mutate(bundle);
+      await expect(importBundle(db, bundle)).rejects.toBeInstanceOf(CasegraphError);
+    }
+    expect(await snapshot(db.prisma)).toEqual(before);
+  });
+
+  it("rolls back everything when the database refuses a row mid-import", async () => {
+    const { db } = fixture();
+    const before = await snapshot(db.prisma);
+    const bundle = demoBundle();
+    bundle.cases[0].title = "CHANGED TITLE";
+    // Valid for the bundle checks, refused by PostgreSQL: a NUL byte cannot be stored in TEXT.
+    bundle.cases[1].evidence[10].content = "late failure \u0000 here";
+    await expect(importBundle(db, bundle)).rejects.toMatchObject({ code: "CG-IMPORT-013" });
+    expect(await snapshot(db.prisma)).toEqual(before);
+  });
+
+  it("export of one case carries what it needs to re-import on its own", async () => {
+    const { db } = fixture();
+    const one = JSON.parse(await exportWorkspace(db.prisma, { caseId: "case-nightjar" }));
+    expect(one.cases.map((c: { id: string }) => c.id)).toEqual(["case-nightjar"]);
+    expect(one.tenants.map((t: { id: string }) => t.id)).toEqual(["cyber-jcu"]);
+    expect(one.users.every((u: { tenant: string }) => u.tenant === "cyber-jcu")).toBe(true);
+  });
+});

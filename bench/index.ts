@@ -1,0 +1,12 @@
+// `npm run bench -- <name> [options]`: figures printed as a table, never asserted (DESIGN.md: Tests, in tiers).
+const benches: Record<string, () => Promise<{ default: (args: string[]) => Promise<void> }>> = {
+  import: () => import("./import"),
+};
+
+const [name, ...args] = process.argv.slice(2);
+const load = name ? benches[name] : undefined;
+if (!load) {
+  console.error(`usage: npm run bench -- <${Object.keys(benches).join("|")}> [options]`);
+  process.exit(2);
+}
+await (await load()).default(args);

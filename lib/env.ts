@@ -18,6 +18,10 @@ export const envSchema = z.object({
   DATABASE_POOL_SIZE: intInRange(10, 1, 200),
   BETTER_AUTH_SECRET: optionalString,
   BETTER_AUTH_URL: optionalString,
+  /** Extra origins (comma-separated) allowed to call server actions, e.g. the public URL behind a reverse proxy. */
+  CASEGRAPH_TRUSTED_ORIGINS: optionalString,
+  /** "1" forces Secure cookies, "0" turns them off; unset → Secure exactly when BETTER_AUTH_URL is https. */
+  CASEGRAPH_SECURE_COOKIES: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["0", "1"]).optional()),
   LLM_PROVIDER: z.enum(["offline", "openai-compatible", "openai", "anthropic"]).default("offline"),
   LLM_BASE_URL: optionalString,
   LLM_API_KEY: optionalString,
@@ -28,6 +32,12 @@ export const envSchema = z.object({
   NEO4J_PASSWORD: optionalString,
   NEO4J_DATABASE: optionalString,
   AUDIT_QUERY_MODE: z.enum(["text", "hash"]).default("text"),
+  // Answer pipeline limits (seed 002): defaults and hard maxima; the maxima cannot be raised by configuration.
+  GRAPHRAG_HOPS: intInRange(2, 0, 3),
+  GRAPHRAG_MAX_NODES: intInRange(50, 1, 100),
+  GRAPHRAG_MAX_EDGES: intInRange(200, 0, 200),
+  GRAPHRAG_MAX_SNIPPETS: intInRange(20, 1, 50),
+  GRAPHRAG_TOKEN_BUDGET: intInRange(16_000, 2_000, 128_000),
   AUDIT_RETENTION_DAYS: intInRange(90, 1, 36_500),
 });
 

@@ -2,14 +2,23 @@
 // middleware). Each call resolves the actor fresh from the database, checks roles, validates input with zod, and turns
 // every failure into a coded error without internals.
 //
-// CONTRACT (fixed; the auth issue implements the bodies — until then every call is denied, which is the safe default):
-//   authedRoute({ roles?, public? }, handler)   → Next.js route handler; actor from session cookie or Bearer token
-//   authedAction({ roles?, input }, fn)         → server action; also rejects foreign/null/missing Origin
-//   ActionResult<T>                             → what every server action returns to the client
+// CONTRACT (fixed):
+//   authedRoute({ roles? }, handler)    → Next.js route handler; actor from `Authorization: Bearer <token>` (API token,
+//                                         sha256-hashed lookup, not expired/revoked) or the better-auth session cookie;
+//                                         a cookie-authenticated non-GET request must also pass the Origin check
+//   authedAction({ roles?, input }, fn) → server action; rejects foreign/null/missing Origin, needs a session, checks
+//                                         roles, validates `input` (zod) and reports field issues
+//   ActionResult<T>                     → what every server action returns to the client
+// Public endpoints (health, better-auth's own handler, the sign-in action) are listed by name in
+// tests/integration/authz-matrix.test.ts; anything else that is not wrapped fails that test.
+import { headers } from "next/headers";
 import type { z } from "zod";
 import type { Role } from "../domain/markings";
 import { CasegraphError, asCasegraphError } from "../domain/failure-codes";
+import { runtime } from "../server/runtime";
 import type { Actor } from "./actor";
+import { assertSameOrigin } from "./origin";
+import { actorFromRequest, actorFromSession, requireRoles } from "./session";
 
 export type ActionResult<T> =
   | { ok: true; data: T }
@@ -22,26 +31,87 @@ export interface GuardOptions {
 
 export type RouteContext<P> = { params: Promise<P> };
 
+/** Marks wrapped functions so the authorization test can tell them from bare exports. */
+export const GUARDED = Symbol.for("casegraph.guarded");
+export type GuardKind = "route" | "action";
+
+function mark<F extends object>(f: F, kind: GuardKind, options: GuardOptions): F {
+  Object.defineProperty(f, GUARDED, { value: { kind, roles: options.roles ?? [] }, enumerable: false });
+  return f;
+}
+
+export function guardOf(f: unknown): { kind: GuardKind; roles: Role[] } | undefined {
+  if (typeof f !== "function") return undefined;
+  return (f as unknown as Record<symbol, { kind: GuardKind; roles: Role[] }>)[GUARDED];
+}
+
 export function errorResponse(err: unknown): Response {
   const e = asCasegraphError(err);
   if (e.code === "CG-SYS-002") console.error("casegraph: unexpected error", err);
   return Response.json(e.toJSON(), { status: e.status, headers: { "Cache-Control": "no-store" } });
 }
 
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
 export function authedRoute<P = Record<string, never>>(
   options: GuardOptions,
   handler: (req: Request, ctx: { actor: Actor; params: P }) => Promise<Response>,
 ): (req: Request, ctx: RouteContext<P>) => Promise<Response> {
-  void options;
-  void handler;
-  return async () => errorResponse(new CasegraphError("CG-AUTH-001"));
+  const wrapped = async (req: Request, ctx: RouteContext<P>) => {
+    try {
+      const { db } = await runtime();
+      const actor = await actorFromRequest(db.prisma, req.headers);
+      // A cookie rides along on cross-site requests; a Bearer token does not, so only cookie callers need the check.
+      if (actor.via === "session" && !SAFE_METHODS.has(req.method.toUpperCase())) assertSameOrigin(req.headers);
+      requireRoles(actor, options.roles);
+      const params = ((await ctx?.params) ?? {}) as P;
+      return await handler(req, { actor, params });
+    } catch (err) {
+      return errorResponse(err);
+    }
+  };
+  return mark(wrapped, "route", options);
+}
+
+export function toActionError(err: unknown): Extract<ActionResult<never>, { ok: false }> {
+  const e = asCasegraphError(err);
+  if (e.code === "CG-SYS-002") console.error("casegraph: unexpected error in a server action", err);
+  return { ok: false, error: e.toJSON().error };
+}
+
+/** zod issues → CG-INPUT-001 with one `{ path, message }` per field problem (path like "email" or "tags.2"). */
+export function inputError(error: z.ZodError): CasegraphError {
+  return new CasegraphError(
+    "CG-INPUT-001",
+    undefined,
+    error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message })),
+  );
 }
 
 export function authedAction<S extends z.ZodType, T>(
   options: GuardOptions & { input: S },
   fn: (actor: Actor, input: z.infer<S>) => Promise<T>,
 ): (raw: z.input<S>) => Promise<ActionResult<T>> {
-  void options;
-  void fn;
-  return async () => ({ ok: false, error: new CasegraphError("CG-AUTH-001").toJSON().error });
+  const wrapped = async (raw: z.input<S>): Promise<ActionResult<T>> => {
+    try {
+      const h = await headers();
+      assertSameOrigin(h);
+      const { db } = await runtime();
+      const actor = await actorFromSession(db.prisma, h);
+      requireRoles(actor, options.roles);
+      const parsed = options.input.safeParse(raw);
+      if (!parsed.success) throw inputError(parsed.error);
+      return { ok: true, data: await fn(actor, parsed.data) };
+    } catch (err) {
+      return toActionError(err);
+    }
+  };
+  return mark(wrapped, "action", options);
+}
+
+/** For public server actions (sign-in): the same Origin check, no session. */
+export async function assertActionOrigin(): Promise<Headers> {
+  const h = await headers();
+  assertSameOrigin(h);
+  return h;
 }

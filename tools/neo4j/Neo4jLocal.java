@@ -11,6 +11,7 @@
 //   NEO4J_LOCAL_PASSWORD  unset/empty: auth disabled. Set: auth enabled, user "neo4j" with
 //                         this password (re-applied at every start, no forced change).
 //   NEO4J_LOCAL_PAGECACHE page cache size in MiB (default 128)
+//   NEO4J_LOCAL_EXIT_WITH_PARENT=1  stop when the parent process dies (run.sh foreground mode)
 //
 // Prints "NEO4J READY bolt://127.0.0.1:<port>" once Bolt accepts connections and
 // "NEO4J STOPPED" after a clean shutdown (SIGTERM / SIGINT / Ctrl-C).
@@ -25,6 +26,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.neo4j.configuration.GraphDatabaseInternalSettings;
 import org.neo4j.configuration.GraphDatabaseSettings;
@@ -63,6 +66,32 @@ public class Neo4jLocal {
         OutputStream userLogStream = new FileOutputStream(logs.resolve("neo4j.log").toFile(), true);
         Log4jLogProvider userLog = new Log4jLogProvider(userLogStream, Level.INFO);
 
+        // The hook is registered before the DBMS is built so that a SIGTERM during start-up
+        // still ends in a clean shutdown (it waits for build() to finish first).
+        AtomicReference<DatabaseManagementService> dbmsRef = new AtomicReference<>();
+        CountDownLatch built = new CountDownLatch(1);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            System.out.println("NEO4J STOPPING");
+            try {
+                built.await(120, TimeUnit.SECONDS);
+                DatabaseManagementService service = dbmsRef.get();
+                if (service != null) {
+                    service.shutdown();
+                }
+            } catch (Throwable t) {
+                System.err.println("NEO4J shutdown error: " + t);
+            }
+            try {
+                userLog.close();
+                userLogStream.close();
+            } catch (IOException ignored) {
+                // best effort
+            }
+            System.out.println("NEO4J STOPPED");
+            stopped.countDown();
+        }, "neo4j-local-shutdown"));
+
         DatabaseManagementService dbms;
         try {
             dbms = new DatabaseManagementServiceBuilder(home)
@@ -92,29 +121,14 @@ public class Neo4jLocal {
                             GraphDatabaseSettings.udc_enabled, false,
                             GraphDatabaseSettings.logs_directory, logs))
                     .build();
+            dbmsRef.set(dbms);
+            built.countDown();
         } catch (Throwable t) {
+            built.countDown(); // before fail(): System.exit blocks this thread while the hook runs
             t.printStackTrace();
             fail("could not start Neo4j: " + t + " (see " + logs.resolve("debug.log") + ")");
             return;
         }
-
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            System.out.println("NEO4J STOPPING");
-            try {
-                dbms.shutdown();
-            } catch (Throwable t) {
-                System.err.println("NEO4J shutdown error: " + t);
-            }
-            try {
-                userLog.close();
-                userLogStream.close();
-            } catch (IOException ignored) {
-                // best effort
-            }
-            System.out.println("NEO4J STOPPED");
-            stopped.countDown();
-        }, "neo4j-local-shutdown"));
 
         try {
             if (auth) {
@@ -129,6 +143,9 @@ public class Neo4jLocal {
         }
 
         System.out.println("NEO4J READY bolt://" + HOST + ":" + port);
+        if ("1".equals(System.getenv("NEO4J_LOCAL_EXIT_WITH_PARENT"))) {
+            exitWithParent();
+        }
         stopped.await();
     }
 
@@ -148,6 +165,29 @@ public class Neo4jLocal {
             }
             system.executeTransactionally("ALTER USER neo4j SET PASSWORD CHANGE NOT REQUIRED");
         }
+    }
+
+    /**
+     * Foreground mode: stop when the parent process dies. `npm run` forwards SIGTERM only to
+     * its `sh -c` child, which dies without passing it on; without this the JVM would be
+     * orphaned and keep the port.
+     */
+    private static void exitWithParent() {
+        ProcessHandle.current().parent().ifPresent(parent -> {
+            Thread watcher = new Thread(() -> {
+                while (parent.isAlive()) {
+                    try {
+                        Thread.sleep(1000);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+                System.out.println("NEO4J parent process " + parent.pid() + " exited; shutting down");
+                System.exit(0);
+            }, "neo4j-local-parent-watch");
+            watcher.setDaemon(true);
+            watcher.start();
+        });
     }
 
     private static boolean portInUse(int port) {

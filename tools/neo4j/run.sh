@@ -153,12 +153,13 @@ cmd_run() {
   check_java
   prepare
   java_cmd
-  mkdir -p "$NEO4J_LOCAL_DIR"
+  mkdir -p "$DATA_ROOT" "$NEO4J_LOCAL_DIR"
   if pid="$(running_pid)"; then
     die "already running (pid $pid); use 'bash tools/neo4j/run.sh stop' first"
   fi
   port_busy && die "127.0.0.1:$NEO4J_LOCAL_PORT is already in use by another process (set NEO4J_LOCAL_PORT?)"
   echo $$ >"$PID_FILE" # exec keeps the pid, so stop/status also work for foreground runs
+  export NEO4J_LOCAL_EXIT_WITH_PARENT=1
   cd "$ROOT"
   exec "${JAVA_ARGS[@]}"
 }
@@ -172,8 +173,9 @@ cmd_start() {
   port_busy && die "127.0.0.1:$NEO4J_LOCAL_PORT is already in use by another process (set NEO4J_LOCAL_PORT?)"
   prepare
   java_cmd
-  mkdir -p "$NEO4J_LOCAL_DIR"
+  mkdir -p "$DATA_ROOT" "$NEO4J_LOCAL_DIR"
   cd "$ROOT"
+  unset NEO4J_LOCAL_EXIT_WITH_PARENT # the background server outlives this script
   nohup "${JAVA_ARGS[@]}" >"$LOG_FILE" 2>&1 </dev/null &
   local pid=$!
   echo "$pid" >"$PID_FILE"
@@ -195,8 +197,25 @@ cmd_start() {
   done
   log "not ready after ${START_TIMEOUT}s; stopping it. Last log lines:"
   tail -n 40 "$LOG_FILE" >&2 || true
-  kill -TERM "$pid" 2>/dev/null || true
+  stop_pid "$pid" || true
   exit 1
+}
+
+# SIGTERM, then wait up to STOP_TIMEOUT s; SIGKILL (exit status 1) if it does not stop.
+stop_pid() {
+  local pid="$1" waited=0
+  kill -TERM "$pid" 2>/dev/null || true
+  while kill -0 "$pid" 2>/dev/null; do
+    if [ "$waited" -ge "$((STOP_TIMEOUT * 10))" ]; then
+      log "pid $pid did not stop within ${STOP_TIMEOUT}s; sending SIGKILL"
+      kill -KILL "$pid" 2>/dev/null || true
+      rm -f "$PID_FILE"
+      return 1
+    fi
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  rm -f "$PID_FILE"
 }
 
 cmd_stop() {
@@ -206,26 +225,20 @@ cmd_stop() {
     rm -f "$PID_FILE"
     exit 0
   fi
-  kill -TERM "$pid" 2>/dev/null || true
-  local waited=0
-  while kill -0 "$pid" 2>/dev/null; do
-    if [ "$waited" -ge "$((STOP_TIMEOUT * 10))" ]; then
-      log "pid $pid did not stop within ${STOP_TIMEOUT}s; sending SIGKILL"
-      kill -KILL "$pid" 2>/dev/null || true
-      rm -f "$PID_FILE"
-      exit 1
-    fi
-    sleep 0.1
-    waited=$((waited + 1))
-  done
-  rm -f "$PID_FILE"
+  stop_pid "$pid" || exit 1
   log "stopped (pid $pid)"
 }
 
 cmd_status() {
   local pid
   if pid="$(running_pid)"; then
-    echo "neo4j-local: running (pid $pid), bolt://127.0.0.1:$NEO4J_LOCAL_PORT, home $NEO4J_LOCAL_DIR"
+    # Report the port/home the running process was actually started with.
+    local port="$NEO4J_LOCAL_PORT" home="$NEO4J_LOCAL_DIR" env
+    if env="$(tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null)"; then
+      port="$(printf '%s\n' "$env" | sed -n 's/^NEO4J_LOCAL_PORT=//p' | head -n1)"
+      home="$(printf '%s\n' "$env" | sed -n 's/^NEO4J_LOCAL_DIR=//p' | head -n1)"
+    fi
+    echo "neo4j-local: running (pid $pid), bolt://127.0.0.1:${port:-7687}, home ${home:-?}"
     exit 0
   fi
   echo "neo4j-local: not running"

@@ -10,6 +10,7 @@ import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import type { PrismaClient } from "../generated/prisma/client";
 import { env } from "../env";
+import { defaultDataDir } from "../adapters/prisma/db";
 import { CasegraphError } from "../domain/failure-codes";
 
 /** Session lifetime: 12 hours, refreshed at most once an hour while in use. */
@@ -120,7 +121,7 @@ export function authSecret(): Promise<string> {
       if (configured.length < 32) throw new CasegraphError("CG-SYS-003", "BETTER_AUTH_SECRET must be at least 32 characters");
       return configured;
     }
-    const dir = path.resolve(process.env.CASEGRAPH_DATA_DIR || ".data");
+    const dir = defaultDataDir();
     const file = path.join(dir, "auth-secret");
     try {
       const stored = (await readFile(file, "utf8")).trim();

@@ -19,6 +19,8 @@ export const FAILURES = {
   "CG-INPUT-003": { status: 400, message: "The question is too long.", description: "Questions are limited to 2,000 characters." },
   "CG-INPUT-004": { status: 400, message: "The question contains control characters.", description: "Control characters (other than newline and tab) are rejected rather than silently stripped." },
   "CG-INPUT-005": { status: 400, message: "A parameter is out of range.", description: "A limit, page size or identifier is outside what the API accepts." },
+  "CG-INPUT-006": { status: 409, message: "Already in use.", description: "An admin form names an email or license id that already exists; the issues name the field." },
+  "CG-INPUT-007": { status: 409, message: "You cannot remove your own admin access.", description: "An admin tried to deactivate themselves or drop their own admin role; another admin of the tenant must do it." },
 
   "CG-AUTH-001": { status: 401, message: "Sign-in required.", description: "No session cookie and no Bearer token were sent." },
   "CG-AUTH-002": { status: 401, message: "The credentials are invalid or expired.", description: "The session or API token is unknown, expired or revoked." },
@@ -30,6 +32,7 @@ export const FAILURES = {
   "CG-ACCESS-001": { status: 404, message: "Case not found or not accessible.", description: "The case does not exist, belongs to another tenant, or the user is not an active member. The three are indistinguishable on purpose." },
   "CG-ACCESS-002": { status: 403, message: "Your role does not allow this.", description: "The action needs a role (investigator, supervisor, admin) the user does not hold." },
   "CG-ACCESS-003": { status: 404, message: "Not found.", description: "The object (user, token, ledger entry…) does not exist in the caller's tenant." },
+  "CG-ACCESS-004": { status: 403, message: "This is managed by operators.", description: "Shared licenses (from imported bundles, used by several tenants) are changed by operators through import, not by a tenant admin." },
 
   "CG-POLICY-001": { status: 500, message: "The access policy could not be evaluated.", description: "A marking or license on stored data is unknown; the item is denied and the request fails closed." },
 

@@ -1,0 +1,42 @@
+"use server";
+// Sign-in and sign-out: the two public server actions (listed as such in tests/integration/authz-matrix.test.ts).
+// Both check the Origin like every guarded action; sign-in goes through the database lockout before better-auth
+// checks the password, and answers every failure with the same generic message.
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { assertActionOrigin, inputError, toActionError, type ActionResult } from "@/lib/auth/guard";
+import { applySetCookies, signInWithPassword, signOut } from "@/lib/auth/sign-in";
+import { safeNextPath } from "@/lib/auth/current";
+import { SESSION_COOKIE } from "@/lib/auth/session";
+import { runtime } from "@/lib/server/runtime";
+
+const signInInput = z.object({
+  email: z.string().trim().min(1, "Enter your email.").max(254),
+  password: z.string().min(1, "Enter your password.").max(256),
+  next: z.string().max(500).optional(),
+});
+
+export async function signInAction(raw: z.input<typeof signInInput>): Promise<ActionResult<{ redirectTo: string }>> {
+  try {
+    const h = await assertActionOrigin();
+    const parsed = signInInput.safeParse(raw);
+    if (!parsed.success) throw inputError(parsed.error);
+    const { db } = await runtime();
+    const { setCookies } = await signInWithPassword(db.prisma, parsed.data, h);
+    applySetCookies(await cookies(), setCookies);
+    return { ok: true, data: { redirectTo: safeNextPath(parsed.data.next) } };
+  } catch (err) {
+    return toActionError(err);
+  }
+}
+
+export async function signOutAction(): Promise<void> {
+  const h = await assertActionOrigin();
+  const { db } = await runtime();
+  const jar = await cookies();
+  applySetCookies(jar, await signOut(db.prisma, h));
+  // A stale cookie (session already ended by an admin) is cleared too.
+  for (const name of [SESSION_COOKIE, `__Secure-${SESSION_COOKIE}`]) if (jar.has(name)) jar.delete(name);
+  redirect("/login");
+}

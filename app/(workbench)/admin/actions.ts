@@ -1,0 +1,68 @@
+"use server";
+// Admin server actions: each one is authedAction({ roles: ["admin"] }) → zod input → a lib/auth/admin.ts function that
+// works in the admin's own tenant only and writes one ledger entry per change, in the same transaction.
+import {
+  addCaseMember, createLicense, createUser, issueTokenFor, removeCaseMember, renameTenant, resetPassword, revokeToken,
+  setUserActive, updateLicense, updateUser,
+} from "@/lib/auth/admin";
+import {
+  createUserInput, issueTokenInput, licenseInput, membershipInput, renameTenantInput, resetPasswordInput, revokeTokenInput,
+  setActiveInput, updateUserInput,
+} from "@/lib/auth/admin-schemas";
+import { authedAction } from "@/lib/auth/guard";
+import { runtime } from "@/lib/server/runtime";
+
+const admin = { roles: ["admin" as const] };
+const prisma = async () => (await runtime()).db.prisma;
+
+export const createUserAction = authedAction({ ...admin, input: createUserInput }, async (actor, input) => {
+  const u = await createUser(await prisma(), actor, input);
+  return { id: u.id, email: u.email };
+});
+
+export const updateUserAction = authedAction({ ...admin, input: updateUserInput }, async (actor, input) => {
+  const u = await updateUser(await prisma(), actor, input);
+  return { id: u.id };
+});
+
+export const setUserActiveAction = authedAction({ ...admin, input: setActiveInput }, async (actor, input) => {
+  const u = await setUserActive(await prisma(), actor, input);
+  return { id: u.id, active: u.active };
+});
+
+export const resetPasswordAction = authedAction({ ...admin, input: resetPasswordInput }, async (actor, input) =>
+  resetPassword(await prisma(), actor, input),
+);
+
+export const renameTenantAction = authedAction({ ...admin, input: renameTenantInput }, async (actor, input) =>
+  renameTenant(await prisma(), actor, input),
+);
+
+export const createLicenseAction = authedAction({ ...admin, input: licenseInput }, async (actor, input) => {
+  const l = await createLicense(await prisma(), actor, input);
+  return { id: l.id };
+});
+
+export const updateLicenseAction = authedAction({ ...admin, input: licenseInput }, async (actor, input) => {
+  const l = await updateLicense(await prisma(), actor, input);
+  return { id: l.id };
+});
+
+export const addMemberAction = authedAction({ ...admin, input: membershipInput }, async (actor, input) =>
+  addCaseMember(await prisma(), actor, input),
+);
+
+export const removeMemberAction = authedAction({ ...admin, input: membershipInput }, async (actor, input) =>
+  removeCaseMember(await prisma(), actor, input),
+);
+
+/** The token secret is in this result and nowhere else, ever. */
+export const issueTokenAction = authedAction({ ...admin, input: issueTokenInput }, async (actor, input) => {
+  const t = await issueTokenFor(await prisma(), actor, input);
+  return { id: t.id, token: t.token, prefix: t.prefix, expiresAt: t.expiresAt.toISOString() };
+});
+
+export const revokeTokenAction = authedAction({ ...admin, input: revokeTokenInput }, async (actor, input) => {
+  const r = await revokeToken(await prisma(), actor, input);
+  return { revoked: r.revoked };
+});

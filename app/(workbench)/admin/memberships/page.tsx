@@ -1,0 +1,55 @@
+import type { Metadata } from "next";
+import { requirePageActor } from "@/lib/auth/current";
+import { listCaseMemberships, listUsers } from "@/lib/auth/admin";
+import { runtime } from "@/lib/server/runtime";
+import { Badge, Card, ClassificationBadge } from "@/components/ui";
+import { AddMemberForm, RemoveMemberButton } from "@/components/admin/membership-forms";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Case membership · Admin · Casegraph" };
+
+export default async function MembershipsPage() {
+  const actor = await requirePageActor({ roles: ["admin"] });
+  const { db } = await runtime();
+  const [cases, users] = await Promise.all([listCaseMemberships(db.prisma, actor), listUsers(db.prisma, actor)]);
+  const activeUsers = users.filter((u) => u.active);
+  return (
+    <>
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">Case membership</h1>
+        <p className="text-sm text-slate-600">Only members can open a case and ask about it. Removing a member applies to their next request.</p>
+      </div>
+      {cases.length === 0 ? <p className="text-sm text-slate-500">This tenant has no cases yet. Import a bundle with the CLI.</p> : null}
+      {cases.map((c) => {
+        const memberIds = new Set(c.members.map((m) => m.userId));
+        return (
+          <Card
+            key={c.id}
+            title={<span className="flex items-center gap-2">{c.title} <ClassificationBadge classification={c.classification} /></span>}
+            description={<span className="font-mono text-xs">{c.id} · {c.status}</span>}
+          >
+            <div data-testid={`case-members-${c.id}`}>
+              {c.members.length ? (
+                <ul className="divide-y divide-slate-100">
+                  {c.members.map((m) => (
+                    <li key={m.userId} className="flex items-center justify-between py-2 text-sm" data-testid={`member-${c.id}-${m.email}`}>
+                      <span>
+                        {m.name} <span className="text-slate-500">({m.email})</span> {m.active ? null : <Badge tone="red">deactivated</Badge>}
+                      </span>
+                      <RemoveMemberButton caseId={c.id} caseTitle={c.title} user={{ id: m.userId, email: m.email }} />
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <p className="text-sm text-slate-500">No members.</p>
+              )}
+            </div>
+            <div className="mt-3">
+              <AddMemberForm caseId={c.id} candidates={activeUsers.filter((u) => !memberIds.has(u.id)).map((u) => ({ id: u.id, email: u.email, name: u.name }))} />
+            </div>
+          </Card>
+        );
+      })}
+    </>
+  );
+}

@@ -1,0 +1,32 @@
+import type { Metadata } from "next";
+import { requirePageActor } from "@/lib/auth/current";
+import { getTenant } from "@/lib/auth/admin";
+import { runtime } from "@/lib/server/runtime";
+import { Card } from "@/components/ui";
+import { TenantNameForm } from "@/components/admin/tenant-form";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Tenant · Admin · Casegraph" };
+
+export default async function TenantPage() {
+  const actor = await requirePageActor({ roles: ["admin"] });
+  const { db } = await runtime();
+  const tenant = await getTenant(db.prisma, actor);
+  return (
+    <>
+      <h1 className="text-2xl font-semibold tracking-tight">Tenant</h1>
+      <Card title={tenant.name} description={<span className="font-mono text-xs">{tenant.id}</span>}>
+        <dl className="mb-4 grid grid-cols-3 gap-4 text-sm">
+          <div><dt className="text-slate-500">Users</dt><dd className="text-lg font-semibold">{tenant.users}</dd></div>
+          <div><dt className="text-slate-500">Cases</dt><dd className="text-lg font-semibold">{tenant.cases}</dd></div>
+          <div><dt className="text-slate-500">Created</dt><dd>{tenant.createdAt.toISOString().slice(0, 10)}</dd></div>
+        </dl>
+        <TenantNameForm name={tenant.name} />
+      </Card>
+      <p className="text-sm text-slate-600">
+        Tenants isolate everything: an admin sees and manages only this one. New tenants are created by an operator with{" "}
+        <code className="font-mono text-xs">npm run casegraph -- user create --email … --admin --tenant &lt;id&gt; --tenant-name &quot;…&quot;</code>.
+      </p>
+    </>
+  );
+}

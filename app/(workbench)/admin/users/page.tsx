@@ -1,0 +1,53 @@
+import Link from "next/link";
+import type { Metadata } from "next";
+import { requirePageActor } from "@/lib/auth/current";
+import { listUsers } from "@/lib/auth/admin";
+import { runtime } from "@/lib/server/runtime";
+import { Badge, Card, ClassificationBadge, Table, TBody, THead, Td, Th, Tr } from "@/components/ui";
+import { CreateUserForm } from "@/components/admin/user-forms";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Users · Admin · Casegraph" };
+
+export default async function UsersPage() {
+  const actor = await requirePageActor({ roles: ["admin"] });
+  const { db } = await runtime();
+  const users = await listUsers(db.prisma, actor);
+  return (
+    <>
+      <h1 className="text-2xl font-semibold tracking-tight">Users</h1>
+      <Table data-testid="users-table">
+        <THead>
+          <Tr>
+            <Th>User</Th>
+            <Th>Roles</Th>
+            <Th>Clearance</Th>
+            <Th>Need-to-know</Th>
+            <Th>Cases</Th>
+            <Th>Tokens</Th>
+            <Th>Status</Th>
+          </Tr>
+        </THead>
+        <TBody>
+          {users.map((u) => (
+            <Tr key={u.id} data-testid={`user-row-${u.email}`}>
+              <Td>
+                <Link href={`/admin/users/${u.id}`} className="font-medium text-blue-800 hover:underline">{u.name}</Link>
+                <div className="text-xs text-slate-500">{u.email}</div>
+              </Td>
+              <Td className="space-x-1">{u.roles.map((r) => <Badge key={r}>{r}</Badge>)}</Td>
+              <Td><ClassificationBadge classification={u.clearance} /></Td>
+              <Td className="text-xs">{u.needToKnow.length ? u.needToKnow.join(", ") : <span className="text-slate-400">none</span>}</Td>
+              <Td className="text-xs">{u.caseIds.length ? u.caseIds.join(", ") : <span className="text-slate-400">none</span>}</Td>
+              <Td>{u.activeTokens}</Td>
+              <Td>{u.active ? <Badge tone="green">active</Badge> : <Badge tone="red">deactivated</Badge>}</Td>
+            </Tr>
+          ))}
+        </TBody>
+      </Table>
+      <Card title="Create a user" description="There is no self-service sign-up: accounts are created here (or with the CLI).">
+        <CreateUserForm />
+      </Card>
+    </>
+  );
+}

@@ -9,7 +9,12 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: "unit", include: ["tests/unit/**/*.test.ts", "tests/unit/**/*.test.tsx"], environment: "node" },
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.ts", "tests/unit/**/*.test.tsx"],
+          environment: "node",
+          sequence: { groupOrder: 0 },
+        },
       },
       {
         resolve: { alias },
@@ -21,6 +26,7 @@ export default defineConfig({
           hookTimeout: 120_000,
           // PGlite instances are memory-hungry and the machine has 2 cores.
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
           globalSetup: ["tests/support/global-setup.ts"],
         },
       },

@@ -1,6 +1,8 @@
 // The small ports the pipeline and the pages talk to. lib/domain and lib/graphrag depend on these, never on Prisma,
 // neo4j-driver, Next.js or the AI SDK, so tests pass in-memory fakes and every entry point shares one pipeline.
+import type { ZodType } from "zod";
 import type { ChainBreak, ChainEntry } from "./domain/ledger-chain";
+import type { Classification, LicenseUse } from "./domain/markings";
 
 export interface LedgerAppend {
   kind: string;
@@ -21,4 +23,153 @@ export interface VerifyReport {
 export interface Ledger {
   append(entry: LedgerAppend): Promise<ChainEntry>;
   verify(): Promise<VerifyReport>;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The answer pipeline's ports (DESIGN.md: Ports and adapters). Every call is scoped to one case of one tenant; stores
+// return items WITH their markings and never decide visibility themselves: lib/graphrag/policy-filter.ts is the one
+// place that does, so a PostgreSQL store, a Neo4j store and an in-memory fake all get the same policy.
+export interface CaseScope {
+  tenantId: string;
+  caseId: string;
+}
+
+export interface CaseRef {
+  id: string;
+  tenantId: string;
+  title: string;
+  classification: Classification;
+}
+
+/** Step 2: deny by default. Throws CasegraphError CG-ACCESS-001 unless the user is a member of the case in its tenant. */
+export interface CaseAccess {
+  assertCaseAccess(user: { userId: string; tenantId: string }, caseId: string): Promise<CaseRef>;
+}
+
+interface Marked {
+  tenantId: string;
+  classification: Classification;
+  needToKnow: string[];
+}
+
+export interface GraphNodeRecord extends Marked {
+  id: string;
+  label: string;
+  name: string;
+  properties: Record<string, unknown>;
+}
+
+export interface GraphEdgeRecord extends Marked {
+  id: string;
+  source: string;
+  target: string;
+  type: string;
+  properties: Record<string, unknown>;
+}
+
+export interface SeedQuery {
+  /** Tokens of the question that may be node ids, compared exactly. */
+  ids: string[];
+  /** Lower-cased word sequences of the question (1–4 words) compared with whole node names. */
+  phrases: string[];
+  /** Search terms, OR-ed, against the stored name/id/label search vector. */
+  terms: string[];
+  limit: number;
+}
+
+export interface SeedCandidate {
+  node: GraphNodeRecord;
+  /** How the node was found: exact id, exact name, or full-text rank over name/id/label. */
+  match: "id" | "name" | "text";
+  rank: number;
+}
+
+export interface SubgraphLimits {
+  hops: number;
+  maxNodes: number;
+  maxEdges: number;
+}
+
+export interface Subgraph {
+  /** Seeds first (hop 0), then by hop; `hop` is the BFS distance from the nearest seed. */
+  nodes: Array<GraphNodeRecord & { hop: number }>;
+  /** Edges whose two endpoints are both in `nodes`. */
+  edges: GraphEdgeRecord[];
+  /** True when a cap stopped the expansion. */
+  truncated: boolean;
+}
+
+/** The case graph: PostgreSQL tables by default, Neo4j behind the same contract. */
+export interface CaseGraphStore {
+  findSeedNodes(scope: CaseScope, query: SeedQuery): Promise<SeedCandidate[]>;
+  /** Bounded k-hop expansion from the seeds over every node and edge of the case (markings included). */
+  expand(scope: CaseScope, seedIds: readonly string[], limits: SubgraphLimits): Promise<Subgraph>;
+  nodesByIds(scope: CaseScope, ids: readonly string[]): Promise<GraphNodeRecord[]>;
+  edgesByIds(scope: CaseScope, ids: readonly string[]): Promise<GraphEdgeRecord[]>;
+}
+
+export interface EvidenceRecord extends Marked {
+  id: string;
+  type: string;
+  content: string;
+  sourceSystem: string;
+  /** ISO-8601. */
+  collectedAt: string;
+  /** Uses the item's license allows; null when the license is unknown (a denial). */
+  licenseUses: LicenseUse[] | null;
+  nodeIds: string[];
+}
+
+export interface EvidenceSearch {
+  /** OR-ed terms; ranked by relevance over the stored full-text vector. */
+  terms: string[];
+  limit: number;
+}
+
+export interface EvidenceStore {
+  /** Full-text search over the stored tsvector (GIN), best first; rank > 0. */
+  search(scope: CaseScope, query: EvidenceSearch): Promise<Array<EvidenceRecord & { rank: number }>>;
+  /** Evidence linked to any of the nodes, those linked to the most of them first. */
+  linkedTo(scope: CaseScope, nodeIds: readonly string[], limit: number): Promise<EvidenceRecord[]>;
+  byIds(scope: CaseScope, ids: readonly string[]): Promise<EvidenceRecord[]>;
+}
+
+/** What the pipeline sends a model: the versioned system prompt, the user prompt, and the structured context. */
+export interface AnswerModelRequest {
+  promptVersion: string;
+  system: string;
+  prompt: string;
+  /** The same context serialised into `prompt` (rawContext), for models that read it structurally (offline). */
+  context: unknown;
+  question: string;
+  /** 1, or 2 for the stricter retry after unusable output. */
+  attempt: number;
+  /** zod schema of the expected JSON (structured output). */
+  schema: ZodType;
+  signal?: AbortSignal;
+  /** Called with the number of characters received so far, when the model streams. */
+  onOutputProgress?: (chars: number) => void;
+}
+
+export interface AnswerModelResult {
+  /** The model's raw output text; the pipeline parses and validates it. */
+  text: string;
+  usage?: { inputTokens?: number; outputTokens?: number };
+}
+
+export interface ModelProbe {
+  provider: string;
+  id: string;
+  ok: boolean;
+  latencyMs?: number;
+  error?: string;
+}
+
+export interface AnswerModel {
+  readonly provider: string;
+  readonly modelId: string;
+  /** Throws CasegraphError CG-MODEL-001 when the model cannot be reached; unusable text is returned as is. */
+  generate(request: AnswerModelRequest): Promise<AnswerModelResult>;
+  /** Bounded reachability check for /health. */
+  probe(timeoutMs: number): Promise<ModelProbe>;
 }

@@ -1,12 +1,42 @@
 // Health of the service's dependencies. Each probe is bounded so a hung dependency reports "down", never hangs.
 import { runtime } from "./runtime";
 import type { DatabaseKind } from "../adapters/prisma/db";
+import { env } from "../env";
+import type { ModelProbe } from "../ports";
+import { answerModel } from "./graphrag";
 
 export interface Health {
   status: "healthy" | "degraded";
   service: "graphrag";
   timestamp: string;
   database: { ok: boolean; kind: DatabaseKind | "unknown"; latencyMs?: number; error?: string };
+  /** The answer model: the offline extractive model is always ok; a remote provider is probed (bounded, cached). */
+  model: ModelProbe;
+}
+
+const MODEL_PROBE_MS = 3_000;
+const MODEL_PROBE_CACHE_MS = 30_000;
+let modelCache: { at: number; probe: ModelProbe } | undefined;
+
+export async function checkModel(): Promise<ModelProbe> {
+  if (modelCache && Date.now() - modelCache.at < MODEL_PROBE_CACHE_MS) return modelCache.probe;
+  let probe: ModelProbe;
+  try {
+    const model = answerModel();
+    probe = await withTimeout(model.probe(MODEL_PROBE_MS), MODEL_PROBE_MS + 500, "model probe").catch(
+      (): ModelProbe => ({ provider: model.provider, id: model.modelId, ok: false, error: "CG-MODEL-001" }),
+    );
+  } catch {
+    let provider = "unknown";
+    try {
+      provider = env().LLM_PROVIDER;
+    } catch {
+      // The environment itself is invalid; reported as misconfiguration below.
+    }
+    probe = { provider, id: process.env.LLM_MODEL || "unknown", ok: false, error: "CG-SYS-003" };
+  }
+  modelCache = { at: Date.now(), probe };
+  return probe;
 }
 
 export function withTimeout<T>(promise: Promise<T>, ms: number, label: string): Promise<T> {
@@ -27,10 +57,12 @@ export async function checkHealth(): Promise<Health> {
   } catch {
     database = { ok: false, kind: process.env.DATABASE_URL ? "postgresql" : "unknown", error: "CG-SYS-001" };
   }
+  const model = await checkModel();
   return {
-    status: database.ok ? "healthy" : "degraded",
+    status: database.ok && model.ok ? "healthy" : "degraded",
     service: "graphrag",
     timestamp: new Date().toISOString(),
     database,
+    model,
   };
 }

@@ -1,0 +1,31 @@
+"use server";
+// Server actions for the case workbench: authorize (guard) → validate (zod) → the answer pipeline → result.
+// `ask` returns the same body as POST /api/graphrag/answer; `askStream` returns a stream of progress events and the
+// validated answer's pieces (never more than validation keeps), ending with the full result.
+import { z } from "zod";
+import { authedAction } from "@/lib/auth/guard";
+import { CasegraphError, FAILURES, type FailureCode } from "@/lib/domain/failure-codes";
+import { answerEventStream } from "@/lib/graphrag/stream";
+import { askQuestion } from "@/lib/server/graphrag";
+
+// Shape only: length, characters and limits are the pipeline's step 1, so rejected questions are audited too.
+const askInput = z.object({
+  caseId: z.string().max(1_000),
+  question: z.string().max(100_000),
+  maxNodes: z.number().int().optional(),
+  maxSnippets: z.number().int().optional(),
+  hops: z.number().int().optional(),
+});
+
+export const ask = authedAction({ roles: ["investigator", "supervisor"], input: askInput }, async (actor, input) => {
+  const outcome = await askQuestion(actor, input);
+  if (!outcome.ok) {
+    const code = (outcome.body.error.code in FAILURES ? outcome.body.error.code : "CG-SYS-002") as FailureCode;
+    throw new CasegraphError(code, outcome.body.error.message);
+  }
+  return outcome.body;
+});
+
+export const askStream = authedAction({ roles: ["investigator", "supervisor"], input: askInput }, async (actor, input) =>
+  answerEventStream((options) => askQuestion(actor, input, options)),
+);

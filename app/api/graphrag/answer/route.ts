@@ -1,0 +1,24 @@
+import { authedRoute } from "@/lib/auth/guard";
+import { askQuestion } from "@/lib/server/graphrag";
+
+export const dynamic = "force-dynamic";
+
+const MAX_BODY_CHARS = 64 * 1024;
+
+/**
+ * POST /api/graphrag/answer { caseId, question } → the seed-002 response (session or Bearer token). Every request
+ * that reaches here — malformed bodies included — goes through the pipeline, so it leaves exactly one audit entry.
+ */
+export const POST = authedRoute({ roles: ["investigator", "supervisor"] }, async (req, { actor }) => {
+  const text = await req.text();
+  let body: unknown = undefined;
+  if (text.length <= MAX_BODY_CHARS) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined; // The pipeline's input step answers CG-INPUT-001 and audits it.
+    }
+  }
+  const outcome = await askQuestion(actor, body);
+  return Response.json(outcome.body, { status: outcome.status, headers: { "Cache-Control": "no-store" } });
+});

@@ -1,0 +1,32 @@
+import { parseArgs } from "node:util";
+import { loadActor } from "../../lib/auth/actor";
+import { askQuestion } from "../../lib/server/graphrag";
+import { runtime } from "../../lib/server/runtime";
+import { UsageError, type Command } from "../command";
+
+export default {
+  name: "ask",
+  usage: '  ask --user <email> --case <id> "<question>"\n' +
+    "                                        answer as that user, with that user's clearance, tags and cases; prints the JSON",
+  async run(args) {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { user: { type: "string" }, case: { type: "string" }, "max-nodes": { type: "string" }, "max-snippets": { type: "string" }, hops: { type: "string" } },
+    });
+    if (!values.user || !values.case || positionals.length === 0) throw new UsageError('ask needs --user <email> --case <id> "<question>"');
+    const { db } = await runtime();
+    // The user is resolved fresh, as for a signed-in request: a deactivated account is refused (CG-AUTH-003).
+    const actor = await loadActor(db.prisma, { email: values.user }, "cli");
+    const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+    const outcome = await askQuestion(actor, {
+      caseId: values.case,
+      question: positionals.join(" "),
+      ...(values["max-nodes"] ? { maxNodes: num(values["max-nodes"]) } : {}),
+      ...(values["max-snippets"] ? { maxSnippets: num(values["max-snippets"]) } : {}),
+      ...(values.hops ? { hops: num(values.hops) } : {}),
+    });
+    console.log(JSON.stringify(outcome.body, null, 2));
+    return outcome.ok ? 0 : 1;
+  },
+} satisfies Command;

@@ -1,0 +1,118 @@
+// Step 8 — Audit: one hash-chained ledger entry per request, whatever the outcome (seed 000 §4.1 fields + seed 002's
+// audit columns). It records ids, counts and hashes — what the model saw is identified by ids, the answer by its
+// SHA-256 — never evidence text. With AUDIT_QUERY_MODE=text the question text is in the payload too (for now; issue 7
+// moves it out of the hashed payload); with `hash` only its SHA-256 is.
+import { createHash } from "node:crypto";
+import { canonicalJson } from "../domain/canonical-json";
+import { asCasegraphError, CasegraphError } from "../domain/failure-codes";
+import type { Ledger } from "../ports";
+import type { PolicySummary } from "./policy-filter";
+import type { ValidationReport } from "./validate";
+import type { Asker, RawContext, ResponseType } from "./types";
+
+export const AUDIT_KIND = "graphrag.answer";
+
+export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+export interface AuditFacts {
+  auditId: string;
+  requestId: string;
+  timestamp: string;
+  promptVersion: string;
+  queryMode: "text" | "hash";
+  asker: Asker;
+  caseId: string | null;
+  question: string | null;
+  model: { provider: string; id: string } | null;
+  responseType: ResponseType;
+  errorCode?: string;
+  errorMessage?: string;
+  rawContext?: RawContext;
+  policy?: PolicySummary;
+  validation?: ValidationReport;
+  citationIds?: string[];
+  stepCitationIds?: string[];
+  numCitations?: number;
+  numUnknowns?: number;
+  confidence?: number;
+  needsReview?: boolean;
+  /** SHA-256 of the canonical JSON of the delivered { answer, rawContext }. */
+  answerSha256?: string;
+  retries?: number;
+  narrowed?: boolean;
+  estimatedTokens?: number;
+  latencyMs: number;
+  modelLatencyMs?: number;
+}
+
+export function auditPayload(f: AuditFacts): Record<string, unknown> {
+  const ctx = f.rawContext;
+  const p = f.policy;
+  const byReason = (c: PolicySummary["evidence"]) => ({ allowed: c.allowed, filtered: c.filtered, by_reason: c.byReason });
+  const citationIds = [...new Set([...(f.citationIds ?? []), ...(f.stepCitationIds ?? [])])].sort();
+  return {
+    id: f.auditId,
+    ts: f.timestamp,
+    request_id: f.requestId,
+    prompt_version: f.promptVersion,
+    tenant_id: f.asker.tenantId,
+    actor_id: f.asker.userId,
+    actor_via: f.asker.via ?? null,
+    case_id: f.caseId,
+    query_mode: f.queryMode,
+    query_sha256: f.question === null ? null : sha256(f.question),
+    ...(f.queryMode === "text" && f.question !== null ? { query: f.question } : {}),
+    model: f.model ? `${f.model.provider}:${f.model.id}` : null,
+    response_type: f.responseType,
+    ...(f.errorCode ? { error_code: f.errorCode, error_message: f.errorMessage ?? null } : {}),
+    context_node_count: ctx?.nodes.length ?? 0,
+    context_edge_count: ctx?.edges.length ?? 0,
+    context_evidence_count: ctx?.evidenceSnippets.length ?? 0,
+    context_node_ids: ctx?.nodes.map((n) => n.id) ?? [],
+    context_edge_ids: ctx?.edges.map((e) => e.id) ?? [],
+    context_evidence_ids: ctx?.evidenceSnippets.map((s) => s.id) ?? [],
+    context_estimated_tokens: f.estimatedTokens ?? 0,
+    context_narrowed: f.narrowed ?? false,
+    policy_allowed_count: p?.allowed ?? 0,
+    policy_filtered_count: p?.filtered ?? 0,
+    policy: p ? { evidence: byReason(p.evidence), nodes: byReason(p.nodes), edges: byReason(p.edges) } : null,
+    answer_has_answer: f.responseType === "answer",
+    answer_num_citations: f.numCitations ?? 0,
+    answer_num_unknowns: f.numUnknowns ?? 0,
+    answer_sha256: f.answerSha256 ?? null,
+    citation_count: citationIds.length,
+    citation_ids: citationIds,
+    all_citations_in_context: f.validation?.allCitationsInContext ?? null,
+    invalid_citation_count: f.validation?.invalidCitationCount ?? 0,
+    invalid_citation_ids: f.validation?.invalidCitationIds ?? [],
+    dropped_claim_count: f.validation ? f.validation.droppedUncitedClaims + f.validation.droppedInventedReferences : 0,
+    dropped_action_count: f.validation?.droppedActionStatements ?? 0,
+    markers_citations_mismatch: f.validation ? f.validation.markersWithoutEntry + f.validation.entriesWithoutMarker : 0,
+    output_neutralised: f.validation?.neutralisedOutput ?? false,
+    confidence: f.confidence ?? null,
+    needs_review: f.needsReview ?? false,
+    model_retries: f.retries ?? 0,
+    latency_ms: Math.round(f.latencyMs),
+    model_latency_ms: f.modelLatencyMs === undefined ? null : Math.round(f.modelLatencyMs),
+  };
+}
+
+/** Appends the entry; any failure is CG-AUDIT-001 and the caller withholds the answer. */
+export async function recordAudit(ledger: Ledger, facts: AuditFacts): Promise<void> {
+  try {
+    await ledger.append({
+      kind: AUDIT_KIND,
+      payload: auditPayload(facts),
+      tenantId: facts.asker.tenantId || null,
+      actorId: facts.asker.userId || null,
+      caseId: facts.caseId,
+    });
+  } catch (err) {
+    const e = asCasegraphError(err, "CG-AUDIT-001");
+    throw e.code === "CG-AUDIT-001" ? e : new CasegraphError("CG-AUDIT-001", undefined, [], { cause: err });
+  }
+}
+
+export function answerDigest(value: unknown): string {
+  return sha256(canonicalJson(value));
+}

@@ -1,0 +1,127 @@
+// The answer pipeline's data shapes: the seed-002 response (plus explanation steps, confidence, response type and
+// review flag from seed 000), the context the model is shown, and the limits.
+import type { Viewer } from "../domain/policy";
+
+/** The person asking. `Actor` (lib/auth/actor.ts) satisfies it. */
+export interface Asker extends Viewer {
+  email?: string;
+  via?: string;
+}
+
+export interface Limits {
+  /** k-hop expansion depth from the matched entities. */
+  hops: number;
+  maxNodes: number;
+  maxEdges: number;
+  maxSnippets: number;
+  /** Estimated tokens of the serialised context (nodes, edges, evidence snippets). */
+  tokenBudget: number;
+}
+
+/** Seed 002's limits. Requests and configuration may lower them, never raise them. */
+export const HARD_LIMITS = {
+  hops: 3,
+  maxNodes: 100,
+  maxEdges: 200,
+  maxSnippets: 50,
+  maxQuestionChars: 2_000,
+  maxAnswerChars: 10_000,
+} as const;
+
+export const DEFAULT_LIMITS: Limits = { hops: 2, maxNodes: 50, maxEdges: 200, maxSnippets: 20, tokenBudget: 16_000 };
+
+export type ResponseType = "answer" | "no_evidence" | "refused" | "unable" | "error";
+
+export type ContextValue = string | number | boolean | Array<string | number | boolean>;
+
+export interface ContextNode {
+  id: string;
+  label: string;
+  name: string;
+  properties: Record<string, ContextValue>;
+}
+
+export interface ContextEdge {
+  id: string;
+  source: string;
+  type: string;
+  target: string;
+  properties: Record<string, ContextValue>;
+}
+
+export interface ContextSnippet {
+  id: string;
+  type: string;
+  sourceSystem: string;
+  collectedAt: string;
+  /** The item's linked nodes that are also in this context. */
+  nodeIds: string[];
+  /** The evidence text as the model saw it: neutralised, fenced in the prompt; the stored original is unchanged. */
+  text: string;
+  /** Present when the item was too long and only its most relevant sentences were included. */
+  excerpt?: true;
+  /** What neutralisation changed, e.g. ["citation_token", "injection_phrase"]; absent when nothing. */
+  neutralised?: string[];
+}
+
+/** Exactly what the model was shown (seed 002 `rawContext`). */
+export interface RawContext {
+  nodes: ContextNode[];
+  edges: ContextEdge[];
+  evidenceSnippets: ContextSnippet[];
+}
+
+export interface Citation {
+  evidenceId: string;
+  claimId: string;
+}
+
+export interface ExplanationStep {
+  stepNumber: number;
+  claim: string;
+  /** Evidence ids, node ids and edges as `source:TYPE:target`, all from rawContext. */
+  citations: string[];
+}
+
+export interface Answer {
+  answerText: string;
+  citations: Citation[];
+  unknowns: string[];
+  usedContextSummary: { numNodes: number; numEdges: number; numEvidenceSnippets: number };
+  explanationSteps: ExplanationStep[];
+  confidence: number;
+  confidenceJustification: string;
+  responseType: ResponseType;
+  needsReview: boolean;
+}
+
+export interface GraphRagResponse {
+  answer: Answer;
+  rawContext: RawContext;
+  requestId: string;
+  timestamp: string;
+  auditId: string;
+}
+
+export interface GraphRagFailure {
+  error: { code: string; message: string; issues?: Array<{ path?: string; message: string }> };
+  /** For failures after the model was asked (CG-MODEL-…): the answer shape with responseType "error". */
+  answer?: Answer;
+  rawContext?: RawContext;
+  requestId: string;
+  timestamp: string;
+  /** Null only when the audit entry itself could not be written (CG-AUDIT-001). */
+  auditId: string | null;
+}
+
+export type AnswerOutcome =
+  | { ok: true; status: 200; body: GraphRagResponse }
+  | { ok: false; status: number; body: GraphRagFailure };
+
+export type Stage = "retrieving" | "filtering" | "asking_model" | "validating";
+
+export interface ProgressEvent {
+  stage: Stage;
+  /** Counts only, never content: e.g. { candidates: 12 } or { outputChars: 512 }. */
+  detail?: Record<string, number>;
+}

@@ -1,0 +1,72 @@
+// What the answer cannot cover, said plainly (seed 002 "Unknowns & Gaps"): the model's own gaps, items hidden by
+// policy (counts only — never what they are), what the limits and the token budget left out, and what validation
+// removed. Order is fixed so the same request gives the same list.
+import type { ContextBuild } from "./context";
+import type { PolicySummary } from "./policy-filter";
+import type { ValidationReport } from "./validate";
+
+export interface UnknownsInput {
+  model?: string[];
+  policy: PolicySummary;
+  context?: ContextBuild;
+  validation?: ValidationReport;
+  maxSnippets?: number;
+  maxNodes?: number;
+  maxEdges?: number;
+}
+
+const plural = (n: number, one: string, many = one + "s") => `${n} ${n === 1 ? one : many}`;
+
+export function composeUnknowns(input: UnknownsInput): string[] {
+  const out: string[] = [...(input.model ?? [])];
+
+  const p = input.policy;
+  if (p.evidence.filtered) {
+    out.push(`${plural(p.evidence.filtered, "evidence item")} ${p.evidence.filtered === 1 ? "was" : "were"} not visible due to policy restrictions.`);
+  }
+  const graphHidden = [
+    p.nodes.filtered ? plural(p.nodes.filtered, "graph node") : "",
+    p.edges.filtered ? plural(p.edges.filtered, "relationship") : "",
+  ].filter(Boolean);
+  if (graphHidden.length) {
+    const n = p.nodes.filtered + p.edges.filtered;
+    out.push(`${graphHidden.join(" and ")} related to the question ${n === 1 ? "was" : "were"} not visible due to policy restrictions.`);
+  }
+
+  const c = input.context;
+  if (c) {
+    const l = c.leftOut;
+    const narrowed: string[] = [];
+    if (l.hopsReducedTo !== null) narrowed.push(`the graph was limited to ${plural(l.hopsReducedTo, "hop")} from the matched entities`);
+    if (l.snippetsByBudget) narrowed.push(`${plural(l.snippetsByBudget, "lower-ranked evidence item")} left out`);
+    const graphCut = l.nodesByBudget + l.edgesByBudget;
+    if (graphCut) narrowed.push(`${[l.nodesByBudget ? plural(l.nodesByBudget, "graph node") : "", l.edgesByBudget ? plural(l.edgesByBudget, "relationship") : ""].filter(Boolean).join(" and ")} left out`);
+    if (narrowed.length) {
+      out.push(`To fit the context budget of ${c.budget.toLocaleString("en-US")} tokens the context was narrowed: ${narrowed.join("; ")}.`);
+    }
+    if (l.snippetsByCap) {
+      out.push(`${plural(l.snippetsByCap, "further matching evidence item")} beyond the limit of ${input.maxSnippets ?? "?"} ${l.snippetsByCap === 1 ? "was" : "were"} not used.`);
+    }
+    if (l.nodesByCap || l.edgesByCap) {
+      const parts = [l.nodesByCap ? plural(l.nodesByCap, "graph node") : "", l.edgesByCap ? plural(l.edgesByCap, "relationship") : ""].filter(Boolean);
+      out.push(`${parts.join(" and ")} beyond the context limits (${input.maxNodes ?? "?"} nodes, ${input.maxEdges ?? "?"} relationships) ${l.nodesByCap + l.edgesByCap === 1 ? "was" : "were"} not used.`);
+    }
+    if (c.excerpts) {
+      out.push(`${plural(c.excerpts, "long evidence item")} ${c.excerpts === 1 ? "was" : "were"} shown to the model as an excerpt of the most relevant sentences.`);
+    }
+  }
+
+  const v = input.validation;
+  if (v) {
+    if (v.invalidCitationCount) {
+      out.push(`${plural(v.invalidCitationCount, "citation")} to items the model was not shown ${v.invalidCitationCount === 1 ? "was" : "were"} removed.`);
+    }
+    const removed = v.droppedUncitedClaims + v.droppedInventedReferences;
+    if (removed) out.push(`${plural(removed, "statement")} without a valid citation ${removed === 1 ? "was" : "were"} removed from the answer.`);
+    if (v.droppedActionStatements) {
+      out.push(`${plural(v.droppedActionStatements, "statement")} that took or recommended actions ${v.droppedActionStatements === 1 ? "was" : "were"} removed.`);
+    }
+    if (v.shortened) out.push("The answer was shortened to the 10,000-character limit.");
+  }
+  return out.filter((u, i) => out.indexOf(u) === i);
+}

@@ -1,0 +1,69 @@
+// The answer pipeline's wiring for this process: Prisma stores, the case-access check, the ledger, and the model
+// chosen by LLM_PROVIDER. The HTTP route, the server actions and the CLI all ask through `askQuestion`, so every
+// entry point runs the same pipeline with the same limits and audit mode.
+import type { PrismaClient } from "../generated/prisma/client";
+import { env, type Env } from "../env";
+import { createAnswerModel } from "../adapters/model";
+import { PrismaEvidenceStore } from "../adapters/prisma/evidence-store";
+import { PrismaGraphStore } from "../adapters/prisma/graph-store";
+import { answerQuestion, type AnswerDeps, type AnswerOptions } from "../graphrag/answer";
+import type { AnswerOutcome, Asker } from "../graphrag/types";
+import type { AnswerModel, CaseAccess, Ledger } from "../ports";
+import { assertCaseAccess } from "./case-access";
+import { runtime } from "./runtime";
+
+/** Step 2's port over lib/server/case-access.ts (membership + tenant, deny by default). */
+export function prismaCaseAccess(prisma: PrismaClient): CaseAccess {
+  return {
+    async assertCaseAccess(user, caseId) {
+      const c = await assertCaseAccess(prisma, user as Parameters<typeof assertCaseAccess>[1], caseId);
+      return { id: c.id, tenantId: c.tenantId, title: c.title, classification: c.classification };
+    },
+  };
+}
+
+export function pipelineDeps(prisma: PrismaClient, ledger: Ledger, model: AnswerModel, e: Pick<Env, "AUDIT_QUERY_MODE" | "GRAPHRAG_HOPS" | "GRAPHRAG_MAX_NODES" | "GRAPHRAG_MAX_EDGES" | "GRAPHRAG_MAX_SNIPPETS" | "GRAPHRAG_TOKEN_BUDGET">): AnswerDeps {
+  return {
+    access: prismaCaseAccess(prisma),
+    graph: new PrismaGraphStore(prisma),
+    evidence: new PrismaEvidenceStore(prisma),
+    model,
+    ledger,
+    auditQueryMode: e.AUDIT_QUERY_MODE,
+    limits: {
+      hops: e.GRAPHRAG_HOPS,
+      maxNodes: e.GRAPHRAG_MAX_NODES,
+      maxEdges: e.GRAPHRAG_MAX_EDGES,
+      maxSnippets: e.GRAPHRAG_MAX_SNIPPETS,
+      tokenBudget: e.GRAPHRAG_TOKEN_BUDGET,
+    },
+  };
+}
+
+const modelKey = Symbol.for("casegraph.answerModel");
+type Holder = { [modelKey]?: AnswerModel };
+
+/** The configured model, created once per process. */
+export function answerModel(): AnswerModel {
+  const holder = globalThis as Holder;
+  holder[modelKey] ??= createAnswerModel(env());
+  return holder[modelKey]!;
+}
+
+export async function graphragDeps(): Promise<AnswerDeps> {
+  const { db, ledger } = await runtime();
+  return pipelineDeps(db.prisma, ledger, answerModel(), env());
+}
+
+/** Asks as `asker` (an Actor resolved fresh by the guard or the CLI). Never throws: failures are coded outcomes. */
+export async function askQuestion(asker: Asker, body: unknown, options: AnswerOptions = {}): Promise<AnswerOutcome> {
+  let deps: AnswerDeps;
+  try {
+    deps = await graphragDeps();
+  } catch (err) {
+    const { asCasegraphError } = await import("../domain/failure-codes");
+    const e = asCasegraphError(err, "CG-SYS-001");
+    return { ok: false, status: e.status, body: { error: e.toJSON().error, requestId: "", timestamp: new Date().toISOString(), auditId: null } };
+  }
+  return answerQuestion(deps, asker, body, options);
+}

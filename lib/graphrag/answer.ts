@@ -52,8 +52,9 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
     promptVersion: PROMPT_VERSION,
     queryMode: deps.auditQueryMode ?? "text",
     asker,
-    caseId: rawCaseId(raw),
-    question: null,
+    caseId: rawField(raw, "caseId", 200),
+    // Until step 1 accepts it, the audit keeps what was sent (bounded), so rejected questions are traceable too.
+    question: rawField(raw, "question", HARD_LIMITS.maxQuestionChars),
     model: { provider: deps.model.provider, id: deps.model.modelId },
     responseType: "error",
     latencyMs: 0,
@@ -147,10 +148,9 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
 // ---------------------------------------------------------------------------------------------------------------
 
 export function resolveLimits(configured: Partial<Limits> = {}, requested: Partial<Limits> = {}): Limits {
-  const pick = (key: keyof Limits, hard: number) => {
-    const base = Math.min(configured[key] ?? DEFAULT_LIMITS[key], hard);
-    return requested[key] !== undefined ? Math.min(requested[key]!, base) : base;
-  };
+  // The configured value is the default; a request may choose any value up to the hard maximum (50 nodes by default,
+  // at most 100).
+  const pick = (key: keyof Limits, hard: number) => Math.min(requested[key] ?? configured[key] ?? DEFAULT_LIMITS[key], hard);
   return {
     hops: pick("hops", HARD_LIMITS.hops),
     maxNodes: pick("maxNodes", HARD_LIMITS.maxNodes),
@@ -295,8 +295,8 @@ function withheld(facts: AuditFacts, error: CasegraphError): AnswerOutcome {
   };
 }
 
-function rawCaseId(raw: unknown): string | null {
+function rawField(raw: unknown, key: string, max: number): string | null {
   if (!raw || typeof raw !== "object") return null;
-  const v = (raw as Record<string, unknown>).caseId;
-  return typeof v === "string" ? v.trim().slice(0, 200) || null : null;
+  const v = (raw as Record<string, unknown>)[key];
+  return typeof v === "string" ? [...v.trim()].slice(0, max).join("") || null : null;
 }

@@ -213,13 +213,13 @@ export function contextProperties(props: Record<string, unknown>, skip: string[]
 }
 
 function toSnippet(e: Retrieved["evidence"][number], q: QuestionAnalysis): ContextSnippet {
-  let text = e.content;
+  // Neutralise first, then excerpt, so the excerpt's own separators are not rewritten (NFKC turns "…" into "...").
+  const n = neutralise(e.content);
   let excerpt = false;
-  if (text.length > MAX_SNIPPET_CHARS) {
-    text = excerptOf(text, q);
+  if (n.text.length > MAX_SNIPPET_CHARS) {
+    n.text = excerptOf(n.text, q);
     excerpt = true;
   }
-  const n = neutralise(text);
   const snippet: ContextSnippet = {
     id: e.id,
     type: e.type,

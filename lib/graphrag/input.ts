@@ -1,5 +1,5 @@
-// Step 1 — Input: caseId + question (≤ 2,000 characters, trimmed, control characters rejected) and optional lower
-// limits. Anything else is a coded error. Also the request's scope: questions about the case are answered; requests
+// Step 1 — Input: caseId + question (≤ 2,000 characters, trimmed, control characters rejected) and optional limits
+// within the hard maxima. Anything else is a coded error. Also the request's scope: questions about the case are answered; requests
 // to act, or for data outside the case graph, are refused before anything is retrieved (seed 000 §3.4).
 import { z } from "zod";
 import { CasegraphError, type FailureIssue } from "../domain/failure-codes";
@@ -8,7 +8,7 @@ import { HARD_LIMITS, type Limits } from "./types";
 export interface AnswerInput {
   caseId: string;
   question: string;
-  /** Lower limits asked for by the client (never above HARD_LIMITS). */
+  /** Limits asked for by the client (validated against HARD_LIMITS). */
   limits: Partial<Limits>;
 }
 

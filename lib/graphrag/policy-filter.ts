@@ -22,15 +22,24 @@ class Tally {
   private readonly seen = new Map<string, Verdict>();
   readonly counts: PolicyCounts = emptyCounts();
 
-  /** Records the verdict for an item the first time it is seen; returns the verdict. */
+  /**
+   * Counts each distinct id once and returns this item's own verdict. Should two sightings of one id ever disagree,
+   * the id counts as hidden and keeps the denial (the most restrictive verdict wins).
+   */
   record(id: string, verdict: Verdict): Verdict {
-    if (this.seen.has(id)) return this.seen.get(id)!;
-    this.seen.set(id, verdict);
-    if (verdict) {
+    if (!this.seen.has(id)) {
+      this.seen.set(id, verdict);
+      if (verdict) {
+        this.counts.filtered++;
+        this.counts.byReason[verdict]++;
+      } else {
+        this.counts.allowed++;
+      }
+    } else if (verdict && this.seen.get(id) === null) {
+      this.seen.set(id, verdict);
+      this.counts.allowed--;
       this.counts.filtered++;
       this.counts.byReason[verdict]++;
-    } else {
-      this.counts.allowed++;
     }
     return verdict;
   }

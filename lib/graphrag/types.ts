@@ -18,7 +18,7 @@ export interface Limits {
   tokenBudget: number;
 }
 
-/** Seed 002's limits. Requests and configuration may lower them, never raise them. */
+/** Seed 002's hard limits. Configuration sets the defaults; neither it nor a request can exceed these. */
 export const HARD_LIMITS = {
   hops: 3,
   maxNodes: 100,

@@ -146,7 +146,7 @@ const GAP = /\b(?:(?:the|available|provided|visible)\s+(?:evidence|context|recor
 
 // Statements that claim to have acted, tell someone to act, or recommend acting (seed 000 §3.1: read-only).
 const ACTION_STATEMENTS = [
-  new RegExp(String.raw`^(?:i|we)\s+(?:have|'ve|will|'ll|am going to|are going to|can|shall|just)\s+(?:now\s+|also\s+|already\s+)?(?:${ACTION_VERB_PATTERN})\b`, "iu"),
+  new RegExp(String.raw`^(?:i|we)\s+(?:have|'ve|will|'ll|am going to|are going to|can|shall|just)\s+(?:now\s+|also\s+|already\s+)?(?:${ACTION_VERB_PATTERN})(?:s|es|ed|d|ing)?\b`, "iu"),
   new RegExp(String.raw`\b(?:you|we|investigators|police|officers|detectives|the team|analysts|authorities)\s+(?:should|must|need to|ought to|have to)\s+(?:immediately\s+|now\s+|also\s+)?(?:${ACTION_VERB_PATTERN})\b`, "iu"),
   new RegExp(String.raw`^(?:please\s+)?(?:${ACTION_VERB_PATTERN})\s+(?:the|this|that|these|those|him|her|them|it|all|every|his|their|its)\b`, "iu"),
   /\b(?:i|we)\s+(?:would\s+)?(?:recommend|suggest|advise)\b/iu,

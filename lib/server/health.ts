@@ -51,11 +51,13 @@ export async function checkHealth(): Promise<Health> {
   const started = performance.now();
   let database: Health["database"];
   try {
-    const { db } = await withTimeout(runtime(), 5_000, "database open");
+    // A first start of the embedded database migrates it, which can take seconds on a busy machine; a dead PostgreSQL
+    // fails at the ping below, bounded by the pool's connect timeout.
+    const { db } = await withTimeout(runtime(), 30_000, "database open");
     await withTimeout(db.prisma.$queryRaw`SELECT 1`, 2_000, "database ping");
     database = { ok: true, kind: db.kind, latencyMs: Math.round(performance.now() - started) };
   } catch {
-    database = { ok: false, kind: process.env.DATABASE_URL ? "postgresql" : "unknown", error: "CG-SYS-001" };
+    database = { ok: false, kind: process.env.DATABASE_URL ? "postgresql" : "pglite", error: "CG-SYS-001" };
   }
   const model = await checkModel();
   return {

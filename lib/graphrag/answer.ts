@@ -10,13 +10,13 @@ import { classifyRequest, parseInput, refusalText } from "./input";
 import { PolicyGate, type PolicySummary } from "./policy-filter";
 import { buildUserPrompt, modelOutputSchema, PROMPT_VERSION, SYSTEM_PROMPT } from "./prompt";
 import { retrieve } from "./retrieve";
-import { composeUnknowns } from "./unknowns";
+import { composeUnknownDetails } from "./unknowns";
 import {
   NO_EVIDENCE_TEXT, NO_VISIBLE_EVIDENCE_TEXT, parseModelOutput, validateAnswer, type ModelOutput, type ValidatedAnswer,
 } from "./validate";
 import {
   DEFAULT_LIMITS, HARD_LIMITS, type Answer, type AnswerOutcome, type Asker, type GraphRagFailure, type Limits,
-  type ProgressEvent, type RawContext, type ResponseType,
+  type ProgressEvent, type RawContext, type ResponseType, type UnknownDetail,
 } from "./types";
 
 export interface AnswerDeps {
@@ -118,7 +118,7 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
           confidenceJustification: hidden
             ? "Matching evidence exists outside your permissions; the answer may be in evidence you cannot see."
             : "No evidence visible to you matched the question's words or the entities it names; the search is lexical, so differently worded evidence can be missed.",
-          unknowns: composeUnknowns({ model: hidden ? [] : ["No visible evidence in this case matched the question."], policy, context, ...capsOf(limits) }),
+          unknowns: composeUnknownDetails({ model: hidden ? [] : ["No visible evidence in this case matched the question."], policy, context, ...capsOf(limits) }),
         }, rawContext),
         rawContext,
       });
@@ -136,7 +136,7 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
     progress("validating");
     const validated = validateAnswer(run.output, rawContext);
     facts.validation = validated.report;
-    const unknowns = composeUnknowns({ model: validated.unknowns, policy, context, validation: validated.report, ...capsOf(limits) });
+    const unknowns = composeUnknownDetails({ model: validated.unknowns, policy, context, validation: validated.report, ...capsOf(limits) });
 
     // 8. Audit and 9. Respond: the answer leaves only after its ledger entry is written.
     return await deliver(deps, facts, started, { answer: answerOf({ ...validated, unknowns }, rawContext), rawContext });
@@ -197,7 +197,7 @@ interface AnswerParts {
   answerText: string;
   citations?: Answer["citations"];
   explanationSteps?: Answer["explanationSteps"];
-  unknowns: string[];
+  unknowns: UnknownDetail[];
   confidence: number;
   confidenceJustification: string;
   report?: ValidatedAnswer["report"];
@@ -210,13 +210,14 @@ function answerOf(p: AnswerParts, ctx: RawContext): Answer {
   return {
     answerText: p.answerText,
     citations: p.citations ?? [],
-    unknowns: p.unknowns,
+    unknowns: p.unknowns.map((u) => u.text),
     usedContextSummary: { numNodes: ctx.nodes.length, numEdges: ctx.edges.length, numEvidenceSnippets: ctx.evidenceSnippets.length },
     explanationSteps: p.explanationSteps ?? [],
     confidence: p.confidence,
     confidenceJustification: p.confidenceJustification,
     responseType: p.responseType,
     needsReview,
+    unknownDetails: p.unknowns,
   };
 }
 
@@ -275,7 +276,7 @@ async function fail(
     body.answer = answerOf({
       responseType: "error",
       answerText: error.message,
-      unknowns: policy ? composeUnknowns({ policy }) : [],
+      unknowns: policy ? composeUnknownDetails({ policy }) : [],
       confidence: 0,
       confidenceJustification: "No answer: the model failed.",
     }, rawContext);

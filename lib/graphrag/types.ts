@@ -83,6 +83,17 @@ export interface ExplanationStep {
   citations: string[];
 }
 
+/** How an unknown arose, for UIs that group them (seed 002's three kinds of gap, plus validation's removals). */
+export type UnknownKind = "not_in_evidence" | "hidden_by_policy" | "left_out_of_context" | "removed_by_validation";
+
+export interface UnknownDetail {
+  kind: UnknownKind;
+  /** The same sentence as in `unknowns`. */
+  text: string;
+  /** hidden_by_policy only: how many items were hidden, by kind (counts, never ids or labels). */
+  counts?: { evidence?: number; nodes?: number; edges?: number };
+}
+
 export interface Answer {
   answerText: string;
   citations: Citation[];
@@ -93,6 +104,8 @@ export interface Answer {
   confidenceJustification: string;
   responseType: ResponseType;
   needsReview: boolean;
+  /** `unknowns` again, same order, each with its kind (an addition to the seed-002 shape; clients may ignore it). */
+  unknownDetails: UnknownDetail[];
 }
 
 export interface GraphRagResponse {

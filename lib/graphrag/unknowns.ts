@@ -4,6 +4,7 @@
 import type { ContextBuild } from "./context";
 import type { PolicySummary } from "./policy-filter";
 import type { ValidationReport } from "./validate";
+import type { UnknownDetail, UnknownKind } from "./types";
 
 export interface UnknownsInput {
   model?: string[];
@@ -17,12 +18,26 @@ export interface UnknownsInput {
 
 const plural = (n: number, one: string, many = one + "s") => `${n} ${n === 1 ? one : many}`;
 
+/** The unknowns as plain sentences (seed 002 `unknowns`): the texts of composeUnknownDetails, in the same order. */
 export function composeUnknowns(input: UnknownsInput): string[] {
-  const out: string[] = [...(input.model ?? [])];
+  return composeUnknownDetails(input).map((u) => u.text);
+}
+
+/**
+ * The unknowns with a machine-readable kind (for UIs that group them): the model's own gaps are `not_in_evidence`,
+ * policy counts `hidden_by_policy` (with the counts, never what was hidden), narrowing and caps
+ * `left_out_of_context`, and what validation took out of the answer `removed_by_validation`.
+ */
+export function composeUnknownDetails(input: UnknownsInput): UnknownDetail[] {
+  const out: UnknownDetail[] = [];
+  const add = (kind: UnknownKind, text: string, counts?: UnknownDetail["counts"]) => {
+    if (!out.some((u) => u.text === text)) out.push(counts ? { kind, text, counts } : { kind, text });
+  };
+  for (const text of input.model ?? []) add("not_in_evidence", text);
 
   const p = input.policy;
   if (p.evidence.filtered) {
-    out.push(`${plural(p.evidence.filtered, "evidence item")} ${p.evidence.filtered === 1 ? "was" : "were"} not visible due to policy restrictions.`);
+    add("hidden_by_policy", `${plural(p.evidence.filtered, "evidence item")} ${p.evidence.filtered === 1 ? "was" : "were"} not visible due to policy restrictions.`, { evidence: p.evidence.filtered });
   }
   const graphHidden = [
     p.nodes.filtered ? plural(p.nodes.filtered, "graph node") : "",
@@ -30,7 +45,7 @@ export function composeUnknowns(input: UnknownsInput): string[] {
   ].filter(Boolean);
   if (graphHidden.length) {
     const n = p.nodes.filtered + p.edges.filtered;
-    out.push(`${graphHidden.join(" and ")} related to the question ${n === 1 ? "was" : "were"} not visible due to policy restrictions.`);
+    add("hidden_by_policy", `${graphHidden.join(" and ")} related to the question ${n === 1 ? "was" : "were"} not visible due to policy restrictions.`, { nodes: p.nodes.filtered, edges: p.edges.filtered });
   }
 
   const c = input.context;
@@ -42,31 +57,31 @@ export function composeUnknowns(input: UnknownsInput): string[] {
     const graphCut = l.nodesByBudget + l.edgesByBudget;
     if (graphCut) narrowed.push(`${[l.nodesByBudget ? plural(l.nodesByBudget, "graph node") : "", l.edgesByBudget ? plural(l.edgesByBudget, "relationship") : ""].filter(Boolean).join(" and ")} left out`);
     if (narrowed.length) {
-      out.push(`To fit the context budget of ${c.budget.toLocaleString("en-US")} tokens the context was narrowed: ${narrowed.join("; ")}.`);
+      add("left_out_of_context", `To fit the context budget of ${c.budget.toLocaleString("en-US")} tokens the context was narrowed: ${narrowed.join("; ")}.`);
     }
     if (l.snippetsByCap) {
-      out.push(`${plural(l.snippetsByCap, "further matching evidence item")} beyond the limit of ${input.maxSnippets ?? "?"} ${l.snippetsByCap === 1 ? "was" : "were"} not used.`);
+      add("left_out_of_context", `${plural(l.snippetsByCap, "further matching evidence item")} beyond the limit of ${input.maxSnippets ?? "?"} ${l.snippetsByCap === 1 ? "was" : "were"} not used.`);
     }
     if (l.nodesByCap || l.edgesByCap) {
       const parts = [l.nodesByCap ? plural(l.nodesByCap, "graph node") : "", l.edgesByCap ? plural(l.edgesByCap, "relationship") : ""].filter(Boolean);
-      out.push(`${parts.join(" and ")} beyond the context limits (${input.maxNodes ?? "?"} nodes, ${input.maxEdges ?? "?"} relationships) ${l.nodesByCap + l.edgesByCap === 1 ? "was" : "were"} not used.`);
+      add("left_out_of_context", `${parts.join(" and ")} beyond the context limits (${input.maxNodes ?? "?"} nodes, ${input.maxEdges ?? "?"} relationships) ${l.nodesByCap + l.edgesByCap === 1 ? "was" : "were"} not used.`);
     }
     if (c.excerpts) {
-      out.push(`${plural(c.excerpts, "long evidence item")} ${c.excerpts === 1 ? "was" : "were"} shown to the model as an excerpt of the most relevant sentences.`);
+      add("left_out_of_context", `${plural(c.excerpts, "long evidence item")} ${c.excerpts === 1 ? "was" : "were"} shown to the model as an excerpt of the most relevant sentences.`);
     }
   }
 
   const v = input.validation;
   if (v) {
     if (v.invalidCitationCount) {
-      out.push(`${plural(v.invalidCitationCount, "citation")} to items the model was not shown ${v.invalidCitationCount === 1 ? "was" : "were"} removed.`);
+      add("removed_by_validation", `${plural(v.invalidCitationCount, "citation")} to items the model was not shown ${v.invalidCitationCount === 1 ? "was" : "were"} removed.`);
     }
     const removed = v.droppedUncitedClaims + v.droppedInventedReferences;
-    if (removed) out.push(`${plural(removed, "statement")} without a valid citation ${removed === 1 ? "was" : "were"} removed from the answer.`);
+    if (removed) add("removed_by_validation", `${plural(removed, "statement")} without a valid citation ${removed === 1 ? "was" : "were"} removed from the answer.`);
     if (v.droppedActionStatements) {
-      out.push(`${plural(v.droppedActionStatements, "statement")} that took or recommended actions ${v.droppedActionStatements === 1 ? "was" : "were"} removed.`);
+      add("removed_by_validation", `${plural(v.droppedActionStatements, "statement")} that took or recommended actions ${v.droppedActionStatements === 1 ? "was" : "were"} removed.`);
     }
-    if (v.shortened) out.push("The answer was shortened to the 10,000-character limit.");
+    if (v.shortened) add("removed_by_validation", "The answer was shortened to the 10,000-character limit.");
   }
-  return out.filter((u, i) => out.indexOf(u) === i);
+  return out;
 }

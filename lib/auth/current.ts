@@ -28,9 +28,4 @@ export async function requirePageActor(options: { roles?: Role[]; from?: string 
   return actor;
 }
 
-/** Only same-site relative paths are followed after sign-in (no open redirect). */
-export function safeNextPath(next: unknown, fallback = "/cases"): string {
-  if (typeof next !== "string" || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return fallback;
-  if (next.length > 500 || /[\r\n]/.test(next)) return fallback;
-  return next;
-}
+export { safeNextPath } from "./paths";

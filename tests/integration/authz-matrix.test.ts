@@ -1,0 +1,459 @@
+// Acceptance 1: the table-driven authorization test.
+//
+// 1. Discovery: every `route.ts` under app/ and every module whose first statement is "use server" (under app/, lib/,
+//    components/) is found from the source tree and imported. Every exported handler/action must be wrapped by
+//    authedRoute/authedAction (the guard marks what it wraps), or be listed in PUBLIC below with a reason. Inline
+//    "use server" functions are refused outright (they would escape this discovery).
+// 2. Matrix: every guarded endpoint must have a row in MATRIX (a new one fails until it gets one). Each row is run for
+//    every principal — investigator, supervisor, admin, no session, an expired token, a revoked token — against the
+//    scopes that apply to it — own tenant / other tenant / own case / other case — and the outcome must equal the
+//    expected allow or deny (with the expected failure code). Server actions also get the Origin checks.
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import {
+  APP_ORIGIN, DEMO_PASSWORD, clearTestRuntime, cookieHeaderFrom, importDemo, nextHeadersMock, setRequest, useTestRuntime,
+} from "../support/auth-fixture";
+import { describeEachDatabase } from "../support/databases";
+import type { Database } from "@/lib/adapters/prisma/db";
+
+vi.mock("next/headers", () => nextHeadersMock);
+// Actions may call revalidatePath/redirect; outside Next they must not crash the matrix.
+vi.mock("next/cache", () => ({ revalidatePath: () => {}, revalidateTag: () => {}, updateTag: () => {}, refresh: () => {} }));
+
+const { guardOf } = await import("@/lib/auth/guard");
+const { signInWithPassword } = await import("@/lib/auth/sign-in");
+const { issueToken } = await import("@/lib/auth/tokens");
+const { userIdFor } = await import("@/lib/adapters/prisma/workspace");
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+
+// ------------------------------------------------------------------------------------------------ public endpoints
+
+/** Endpoints reachable without the guard, each with the reason. Anything else unwrapped fails the test. */
+const PUBLIC: Record<string, string> = {
+  "route GET app/api/graphrag/health/route.ts": "liveness/readiness probe; reports dependency status only, never data",
+  "route GET app/api/auth/[...all]/route.ts": "better-auth handler behind an allow-list (get-session only); reads the caller's own session",
+  "route POST app/api/auth/[...all]/route.ts": "better-auth handler behind an allow-list (sign-out only); better-auth checks the Origin",
+  "action signInAction app/(auth)/actions.ts": "sign-in cannot need a session; Origin-checked, lockout, generic errors (auth tests)",
+  "action signOutAction app/(auth)/actions.ts": "ends the caller's own session; Origin-checked (auth tests)",
+};
+
+// ------------------------------------------------------------------------------------------------------ discovery
+
+async function walk(dir: string, out: string[] = []): Promise<string[]> {
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    if (e.name === "node_modules" || e.name.startsWith(".") || e.name === "generated") continue;
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) await walk(full, out);
+    else if (/\.(ts|tsx)$/.test(e.name) && !/\.(test|spec)\.tsx?$/.test(e.name)) out.push(full);
+  }
+  return out;
+}
+
+const FILE_DIRECTIVE = /^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*["']use server["']/;
+const ANY_DIRECTIVE_LINE = /^\s*["']use server["'];?\s*$/gm;
+
+interface Endpoint {
+  key: string;
+  kind: "route" | "action";
+  file: string;
+  name: string;
+  fn: (...args: unknown[]) => Promise<unknown>;
+}
+
+async function discover(): Promise<{ endpoints: Endpoint[]; inline: string[] }> {
+  const files = (await Promise.all(["app", "lib", "components"].map((d) => walk(path.join(ROOT, d))))).flat();
+  const endpoints: Endpoint[] = [];
+  const inline: string[] = [];
+  for (const abs of files.sort()) {
+    const rel = path.relative(ROOT, abs).split(path.sep).join("/");
+    const text = await readFile(abs, "utf8");
+    const isRoute = /(^|\/)route\.tsx?$/.test(rel) && rel.startsWith("app/");
+    const isActions = FILE_DIRECTIVE.test(text);
+    const directives = text.match(ANY_DIRECTIVE_LINE)?.length ?? 0;
+    if (directives > (isActions ? 1 : 0)) inline.push(rel);
+    if (!isRoute && !isActions) continue;
+    const mod = (await import(pathToFileURL(abs).href)) as Record<string, unknown>;
+    for (const [name, value] of Object.entries(mod)) {
+      if (isRoute) {
+        if (!(HTTP_METHODS as readonly string[]).includes(name)) continue;
+        endpoints.push({ key: `route ${name} ${rel}`, kind: "route", file: rel, name, fn: value as Endpoint["fn"] });
+      } else {
+        endpoints.push({ key: `action ${name} ${rel}`, kind: "action", file: rel, name, fn: value as Endpoint["fn"] });
+      }
+    }
+  }
+  return { endpoints, inline };
+}
+
+const discovered = await discover();
+
+describe("authorization coverage (discovered from the source tree)", () => {
+  it("finds the routes and server actions", () => {
+    const keys = discovered.endpoints.map((e) => e.key);
+    expect(keys).toContain("route GET app/api/graphrag/health/route.ts");
+    expect(keys).toContain("route GET app/api/me/route.ts");
+    expect(keys).toContain("action createUserAction app/(workbench)/admin/actions.ts");
+    expect(keys).toContain("action signInAction app/(auth)/actions.ts");
+  });
+
+  it("every route handler and server action is wrapped by the guard, or listed as public with a reason", () => {
+    const unprotected = discovered.endpoints
+      .filter((e) => !PUBLIC[e.key])
+      .filter((e) => guardOf(e.fn)?.kind !== e.kind)
+      .map((e) => e.key);
+    expect(unprotected, "wrap these in authedRoute/authedAction (lib/auth/guard.ts), or list them in PUBLIC with a reason").toEqual([]);
+  });
+
+  it("public entries are exactly the public endpoints that exist, and none of them is also guarded", () => {
+    const keys = new Set(discovered.endpoints.map((e) => e.key));
+    expect(Object.keys(PUBLIC).filter((k) => !keys.has(k)), "stale PUBLIC entries").toEqual([]);
+    expect(discovered.endpoints.filter((e) => PUBLIC[e.key] && guardOf(e.fn)).map((e) => e.key)).toEqual([]);
+  });
+
+  it("no inline 'use server' functions (they would escape discovery): actions live in 'use server' modules", () => {
+    expect(discovered.inline).toEqual([]);
+  });
+
+  it("every guarded endpoint has a row in the matrix", () => {
+    const guarded = discovered.endpoints.filter((e) => !PUBLIC[e.key]).map((e) => e.key);
+    expect(guarded.filter((k) => !MATRIX[k]), "add a MATRIX row (own/other tenant, own/other case) for").toEqual([]);
+    // Rows may name endpoints another issue is still building; they run once the endpoint exists.
+    const waiting = Object.keys(MATRIX).filter((k) => !guarded.includes(k));
+    if (waiting.length) console.warn(`authz matrix: rows without an endpoint yet: ${waiting.join(", ")}`);
+  });
+});
+
+// --------------------------------------------------------------------------------------------------------- matrix
+
+type Principal = "investigator" | "supervisor" | "admin" | "none" | "expired-token" | "revoked-token";
+type Scope = "own-tenant" | "other-tenant" | "own-case" | "other-case";
+const PRINCIPALS: Principal[] = ["investigator", "supervisor", "admin", "none", "expired-token", "revoked-token"];
+const SCOPES: Scope[] = ["own-tenant", "other-tenant", "own-case", "other-case"];
+
+/** The demo's metro-pd people (see prisma/demo/README.md); the supervisor is made a member of case-ledgerline below. */
+const PEOPLE = {
+  investigator: { email: "det.reyes@metro.example", ownCase: "case-harbor", otherCase: "case-ledgerline" },
+  supervisor: { email: "sup.okafor@metro.example", ownCase: "case-ledgerline", otherCase: "case-harbor" },
+  admin: { email: "admin@metro.example", ownCase: "case-harbor", otherCase: "case-nightjar" },
+} as const;
+const OTHER_TENANT_CASE = "case-nightjar";
+
+interface Ctx {
+  db: Database;
+  principal: Principal;
+  /** The signed-in principal's demo identity (investigator/supervisor/admin); admin's for the unauthenticated ones. */
+  person: (typeof PEOPLE)[keyof typeof PEOPLE];
+  fresh: () => string;
+}
+
+/** What a cell does: `input` builds the route body or action argument for the scope (fresh each call). */
+interface Row {
+  /** Roles the guard requires; [] = any signed-in user. Checked against the guard's own marker. */
+  roles: string[];
+  scopes: Partial<Record<Scope, (ctx: Ctx) => Promise<unknown>>>;
+  /** Why the other scopes do not apply (shown in the table). */
+  notApplicable?: string;
+  /** The failure code for an allowed role asking outside its scope. */
+  scopeDenial: string;
+  /** Route only: HTTP method and path. */
+  request?: { method: string; path: string };
+}
+
+const QUESTION = "Who owns the warehouse at Pier 9?";
+const caseFor = (ctx: Ctx, scope: Scope) =>
+  scope === "own-case" ? ctx.person.ownCase : scope === "other-case" ? ctx.person.otherCase : OTHER_TENANT_CASE;
+const askCell = (scope: Scope) => async (ctx: Ctx) => ({ caseId: caseFor(ctx, scope), question: QUESTION });
+
+const METRO_TARGET = "matrix.target@metro.example";
+const CYBER_USER = "analyst.ng@cyber.example";
+const id = (email: string) => userIdFor(email);
+
+async function tokenOf(db: Database, email: string): Promise<string> {
+  const t = await issueToken(db.prisma, { userId: id(email), name: "matrix", expiresAt: new Date(Date.now() + 3_600_000), createdBy: null });
+  return t.id;
+}
+
+const MATRIX: Record<string, Row> = {
+  "route POST app/api/graphrag/answer/route.ts": {
+    roles: ["investigator", "supervisor"],
+    request: { method: "POST", path: "/api/graphrag/answer" },
+    scopes: { "own-case": askCell("own-case"), "other-case": askCell("other-case"), "other-tenant": askCell("other-tenant") },
+    notApplicable: "own tenant = own case for a question",
+    scopeDenial: "CG-ACCESS-001",
+  },
+  "action ask app/(workbench)/cases/[caseId]/actions.ts": {
+    roles: ["investigator", "supervisor"],
+    scopes: { "own-case": askCell("own-case"), "other-case": askCell("other-case"), "other-tenant": askCell("other-tenant") },
+    notApplicable: "own tenant = own case for a question",
+    scopeDenial: "CG-ACCESS-001",
+  },
+  "action askStream app/(workbench)/cases/[caseId]/actions.ts": {
+    roles: ["investigator", "supervisor"],
+    scopes: { "own-case": askCell("own-case"), "other-case": askCell("other-case"), "other-tenant": askCell("other-tenant") },
+    notApplicable: "own tenant = own case for a question",
+    scopeDenial: "CG-ACCESS-001",
+  },
+  "route GET app/api/me/route.ts": {
+    roles: [],
+    request: { method: "GET", path: "/api/me" },
+    scopes: { "own-tenant": async () => undefined },
+    notApplicable: "reports the caller only; takes no ids",
+    scopeDenial: "-",
+  },
+  "action createUserAction app/(workbench)/admin/actions.ts": {
+    roles: ["admin"],
+    scopes: {
+      "own-tenant": async (ctx) => ({ email: `m.${ctx.fresh()}@metro.example`, name: "Matrix", roles: ["investigator"], clearance: "CUI", needToKnow: "", password: "matrix-password-1" }),
+    },
+    notApplicable: "creates in the admin's own tenant; no tenant can be named",
+    scopeDenial: "-",
+  },
+  "action updateUserAction app/(workbench)/admin/actions.ts": {
+    roles: ["admin"],
+    scopes: {
+      "own-tenant": async () => ({ userId: id(METRO_TARGET), name: "Matrix Target", roles: ["investigator"], clearance: "CUI", needToKnow: "narcotics" }),
+      "other-tenant": async () => ({ userId: id(CYBER_USER), name: "Hijacked", roles: ["admin"], clearance: "TS_SCI", needToKnow: "" }),
+    },
+    scopeDenial: "CG-ACCESS-003",
+  },
+  "action setUserActiveAction app/(workbench)/admin/actions.ts": {
+    roles: ["admin"],
+    scopes: {
+      "own-tenant": async () => ({ userId: id(METRO_TARGET), active: true }),
+      "other-tenant": async () => ({ userId: id(CYBER_USER), active: false }),
+    },
+    scopeDenial: "CG-ACCESS-003",
+  },
+  "action resetPasswordAction app/(workbench)/admin/actions.ts": {
+    roles: ["admin"],
+    scopes: {
+      "own-tenant": async () => ({ userId: id(METRO_TARGET), password: "matrix-password-2" }),
+      "other-tenant": async () => ({ userId: id(CYBER_USER), password: "hijacked-password" }),
+    },
+    scopeDenial: "CG-ACCESS-003",
+  },
+  "action renameTenantAction app/(workbench)/admin/actions.ts": {
+    roles: ["admin"],
+    scopes: { "own-tenant": async () => ({ name: "Metro Police Department" }) },
+    notApplicable: "renames the admin's own tenant; no tenant can be named",
+    scopeDenial: "-",
+  },
+  "action createLicenseAction app/(workbench)/admin/actions.ts": {
+    roles: ["admin"],
+    scopes: { "own-tenant": async (ctx) => ({ id: `LIC-M-${ctx.fresh()}`, name: "Matrix", allows: ["ANALYZE"] }) },
+    notApplicable: "creates in the admin's own tenant; no tenant can be named",
+    scopeDenial: "-",
+  },
+  "action updateLicenseAction app/(workbench)/admin/actions.ts": {
+    roles: ["admin"],
+    scopes: {
+      "own-tenant": async () => ({ id: "LIC-METRO-OWN", name: "Metro own", allows: ["ANALYZE"] }),
+      "other-tenant": async () => ({ id: "LIC-CYBER-OWN", name: "Hijacked", allows: ["FULL_ACCESS"] }),
+    },
+    scopeDenial: "CG-ACCESS-003",
+  },
+  "action addMemberAction app/(workbench)/admin/actions.ts": {
+    roles: ["admin"],
+    scopes: {
+      "own-case": async () => ({ caseId: "case-harbor", userId: id(METRO_TARGET) }),
+      "other-case": async () => ({ caseId: OTHER_TENANT_CASE, userId: id(METRO_TARGET) }),
+      "other-tenant": async () => ({ caseId: "case-harbor", userId: id(CYBER_USER) }),
+    },
+    notApplicable: "own tenant = own case for a membership",
+    scopeDenial: "CG-ACCESS-003",
+  },
+  "action removeMemberAction app/(workbench)/admin/actions.ts": {
+    roles: ["admin"],
+    scopes: {
+      "own-case": async () => ({ caseId: "case-ledgerline", userId: id(METRO_TARGET) }),
+      "other-case": async () => ({ caseId: OTHER_TENANT_CASE, userId: id("junior.ali@cyber.example") }),
+      "other-tenant": async () => ({ caseId: OTHER_TENANT_CASE, userId: id(CYBER_USER) }),
+    },
+    notApplicable: "own tenant = own case for a membership",
+    scopeDenial: "CG-ACCESS-003",
+  },
+  "action issueTokenAction app/(workbench)/admin/actions.ts": {
+    roles: ["admin"],
+    scopes: {
+      "own-tenant": async () => ({ userId: id(METRO_TARGET), name: "matrix", expiresIn: "1d" }),
+      "other-tenant": async () => ({ userId: id(CYBER_USER), name: "hijack", expiresIn: "365d" }),
+    },
+    scopeDenial: "CG-ACCESS-003",
+  },
+  "action revokeTokenAction app/(workbench)/admin/actions.ts": {
+    roles: ["admin"],
+    scopes: {
+      "own-tenant": async (ctx) => ({ tokenId: await tokenOf(ctx.db, METRO_TARGET) }),
+      "other-tenant": async (ctx) => ({ tokenId: await tokenOf(ctx.db, CYBER_USER) }),
+    },
+    scopeDenial: "CG-ACCESS-003",
+  },
+};
+
+interface Outcome {
+  allowed: boolean;
+  code: string | null;
+  status?: number;
+}
+
+function expected(row: Row, kind: Endpoint["kind"], principal: Principal, scope: Scope): { allow: boolean; code: string } {
+  if (principal === "none") return { allow: false, code: "CG-AUTH-001" };
+  // Routes refuse the dead token; server actions take no tokens at all (a browser session only), so it is "no session".
+  if (principal === "expired-token" || principal === "revoked-token") return { allow: false, code: kind === "route" ? "CG-AUTH-002" : "CG-AUTH-001" };
+  if (row.roles.length && !row.roles.includes(principal)) return { allow: false, code: "CG-ACCESS-002" };
+  if (scope === "own-tenant" || scope === "own-case") return { allow: true, code: "-" };
+  return { allow: false, code: row.scopeDenial };
+}
+
+describeEachDatabase("authorization matrix", (fixture) => {
+  const sessions = new Map<Principal, string>();
+  const tokens = new Map<Principal, string>();
+  let counter = 0;
+  const table: Array<Record<string, string>> = [];
+
+  beforeAll(async () => {
+    const { db } = fixture();
+    useTestRuntime(db);
+    await importDemo(db);
+    // Fixture: the supervisor is a member of one case (ledgerline) and not of the other (harbor); a throwaway metro user
+    // for the admin actions to change; one license owned by each tenant.
+    await db.prisma.caseMember.create({ data: { caseId: "case-ledgerline", userId: id(PEOPLE.supervisor.email) } });
+    await db.prisma.user.create({ data: { id: id(METRO_TARGET), email: METRO_TARGET, name: "Matrix Target", tenantId: "metro-pd", roles: ["investigator"], clearance: "CUI", needToKnow: [] } });
+    await db.prisma.caseMember.create({ data: { caseId: "case-ledgerline", userId: id(METRO_TARGET) } });
+    await db.prisma.license.create({ data: { id: "LIC-METRO-OWN", name: "Metro own", allows: ["ANALYZE"], tenantId: "metro-pd" } });
+    await db.prisma.license.create({ data: { id: "LIC-CYBER-OWN", name: "Cyber own", allows: ["ANALYZE"], tenantId: "cyber-jcu" } });
+
+    for (const p of ["investigator", "supervisor", "admin"] as const) {
+      setRequest({});
+      const { setCookies } = await signInWithPassword(db.prisma, { email: PEOPLE[p].email, password: DEMO_PASSWORD }, new Headers());
+      sessions.set(p, cookieHeaderFrom(setCookies));
+    }
+    // Tokens of the investigator: one expired, one revoked. Valid otherwise: only the expiry/revocation denies them.
+    const expired = await issueToken(db.prisma, { userId: id(PEOPLE.investigator.email), name: "expired", expiresAt: new Date(Date.now() - 1_000), createdBy: null });
+    const revoked = await issueToken(db.prisma, { userId: id(PEOPLE.investigator.email), name: "revoked", expiresAt: new Date(Date.now() + 3_600_000), createdBy: null });
+    await db.prisma.apiToken.update({ where: { id: revoked.id }, data: { revokedAt: new Date() } });
+    tokens.set("expired-token", expired.token);
+    tokens.set("revoked-token", revoked.token);
+  });
+
+  afterAll(() => {
+    clearTestRuntime();
+    console.log(`authorization matrix: ${table.length} cells`);
+    console.table(table);
+  });
+
+  async function callRoute(ep: Endpoint, row: Row, principal: Principal, input: unknown, via: "session" | "token"): Promise<Outcome> {
+    const headers: Record<string, string> = { host: "casegraph.test", origin: APP_ORIGIN };
+    if (principal === "expired-token" || principal === "revoked-token") headers.authorization = `Bearer ${tokens.get(principal)}`;
+    else if (principal !== "none") {
+      if (via === "token") {
+        const t = await issueToken(fixture().db.prisma, { userId: id(PEOPLE[principal].email), name: "cell", expiresAt: new Date(Date.now() + 60_000), createdBy: null });
+        headers.authorization = `Bearer ${t.token}`;
+      } else headers.cookie = sessions.get(principal)!;
+    }
+    const init: RequestInit = { method: row.request!.method, headers };
+    if (input !== undefined && row.request!.method !== "GET") {
+      init.body = JSON.stringify(input);
+      headers["content-type"] = "application/json";
+    }
+    const res = (await ep.fn(new Request(`http://casegraph.test${row.request!.path}`, init), { params: Promise.resolve({}) })) as Response;
+    const body = (await res.json().catch(() => ({}))) as { error?: { code?: string } };
+    const code = body?.error?.code ?? null;
+    const denied = res.status === 401 || res.status === 403 || res.status === 404 || /^CG-(AUTH|ACCESS)-/.test(code ?? "");
+    return { allowed: !denied && res.status < 500, code, status: res.status };
+  }
+
+  async function callAction(ep: Endpoint, principal: Principal, input: unknown): Promise<Outcome> {
+    const extra: Record<string, string> = {};
+    if (principal === "expired-token" || principal === "revoked-token") extra.authorization = `Bearer ${tokens.get(principal)}`;
+    setRequest({ cookie: sessions.get(principal), extra });
+    const result = (await ep.fn(input)) as { ok: boolean; data?: unknown; error?: { code: string } };
+    if (!result.ok) return { allowed: false, code: result.error!.code };
+    // A streaming action reports its outcome in-band: the final event carries it (lib/graphrag/stream.ts).
+    if (result.data instanceof ReadableStream) {
+      const outcome = await finalOutcome(result.data);
+      if (outcome && !outcome.ok) return { allowed: false, code: outcome.body?.error?.code ?? "?" };
+    }
+    return { allowed: true, code: null };
+  }
+
+  async function finalOutcome(stream: ReadableStream<unknown>): Promise<{ ok: boolean; body?: { error?: { code: string } } } | null> {
+    const reader = stream.getReader();
+    let last: { ok: boolean; body?: { error?: { code: string } } } | null = null;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return last;
+      const event = value as { outcome?: { ok: boolean } };
+      if (event && typeof event === "object" && event.outcome) last = event.outcome;
+    }
+  }
+
+  for (const ep of discovered.endpoints.filter((e) => !PUBLIC[e.key])) {
+    const row = MATRIX[ep.key];
+    if (!row) continue; // Reported by the coverage test above.
+    describe(ep.key, () => {
+      it("the guard requires exactly the roles the matrix expects", () => {
+        expect([...(guardOf(ep.fn)?.roles ?? [])].sort()).toEqual([...row.roles].sort());
+      });
+      const vias: Array<"session" | "token"> = ep.kind === "route" ? ["session", "token"] : ["session"];
+      for (const via of vias) {
+        it(`principals × scopes${ep.kind === "route" ? ` (signed in by ${via})` : ""}`, async () => {
+          const ctx0 = { db: fixture().db, fresh: () => `${Date.now().toString(36)}${(counter++).toString(36)}` };
+          const failures: string[] = [];
+          for (const principal of PRINCIPALS) {
+            if (via === "token" && (principal === "none" || principal === "expired-token" || principal === "revoked-token")) continue;
+            for (const scope of SCOPES) {
+              const build = row.scopes[scope];
+              if (!build) {
+                if (principal === "admin" && via === "session") table.push({ endpoint: ep.key, principal: "*", scope, expected: "n/a", got: row.notApplicable ?? "n/a" });
+                continue;
+              }
+              const person = principal in PEOPLE ? PEOPLE[principal as keyof typeof PEOPLE] : PEOPLE.admin;
+              const input = await build({ ...ctx0, principal, person });
+              const got = ep.kind === "route" ? await callRoute(ep, row, principal, input, via) : await callAction(ep, principal, input);
+              const want = expected(row, ep.kind, principal, scope);
+              const ok = want.allow ? got.allowed : !got.allowed && got.code === want.code;
+              table.push({
+                endpoint: ep.key + (ep.kind === "route" ? ` [${via}]` : ""),
+                principal,
+                scope,
+                expected: want.allow ? "allow" : `deny ${want.code}`,
+                got: got.allowed ? `allow${got.status ? ` ${got.status}` : ""}` : `deny ${got.code}${got.status ? ` ${got.status}` : ""}`,
+              });
+              if (!ok) failures.push(`${principal} × ${scope}: expected ${want.allow ? "allow" : want.code}, got ${got.allowed ? "allow" : got.code} ${got.status ?? ""}`);
+            }
+          }
+          expect(failures).toEqual([]);
+        });
+      }
+      if (ep.kind === "action") {
+        it("refuses a cross-origin, a `null` and a missing Origin before doing anything (CG-AUTH-005)", async () => {
+          const build = row.scopes["own-tenant"] ?? row.scopes["own-case"]!;
+          const principal: Principal = row.roles.includes("admin") ? "admin" : "investigator";
+          const input = await build({ db: fixture().db, principal, person: PEOPLE[principal as "admin"], fresh: () => `o${(counter++).toString(36)}` });
+          for (const origin of ["https://evil.example", "null", null, "http://casegraph.test.evil.example"]) {
+            setRequest({ cookie: sessions.get(principal), origin });
+            const result = (await ep.fn(input)) as { ok: boolean; error?: { code: string } };
+            expect(result, `Origin ${origin}`).toMatchObject({ ok: false, error: { code: "CG-AUTH-005" } });
+          }
+        });
+      } else if (row.request!.method !== "GET") {
+        it("refuses a cookie-authenticated call from a foreign, `null` or missing Origin (a Bearer token needs none)", async () => {
+          const build = row.scopes["own-case"] ?? row.scopes["own-tenant"]!;
+          const input = await build({ db: fixture().db, principal: "investigator", person: PEOPLE.investigator, fresh: () => `o${(counter++).toString(36)}` });
+          for (const origin of ["https://evil.example", "null", null]) {
+            const headers: Record<string, string> = { host: "casegraph.test", cookie: sessions.get("investigator")!, "content-type": "application/json" };
+            if (origin) headers.origin = origin;
+            const res = (await ep.fn(new Request(`http://casegraph.test${row.request!.path}`, { method: row.request!.method, headers, body: JSON.stringify(input) }), { params: Promise.resolve({}) })) as Response;
+            expect(res.status, `Origin ${origin}`).toBe(403);
+            expect((await res.json()).error.code).toBe("CG-AUTH-005");
+          }
+        });
+      }
+    });
+  }
+});

@@ -82,6 +82,22 @@ test("admin onboards an investigator who then sees only their case", async ({ pa
   expect(await me.json()).toMatchObject({ email, clearance: "SECRET", needToKnow: ["homicide", "narcotics"], roles: ["investigator"], via: "token" });
   expect((await request.get("/api/me")).status()).toBe(401);
 
+  // Destructive actions ask first: revoking a second token goes through a confirmation dialog, then it stops working.
+  await issue.getByLabel("User").selectOption({ label: `E2E Investigator ${stamp} (${email})` });
+  await issue.getByLabel("Name").fill("to revoke");
+  await issue.getByRole("button", { name: "Issue token" }).click();
+  const doomed = (await page.getByTestId("token-secret").textContent())?.trim() ?? "";
+  expect((await request.get("/api/me", { headers: { Authorization: `Bearer ${doomed}` } })).status()).toBe(200);
+  const doomedRow = page.getByTestId("tokens-table").getByRole("row").filter({ hasText: "to revoke" });
+  await doomedRow.getByRole("button", { name: "Revoke" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toContainText('Revoke "to revoke"?');
+  await shot(page, "06b-revoke-confirmation");
+  await dialog.getByRole("button", { name: "Revoke" }).click();
+  await expect(doomedRow).toContainText("revoked");
+  expect((await request.get("/api/me", { headers: { Authorization: `Bearer ${doomed}` } })).status()).toBe(401);
+  expect((await request.get("/api/me", { headers: { Authorization: `Bearer ${secret}` } })).status()).toBe(200);
+
   // The new user signs in and sees exactly one case.
   await signOut(page);
   await signIn(page, email, password);

@@ -4,7 +4,8 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import { env, type Env } from "../env";
 import { createAnswerModel } from "../adapters/model";
-import { PrismaEvidenceStore } from "../adapters/prisma/evidence-store";
+import type { Database } from "../adapters/prisma/db";
+import { PrismaEvidenceStore, driverRunner } from "../adapters/prisma/evidence-store";
 import { PrismaGraphStore } from "../adapters/prisma/graph-store";
 import { answerQuestion, type AnswerDeps, type AnswerOptions } from "../graphrag/answer";
 import type { AnswerOutcome, Asker } from "../graphrag/types";
@@ -22,11 +23,12 @@ export function prismaCaseAccess(prisma: PrismaClient): CaseAccess {
   };
 }
 
-export function pipelineDeps(prisma: PrismaClient, ledger: Ledger, model: AnswerModel, e: Pick<Env, "AUDIT_QUERY_MODE" | "GRAPHRAG_HOPS" | "GRAPHRAG_MAX_NODES" | "GRAPHRAG_MAX_EDGES" | "GRAPHRAG_MAX_SNIPPETS" | "GRAPHRAG_TOKEN_BUDGET">): AnswerDeps {
+export function pipelineDeps(db: Database, ledger: Ledger, model: AnswerModel, e: Pick<Env, "AUDIT_QUERY_MODE" | "GRAPHRAG_HOPS" | "GRAPHRAG_MAX_NODES" | "GRAPHRAG_MAX_EDGES" | "GRAPHRAG_MAX_SNIPPETS" | "GRAPHRAG_TOKEN_BUDGET">): AnswerDeps {
   return {
-    access: prismaCaseAccess(prisma),
-    graph: new PrismaGraphStore(prisma),
-    evidence: new PrismaEvidenceStore(prisma),
+    access: prismaCaseAccess(db.prisma),
+    // Retrieval reads go to the driver directly: a Prisma $queryRaw round trip costs several times more.
+    graph: new PrismaGraphStore(driverRunner(db)),
+    evidence: new PrismaEvidenceStore(driverRunner(db)),
     model,
     ledger,
     auditQueryMode: e.AUDIT_QUERY_MODE,
@@ -52,7 +54,7 @@ export function answerModel(): AnswerModel {
 
 export async function graphragDeps(): Promise<AnswerDeps> {
   const { db, ledger } = await runtime();
-  return pipelineDeps(db.prisma, ledger, answerModel(), env());
+  return pipelineDeps(db, ledger, answerModel(), env());
 }
 
 /** Asks as `asker` (an Actor resolved fresh by the guard or the CLI). Never throws: failures are coded outcomes. */

@@ -2,6 +2,7 @@
 export {};
 const benches: Record<string, () => Promise<{ default: (args: string[]) => Promise<void> }>> = {
   import: () => import("./import"),
+  answer: () => import("./answer"),
 };
 
 const [name, ...args] = process.argv.slice(2);

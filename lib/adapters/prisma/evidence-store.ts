@@ -26,7 +26,8 @@ interface Row {
 const COLUMNS = Prisma.sql`e.id, e.tenant_id, e.type, e.content, e.source_system, e.classification::text AS classification,
   e.need_to_know, l.allows::text[] AS license_uses, e.collected_at, e.node_ids`;
 
-// Ranked full-text search with bounded work. ts_rank has to read every candidate row, so ranking "every row that
+// Ranked full-text search with bounded work (the one-statement form, planning inside SQL; the evidence search plans in
+// the process instead — see planSearch below). ts_rank has to read every candidate row, so ranking "every row that
 // shares a word with the question" costs as much as the commonest word in it (a fifth of the table for "call" or
 // "meeting"). Candidates therefore come from the question's rarer words — rarity read from PostgreSQL's own
 // statistics on the stored tsvector (pg_stats.most_common_elems; no statistics → every word counts as rare) — and are
@@ -37,7 +38,9 @@ const COLUMNS = Prisma.sql`e.id, e.tenant_id, e.type, e.content, e.source_system
 /** A word found in more rows than this (table-wide estimate) does not generate candidates on its own. */
 export const RARE_DOCS = 2_000;
 const CANDIDATE_CAP = 3_000;
-const FILL_CAP = 1_000;
+/** Caps for the tiers made of common words, whose rows mostly rank low anyway. */
+const COMMON_CAP = 1_000;
+const FILL_CAP = 500;
 
 /** Search terms: printable, bounded, deduplicated (plainto_tsquery never raises on any text). */
 export function cleanTerms(terms: readonly string[]): string[] {
@@ -97,17 +100,6 @@ export function rankedMatchesSql(opts: {
     LIMIT ${opts.limit}`;
 }
 
-/** The evidence search statement (exported so a test can EXPLAIN exactly what runs). */
-export function evidenceSearchSql(scope: CaseScope, terms: readonly string[], limit: number): Prisma.Sql {
-  return Prisma.sql`
-    WITH hits AS (${rankedMatchesSql({ table: "evidence", config: "english", scope: Prisma.sql`t.case_id = ${scope.caseId}`, terms, limit })})
-    SELECT ${COLUMNS}, hits.rank
-    FROM hits
-    JOIN "evidence" e ON e.case_id = ${scope.caseId} AND e.id = hits.id
-    LEFT JOIN "license" l ON l.id = e.license_id
-    ORDER BY hits.rank DESC, e.id`;
-}
-
 /**
  * How the stores run their reads. On the hot path they go to the driver (one statement in a short transaction through
  * `Database.transaction`), which costs a fraction of a Prisma `$queryRaw` round trip; a PrismaClient also works.
@@ -116,8 +108,16 @@ export interface SqlRunner {
   rows<T>(query: Prisma.Sql): Promise<T[]>;
 }
 
+const runners = new WeakMap<object, SqlRunner>();
+
+/** One runner per database, so caches keyed by the runner (search planning) live as long as the database. */
 export function driverRunner(db: Pick<Database, "transaction">): SqlRunner {
-  return { rows: async <T>(q: Prisma.Sql) => (await db.transaction((s) => s.query<T>(q.text, q.values as unknown[]))).rows };
+  let r = runners.get(db);
+  if (!r) {
+    r = { rows: async <T>(q: Prisma.Sql) => (await db.transaction((s) => s.query<T>(q.text, q.values as unknown[]))).rows };
+    runners.set(db, r);
+  }
+  return r;
 }
 
 export function prismaRunner(prisma: PrismaClient): SqlRunner {
@@ -125,6 +125,145 @@ export function prismaRunner(prisma: PrismaClient): SqlRunner {
 }
 
 export const asRunner = (source: PrismaClient | SqlRunner): SqlRunner => ("rows" in source ? source : prismaRunner(source));
+
+// ---------------------------------------------------------------------------------------------------------------
+// Search planning, done in the process so the statement PostgreSQL plans is simple and its tsquery a constant (good
+// selectivity estimates, cheap planning): each question word's tsquery comes from PostgreSQL itself (plainto_tsquery,
+// cached per word — the stemmer never changes), and each word's frequency from the planner statistics of the stored
+// column (pg_stats.most_common_elems, cached for a minute per table; without statistics every word counts as rare).
+// Rare words generate candidates first; all words rank them.
+
+export interface SearchPlan {
+  /** All words OR-ed: what ranks the candidates. Null when no word has a lexeme (all stop words). */
+  anyQ: string | null;
+  /** Tier 1 candidates: the rare words OR-ed (null when every word is common). */
+  rareQ: string | null;
+  /** Tier 2, when tier 1 finds too few: the two rarest common words AND-ed (null when no word is common). */
+  commonQ: string | null;
+}
+
+interface Stats {
+  at: number;
+  rows: number;
+  freq: Map<string, number>;
+}
+
+interface PlanCache {
+  lexemes: Map<string, string>;
+  stats: Map<string, Promise<Stats>>;
+}
+
+const STATS_TTL_MS = 60_000;
+const LEXEME_CACHE_MAX = 100_000;
+const planCaches = new WeakMap<SqlRunner, PlanCache>();
+
+function cacheOf(db: SqlRunner): PlanCache {
+  let c = planCaches.get(db);
+  if (!c) planCaches.set(db, (c = { lexemes: new Map(), stats: new Map() }));
+  return c;
+}
+
+async function lexemesOf(db: SqlRunner, config: "english" | "simple", words: readonly string[]): Promise<string[]> {
+  const cache = cacheOf(db).lexemes;
+  const missing = [...new Set(words.filter((w) => !cache.has(`${config}:${w}`)))];
+  if (missing.length) {
+    if (cache.size > LEXEME_CACHE_MAX) cache.clear();
+    const rows = await db.rows<{ w: string; q: string }>(Prisma.sql`
+      SELECT w, plainto_tsquery(${Prisma.raw(`'${config}'::regconfig`)}, w)::text AS q FROM unnest(${missing}::text[]) AS w`);
+    for (const r of rows) cache.set(`${config}:${r.w}`, r.q ?? "");
+  }
+  return words.map((w) => cache.get(`${config}:${w}`) ?? "");
+}
+
+function statsOf(db: SqlRunner, table: "evidence" | "graph_node"): Promise<Stats> {
+  const cache = cacheOf(db).stats;
+  const hit = cache.get(table);
+  const fresh = async (): Promise<Stats> => {
+    const rows = await db.rows<{ elems: string[] | null; freqs: number[] | null; reltuples: number | null }>(Prisma.sql`
+      SELECT s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs::float8[] AS freqs,
+             (SELECT c.reltuples::float8 FROM pg_class c WHERE c.oid = ${table}::regclass) AS reltuples
+      FROM pg_stats s
+      WHERE s.schemaname = current_schema() AND s.tablename = ${table} AND s.attname = 'search'`);
+    const freq = new Map<string, number>();
+    const r = rows[0];
+    if (r?.elems && r.freqs) r.elems.forEach((e, i) => freq.set(e, Number(r.freqs![i] ?? 0)));
+    return { at: Date.now(), rows: Math.max(0, Number(r?.reltuples ?? 0)), freq };
+  };
+  if (hit) {
+    return hit.then((s) => {
+      if (Date.now() - s.at < STATS_TTL_MS) return s;
+      const next = fresh();
+      cache.set(table, next);
+      next.catch(() => cache.delete(table));
+      return next;
+    });
+  }
+  const next = fresh();
+  cache.set(table, next);
+  next.catch(() => cache.delete(table));
+  return next;
+}
+
+export async function planSearch(db: SqlRunner, table: "evidence" | "graph_node", config: "english" | "simple", words: readonly string[]): Promise<SearchPlan> {
+  const [queries, stats] = await Promise.all([lexemesOf(db, config, words), statsOf(db, table)]);
+  const distinct = [...new Set(queries.filter(Boolean))];
+  if (!distinct.length) return { anyQ: null, rareQ: null, commonQ: null };
+  // A one-lexeme query prints as 'word'; compound ones ('ws-fin' & 'ws' & …) are specific enough to count as rare.
+  const docs = (q: string) => {
+    const m = /^'((?:[^']|'')*)'$/.exec(q);
+    return m ? (stats.freq.get(m[1].replace(/''/g, "'")) ?? 0) * stats.rows : 0;
+  };
+  const or = (qs: string[]) => qs.map((q) => `(${q})`).join(" | ");
+  const rare = distinct.filter((q) => docs(q) < RARE_DOCS);
+  const common = distinct.filter((q) => docs(q) >= RARE_DOCS).sort((a, b) => docs(a) - docs(b) || (a < b ? -1 : 1));
+  return {
+    anyQ: or(distinct),
+    rareQ: rare.length ? or(rare) : null,
+    commonQ: common.length ? common.slice(0, 2).map((q) => `(${q})`).join(" & ") : null,
+  };
+}
+
+/**
+ * The evidence search statement for a plan (exported so a test and the bench can EXPLAIN exactly what runs). Up to three
+ * candidate tiers, each capped, each only run when the tiers before found fewer rows than asked for: rows with a rare
+ * word; rows with the two rarest common words together; rows with any word. All candidates are ranked by all words.
+ */
+export function evidenceSearchSql(scope: CaseScope, plan: SearchPlan, limit: number): Prisma.Sql {
+  const tiers: Prisma.Sql[] = [];
+  const names: string[] = [];
+  const tier = (q: string, cap: number) => {
+    const name = `t${names.length + 1}`;
+    const before = names.length
+      ? Prisma.sql`(SELECT ${Prisma.raw(names.map((n) => `(SELECT count(*) FROM ${n})`).join(" + "))}) < ${limit} AND `
+      : Prisma.empty;
+    const fresh = names.length ? Prisma.sql` AND ${Prisma.raw(names.map((n) => `t.id NOT IN (SELECT id FROM ${n})`).join(" AND "))}` : Prisma.empty;
+    tiers.push(Prisma.sql`${Prisma.raw(name)} AS (
+      SELECT t.id, t.search FROM "evidence" t
+      WHERE ${before}t.case_id = ${scope.caseId} AND t.search @@ ${q}::tsquery${fresh}
+      LIMIT ${cap}
+    )`);
+    names.push(name);
+  };
+  if (plan.rareQ) tier(plan.rareQ, CANDIDATE_CAP);
+  if (plan.commonQ) {
+    tier(plan.commonQ, COMMON_CAP);
+    tier(plan.anyQ!, FILL_CAP);
+  }
+  const pool = Prisma.raw(names.map((n) => `SELECT id, search FROM ${n}`).join(" UNION ALL "));
+  return Prisma.sql`
+    WITH ${Prisma.join(tiers, ",\n    ")},
+    hits AS (
+      SELECT p.id, ts_rank(p.search, ${plan.anyQ}::tsquery)::float8 AS rank
+      FROM (${pool}) p
+      ORDER BY rank DESC, p.id
+      LIMIT ${limit}
+    )
+    SELECT ${COLUMNS}, hits.rank
+    FROM hits
+    JOIN "evidence" e ON e.case_id = ${scope.caseId} AND e.id = hits.id
+    LEFT JOIN "license" l ON l.id = e.license_id
+    ORDER BY hits.rank DESC, e.id`;
+}
 
 export class PrismaEvidenceStore implements EvidenceStore {
   private readonly db: SqlRunner;
@@ -136,7 +275,10 @@ export class PrismaEvidenceStore implements EvidenceStore {
   async search(scope: CaseScope, query: EvidenceSearch): Promise<Array<EvidenceRecord & { rank: number }>> {
     const terms = cleanTerms(query.terms);
     if (!terms.length || query.limit <= 0) return [];
-    const rows = await this.run(() => this.db.rows<Row>(evidenceSearchSql(scope, terms, query.limit)));
+    const rows = await this.run(async () => {
+      const plan = await planSearch(this.db, "evidence", "english", terms);
+      return plan.anyQ ? this.db.rows<Row>(evidenceSearchSql(scope, plan, query.limit)) : [];
+    });
     return rows.map((r) => ({ ...toRecord(r), rank: Number(r.rank) }));
   }
 
@@ -145,7 +287,7 @@ export class PrismaEvidenceStore implements EvidenceStore {
     // Nodes come in priority order (seeds first): an item linked to earlier and to more of them ranks higher.
     const rows = await this.run(() => this.db.rows<Row>(Prisma.sql`
       SELECT ${COLUMNS},
-        (SELECT sum(1.0 / p.ord) FROM unnest(${[...nodeIds]}::text[]) WITH ORDINALITY AS p(id, ord) WHERE p.id = ANY(e.node_ids)) AS rank
+        (SELECT sum(1.0 / array_position(${[...nodeIds]}::text[], x)) FROM unnest(e.node_ids) AS x WHERE x = ANY(${[...nodeIds]}::text[])) AS rank
       FROM "evidence" e
       LEFT JOIN "license" l ON l.id = e.license_id
       WHERE e.case_id = ${scope.caseId} AND e.node_ids && ${[...nodeIds]}::text[]

@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { PrismaEvidenceStore, driverRunner, evidenceSearchSql } from "@/lib/adapters/prisma/evidence-store";
+import { PrismaEvidenceStore, driverRunner, evidenceSearchSql, planSearch } from "@/lib/adapters/prisma/evidence-store";
 import { PrismaGraphStore, seedTextSql } from "@/lib/adapters/prisma/graph-store";
 import { generateBundleChunks } from "@/lib/workspace/generate";
 import { OfflineExtractiveModel } from "@/lib/adapters/model/offline";
@@ -200,11 +200,12 @@ describeEachDatabase("retrieval uses the stored tsvector and its GIN index", (fi
     const { db } = fixture();
     // With sequential scans priced out (a few thousand rows are cheap to scan), the planner must still find an index
     // for the full-text predicate: the GIN on the stored column. The bench prints the plan at 100k rows.
+    const plan = await planSearch(driverRunner(db), "evidence", "english", ["amara", "brandt"]);
     const [evidencePlan, nodePlan] = await db.prisma.$transaction(async (tx) => {
       await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
       const explain = async (sql: Prisma.Sql) =>
         (await tx.$queryRaw<Array<Record<string, string>>>(Prisma.sql`EXPLAIN ${sql}`)).map((r) => Object.values(r)[0]).join("\n");
-      return [await explain(evidenceSearchSql(scope, ["amara", "brandt"], 60)), await explain(seedTextSql(scope, ["amara", "brandt"], 200))];
+      return [await explain(evidenceSearchSql(scope, plan, 60)), await explain(seedTextSql(scope, ["amara", "brandt"], 200))];
     });
     expect(evidencePlan).toMatch(/Bitmap Index Scan on evidence_search_idx/);
     expect(evidencePlan).not.toMatch(/to_tsvector/);

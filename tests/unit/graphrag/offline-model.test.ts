@@ -83,5 +83,5 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     for (const cit of out.citations) expect(shown.has(cit.evidenceId)).toBe(true);
     for (const step of out.explanationSteps) for (const id of step.citations) expect(shown.has(id)).toBe(true);
     for (const m of out.answerText.matchAll(/\[evidence: ([^,\]]+)/g)) expect(shown.has(m[1])).toBe(true);
-  });
+  }, 60_000);
 });

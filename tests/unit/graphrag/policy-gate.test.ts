@@ -34,7 +34,7 @@ const edge: fc.Arbitrary<GraphEdgeRecord> = fc.record({ source: fc.constantFrom(
   .map((e) => ({ ...e, id: `${e.source}:T:${e.target}` }));
 
 describe("policy gate", () => {
-  test.prop([viewer, fc.array(evidence, { maxLength: 12 }), fc.array(evidence, { maxLength: 6 })], { numRuns: 3000 })(
+  test.prop([viewer, fc.array(evidence, { maxLength: 12 }), fc.array(evidence, { maxLength: 6 })], { numRuns: 1500 })(
     "evidence: exactly the reference's visible items pass, each distinct item counted once across batches",
     (v, batch1, batch2) => {
       const gate = new PolicyGate(v);
@@ -48,9 +48,10 @@ describe("policy gate", () => {
       expect(s.evidence.allowed).toBe([...byId.values()].filter(Boolean).length);
       expect(s.evidence.filtered).toBe([...byId.values()].filter((x) => !x).length);
     },
+    60_000,
   );
 
-  test.prop([viewer, fc.uniqueArray(node, { selector: (n) => n.id, maxLength: 5 }), fc.uniqueArray(edge, { selector: (e) => e.id, maxLength: 10 })], { numRuns: 3000 })(
+  test.prop([viewer, fc.uniqueArray(node, { selector: (n) => n.id, maxLength: 5 }), fc.uniqueArray(edge, { selector: (e) => e.id, maxLength: 10 })], { numRuns: 1500 })(
     "graph: a node passes iff the reference allows it; an edge iff it and both endpoints do; edges to unretrieved nodes are dropped uncounted",
     (v, nodes, edges) => {
       const gate = new PolicyGate(v);
@@ -65,6 +66,7 @@ describe("policy gate", () => {
       expect(s.nodes.filtered).toBe(nodes.length - shownNodes.length);
       expect(s.filtered).toBe(s.evidence.filtered + s.nodes.filtered + s.edges.filtered);
     },
+    60_000,
   );
 
   it("denies by default: no tenant, unknown license, missing tags", () => {

@@ -123,5 +123,6 @@ describe("citation validation", () => {
       const allowed = new Set([...shown, "p-a", "did:ws-1", "p-a:USES:did:ws-1"]);
       for (const s of v.explanationSteps) for (const c of s.citations) expect(allowed.has(c)).toBe(true);
     },
+    60_000,
   );
 });

@@ -6,11 +6,18 @@ import type { Classification, LicenseUse } from "./domain/markings";
 
 export interface LedgerAppend {
   kind: string;
+  /** Hashed into the chain; never erased. */
   payload: Record<string, unknown>;
   /** Copied into indexed columns for the audit explorer; must equal the payload's fields of the same meaning. */
   tenantId?: string | null;
   actorId?: string | null;
   caseId?: string | null;
+  /**
+   * Kept next to the entry but OUTSIDE the hash, so retention can erase it without touching the chain. The question
+   * text is bound to the entry by its digest: the payload must carry `query_sha256` = sha256_hex(questionText), or the
+   * append is refused (CG-AUDIT-001).
+   */
+  redactable?: { questionText?: string | null };
 }
 
 export interface VerifyReport {
@@ -18,6 +25,15 @@ export interface VerifyReport {
   size: number;
   headHash: string;
   firstBad?: ChainBreak;
+  /** Merkle root over all entries (a full walk computes it). */
+  rootHash?: string;
+  /** Signed checkpoints checked against the recomputed tree (signature and root). */
+  checkpoints?: { checked: number; latest: { treeSize: number; rootHash: string; keyId: string } | null };
+  /** Database protections found missing or disabled (append-only triggers, generated payload). Empty when all hold. */
+  protectionProblems?: string[];
+  /** The role this connection uses, and whether it could switch the protections off (superuser or table owner). */
+  connectedAs?: { role: string; superuser: boolean; ownsLedger: boolean; canBypass: boolean };
+  durationMs?: number;
 }
 
 export interface Ledger {

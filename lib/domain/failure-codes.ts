@@ -48,7 +48,9 @@ export const FAILURES = {
   "CG-CITE-001": { status: 200, message: "Unable to generate citation-backed answer.", description: "The model's answer had factual content with no citation to evidence it was shown; the answer is withheld (responseType unable)." },
 
   "CG-AUDIT-001": { status: 500, message: "The audit record could not be written; the answer was withheld.", description: "No answer leaves the service without its ledger entry." },
-  "CG-AUDIT-002": { status: 409, message: "The ledger chain does not verify.", description: "A stored entry's hash or link does not match; the first bad sequence number is reported." },
+  "CG-AUDIT-002": { status: 409, message: "The ledger chain does not verify.", description: "A stored entry's hash or link, a stored Merkle subtree hash or a signed checkpoint does not match what the entries recompute to, or the database's append-only protection is missing; the first bad sequence number is reported." },
+  "CG-AUDIT-003": { status: 503, message: "The ledger signing key is missing or invalid.", description: "Checkpoints are signed with Ed25519. Set CASEGRAPH_LEDGER_SIGNING_KEY (PEM or base64 PKCS#8; `casegraph audit keygen` prints one); the embedded database generates one in its data folder on first start." },
+  "CG-AUDIT-004": { status: 422, message: "The proof does not verify.", description: "An exported inclusion or consistency proof failed a check (entry hash, Merkle path, checkpoint signature or key); the report names the failed check." },
 
   "CG-IMPORT-001": { status: 400, message: "The file is not valid JSON.", description: "The bundle could not be parsed." },
   "CG-IMPORT-002": { status: 400, message: "Unsupported bundle format.", description: "`format` must be casegraph.workspace/v1." },

@@ -1,6 +1,8 @@
-// The ledger's hash chain. entry_hash = sha256_hex(prev_hash || canonical_json({ seq, kind, createdAt, payload })):
-// the sequence number, kind and time are inside the hash, so moving, relabelling or re-dating an entry breaks it.
-import { createHash } from "node:crypto";
+// The ledger's hash chain. entry_hash = sha256_hex(prev_hash || body), body = canonical_json({ seq, kind, createdAt,
+// payload }): the sequence number, kind and time are inside the hash, so moving, relabelling or re-dating an entry
+// breaks it. The database keeps `body` — the exact bytes that were hashed — so verifying a stored entry is one SHA-256
+// over text it already has, with no re-serialisation (and payload is derived from body by the database).
+import * as nodeCrypto from "node:crypto";
 import { canonicalJson } from "./canonical-json";
 
 export const GENESIS_HASH = "0".repeat(64);
@@ -14,12 +16,59 @@ export interface ChainEntry {
   createdAt: string; // ISO-8601, millisecond precision
 }
 
-export function entryHashOf(prevHash: string, body: Pick<ChainEntry, "seq" | "kind" | "createdAt" | "payload">): string {
-  const canonical = canonicalJson({ seq: body.seq, kind: body.kind, createdAt: body.createdAt, payload: body.payload });
-  return createHash("sha256").update(prevHash + canonical).digest("hex");
+/** A stored entry as the verifier reads it: `body` when the store keeps the hashed bytes, else `payload`. */
+export interface ChainRow {
+  seq: number;
+  prevHash: string;
+  entryHash: string;
+  kind: string;
+  createdAt: string;
+  body?: string;
+  payload?: unknown;
 }
 
-export type ChainFault = "seq_gap" | "prev_hash_mismatch" | "entry_hash_mismatch";
+const oneShot = (nodeCrypto as { hash?: (alg: string, data: string, enc?: string) => string }).hash;
+const sha256Hex = (text: string) => (oneShot ? oneShot("sha256", text, "hex") : nodeCrypto.createHash("sha256").update(text).digest("hex"));
+
+/** The canonical text that is hashed for an entry. */
+export function entryBodyOf(body: Pick<ChainEntry, "seq" | "kind" | "createdAt" | "payload">): string {
+  return canonicalJson({ seq: body.seq, kind: body.kind, createdAt: body.createdAt, payload: body.payload });
+}
+
+export function hashOfBody(prevHash: string, body: string): string {
+  return sha256Hex(prevHash + body);
+}
+
+export function entryHashOf(prevHash: string, body: Pick<ChainEntry, "seq" | "kind" | "createdAt" | "payload">): string {
+  return hashOfBody(prevHash, entryBodyOf(body));
+}
+
+/** True when a stored body is the envelope of this seq, kind and time (keys sort as createdAt, kind, payload, seq). */
+export function bodyMatches(body: string, e: Pick<ChainRow, "seq" | "kind" | "createdAt">): boolean {
+  const prefix = `{"createdAt":${JSON.stringify(e.createdAt)},"kind":${JSON.stringify(e.kind)},"payload":`;
+  const suffix = `,"seq":${e.seq}}`;
+  return body.length > prefix.length + suffix.length && body.startsWith(prefix) && body.endsWith(suffix);
+}
+
+/** The payload inside a stored body (callers that need it; the verifier does not parse). */
+export function payloadOfBody(body: string): unknown {
+  return (JSON.parse(body) as { payload: unknown }).payload;
+}
+
+export type ChainFault =
+  | "seq_gap"
+  | "prev_hash_mismatch"
+  | "entry_hash_mismatch"
+  /** The body's seq, kind or time disagree with the row's columns. */
+  | "body_mismatch"
+  /** A stored Merkle subtree hash differs from the one recomputed from the entries. */
+  | "subtree_hash_mismatch"
+  /** The recomputed Merkle root at a signed checkpoint's size differs from the signed root. */
+  | "checkpoint_root_mismatch"
+  /** A checkpoint's signature does not verify, or it names a key that is not trusted. */
+  | "checkpoint_signature_invalid"
+  /** A signed checkpoint covers more entries than the ledger holds: entries were removed from the end. */
+  | "truncated";
 
 export interface ChainBreak {
   seq: number;
@@ -33,16 +82,32 @@ export class ChainVerifier {
   checked = 0;
 
   /** Returns the first break in this page, or null when it continues the chain. */
-  feed(entries: readonly ChainEntry[]): ChainBreak | null {
+  feed(entries: readonly ChainRow[]): ChainBreak | null {
     for (const e of entries) {
-      if (e.seq !== this.expectedSeq) return { seq: Math.min(e.seq, this.expectedSeq), fault: "seq_gap" };
-      if (e.prevHash !== this.lastHash) return { seq: e.seq, fault: "prev_hash_mismatch" };
-      if (entryHashOf(e.prevHash, e) !== e.entryHash) return { seq: e.seq, fault: "entry_hash_mismatch" };
-      this.lastHash = e.entryHash;
-      this.expectedSeq++;
-      this.checked++;
+      const bad = this.check(e);
+      if (bad) return bad;
+      this.accept(e);
     }
     return null;
+  }
+
+  /** The fault of the next entry, or null; does not advance. */
+  check(e: ChainRow): ChainBreak | null {
+    if (e.seq !== this.expectedSeq) return { seq: Math.min(e.seq, this.expectedSeq), fault: "seq_gap" };
+    if (e.prevHash !== this.lastHash) return { seq: e.seq, fault: "prev_hash_mismatch" };
+    if (e.body !== undefined) {
+      if (!bodyMatches(e.body, e)) return { seq: e.seq, fault: "body_mismatch" };
+      if (hashOfBody(e.prevHash, e.body) !== e.entryHash) return { seq: e.seq, fault: "entry_hash_mismatch" };
+    } else if (entryHashOf(e.prevHash, { seq: e.seq, kind: e.kind, createdAt: e.createdAt, payload: e.payload }) !== e.entryHash) {
+      return { seq: e.seq, fault: "entry_hash_mismatch" };
+    }
+    return null;
+  }
+
+  accept(e: ChainRow): void {
+    this.lastHash = e.entryHash;
+    this.expectedSeq++;
+    this.checked++;
   }
 
   get head() {

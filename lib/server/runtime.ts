@@ -6,6 +6,8 @@ import { openDatabase, defaultDataDir, type Database } from "../adapters/prisma/
 import { PrismaLedger } from "../adapters/prisma/ledger";
 import { importBundle } from "../adapters/prisma/workspace";
 import { acquireDataDirLock } from "./data-lock";
+import { readLedgerEnv } from "./ledger-env";
+import { loadLedgerSigner, type LedgerSigner } from "./ledger-key";
 
 interface Runtime {
   db: Database;
@@ -32,14 +34,27 @@ async function open(): Promise<Runtime> {
   if (!e.DATABASE_URL) await acquireDataDirLock(defaultDataDir());
   // The embedded default migrates itself; PostgreSQL is migrated by `npm run db:migrate` (an operator's step).
   const db = await openDatabase({ url: e.DATABASE_URL, migrate: !e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE });
-  return { db, ledger: new PrismaLedger(db.prisma) };
+  const le = readLedgerEnv();
+  // The checkpoint key is read (or, embedded only, generated) on first use, not at start: a misconfigured key must
+  // not stop answers, only checkpoints (which then report CG-AUDIT-003).
+  let signer: Promise<LedgerSigner | null> | undefined;
+  const loadSigner = () =>
+    (signer ??= loadLedgerSigner({ key: le.CASEGRAPH_LEDGER_SIGNING_KEY, dataDir: defaultDataDir(), embedded: !e.DATABASE_URL }).catch((err) => {
+      signer = undefined;
+      throw err;
+    }));
+  return { db, ledger: new PrismaLedger(db, { signer: loadSigner, checkpointEvery: le.CASEGRAPH_CHECKPOINT_EVERY }) };
 }
 
 export async function closeRuntime(): Promise<void> {
   const holder = globalThis as Holder;
   const current = holder[globalKey];
   delete holder[globalKey];
-  if (current) await (await current).db.close();
+  if (current) {
+    const rt = await current;
+    await rt.ledger.flush().catch(() => {}); // a periodic checkpoint may still be running
+    await rt.db.close();
+  }
 }
 
 /** First start on an empty database: load the demo workspace so a newcomer has something to open. */

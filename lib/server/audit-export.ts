@@ -1,0 +1,182 @@
+// The compliance artifact (seed 004 §10, issue 7): the ledger entries of a range, the signed checkpoint at the end of
+// the range, an inclusion proof per entry against it, the prompt versions used, kill-switch records, and the evidence
+// ids cited — one deterministic JSON document (canonical, keys sorted). The same range on the same ledger exports to the
+// same bytes: the checkpoint is the one stored for that tree size (signed once, Ed25519 signatures are deterministic),
+// and nothing in the artifact depends on when it was exported. CSV is the same rows for spreadsheets.
+// Every export is itself recorded in the ledger (kind "audit.export", with the artifact's SHA-256).
+import { createHash } from "node:crypto";
+import { canonicalJsonPretty } from "../domain/canonical-json";
+import { CasegraphError } from "../domain/failure-codes";
+import { PROMPT_VERSION, SYSTEM_PROMPT } from "../graphrag/prompt";
+import type { PrismaLedger, StoredEntry } from "../adapters/prisma/ledger";
+
+export const ARTIFACT_FORMAT = "casegraph.compliance-artifact/v1";
+export const EXPORT_KIND = "audit.export";
+/** Widest range one artifact covers (entries are read and proved in memory). */
+export const MAX_EXPORT_RANGE = 100_000;
+
+/** Known prompt texts by version, so an artifact can pin the exact system prompt a version stood for. */
+const PROMPTS: Record<string, string> = { [PROMPT_VERSION]: SYSTEM_PROMPT };
+
+export interface ExportRequest {
+  fromSeq: number;
+  toSeq: number;
+  /** Only this tenant's entries (a supervisor's export); null: every tenant (an operator's export). */
+  tenantId: string | null;
+  includeQuestionText: boolean;
+}
+
+export interface ExportActor {
+  userId: string | null;
+  email: string | null;
+  tenantId: string | null;
+  via: string;
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+const str = (v: unknown) => (typeof v === "string" ? v : null);
+
+/** Maps an optional date range onto sequence numbers (entry times never go backwards, so this is exact). */
+export async function seqRangeForDates(ledger: PrismaLedger, from?: string, to?: string): Promise<{ fromSeq: number; toSeq: number }> {
+  const head = await ledger.head();
+  const rows = await ledger.prisma.$queryRawUnsafe<Array<{ lo: unknown; hi: unknown }>>(
+    `SELECT (SELECT seq FROM "ledger" WHERE $1::timestamptz IS NULL OR created_at >= $1::timestamptz ORDER BY created_at, seq LIMIT 1) AS lo,
+            (SELECT seq FROM "ledger" WHERE $2::timestamptz IS NULL OR created_at <= $2::timestamptz ORDER BY created_at DESC, seq DESC LIMIT 1) AS hi`,
+    from ?? null,
+    to ?? null,
+  );
+  const lo = rows[0].lo === null ? head.size + 1 : Number(rows[0].lo);
+  const hi = rows[0].hi === null ? 0 : Number(rows[0].hi);
+  return { fromSeq: lo, toSeq: hi };
+}
+
+export async function buildArtifact(ledger: PrismaLedger, req: ExportRequest) {
+  const head = await ledger.head();
+  const { fromSeq, toSeq } = req;
+  if (!Number.isSafeInteger(fromSeq) || !Number.isSafeInteger(toSeq) || fromSeq < 1 || toSeq < fromSeq || toSeq > head.size) {
+    throw new CasegraphError("CG-INPUT-005", `The export range must satisfy 1 ≤ from ≤ to ≤ ${head.size}.`);
+  }
+  if (toSeq - fromSeq + 1 > MAX_EXPORT_RANGE) {
+    throw new CasegraphError("CG-INPUT-005", `One export covers at most ${MAX_EXPORT_RANGE} entries; split the range.`);
+  }
+  const all = await ledger.entries(fromSeq, toSeq);
+  const entries = req.tenantId === null ? all : all.filter((e) => e.tenantId === req.tenantId);
+  const checkpoint = await ledger.checkpoint(toSeq);
+  const proofs = await ledger.inclusionProofs(entries.map((e) => e.seq), toSeq);
+
+  const versions = new Map<string, number>();
+  const cited = new Set<string>();
+  const byKind = new Map<string, number>();
+  const byResponseType = new Map<string, number>();
+  for (const e of entries) {
+    const p = (e.payload ?? {}) as Record<string, unknown>;
+    byKind.set(e.kind, (byKind.get(e.kind) ?? 0) + 1);
+    const v = str(p.prompt_version);
+    if (v) versions.set(v, (versions.get(v) ?? 0) + 1);
+    const rt = str(p.response_type);
+    if (rt) byResponseType.set(rt, (byResponseType.get(rt) ?? 0) + 1);
+    if (Array.isArray(p.citation_ids)) for (const id of p.citation_ids) if (typeof id === "string") cited.add(id);
+  }
+  const sortedCounts = (m: Map<string, number>) => Object.fromEntries([...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+  return {
+    format: ARTIFACT_FORMAT,
+    range: { fromSeq, toSeq, tenantId: req.tenantId, questionTextIncluded: req.includeQuestionText },
+    checkpoint: {
+      treeSize: checkpoint.treeSize, rootHash: checkpoint.rootHash, time: checkpoint.time, keyId: checkpoint.keyId, signature: checkpoint.signature,
+    },
+    publicKey: checkpoint.publicKeyPem,
+    verification:
+      "entryHash = sha256_hex(prevHash || canonical_json({seq, kind, createdAt, payload})); leaf = sha256(0x00 || entryHash bytes); " +
+      "inclusionProof is the RFC 6962 audit path of leaf seq-1 in the tree of checkpoint.treeSize leaves, whose root the checkpoint signs " +
+      "(Ed25519 over \"casegraph.ledger/v1\\n<treeSize>\\n<rootHash>\\n<time>\\n<keyId>\\n\"). questionText is outside the hash; its sha256 is payload.query_sha256.",
+    summary: { entryCount: entries.length, byKind: sortedCounts(byKind), byResponseType: sortedCounts(byResponseType) },
+    promptVersions: [...versions.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([version, entryCount]) => ({
+      version,
+      entryCount,
+      systemPromptSha256: PROMPTS[version] ? sha256(PROMPTS[version]) : null,
+    })),
+    killSwitches: {
+      // Operator kill switches (seed 004 §8) are recorded in the ledger when engaged; none is implemented in this
+      // deployment yet, so this lists whatever such entries the range holds (usually none).
+      recorded: entries.filter((e) => /(^|\.)kill_switch/.test(e.kind)).map((e) => ({ seq: e.seq, kind: e.kind, createdAt: e.createdAt, payload: e.payload })),
+    },
+    evidenceIdsCited: [...cited].sort(),
+    entries: entries.map((e) => ({
+      seq: e.seq,
+      prevHash: e.prevHash,
+      entryHash: e.entryHash,
+      kind: e.kind,
+      createdAt: e.createdAt,
+      payload: e.payload,
+      tenantId: e.tenantId,
+      actorId: e.actorId,
+      caseId: e.caseId,
+      ...(req.includeQuestionText ? { questionText: e.questionText, questionErased: e.questionErasedAt !== null } : {}),
+      inclusionProof: proofs.get(e.seq)!,
+    })),
+  };
+}
+
+export type ComplianceArtifact = Awaited<ReturnType<typeof buildArtifact>>;
+
+export const artifactJson = (a: ComplianceArtifact) => canonicalJsonPretty(a);
+
+/** A spreadsheet cell: quoted when needed, and never read as a formula (values starting = + - @ get a leading '). */
+function cell(v: unknown): string {
+  let s = v === null || v === undefined ? "" : Array.isArray(v) ? v.join(" ") : String(v);
+  if (/^[=+\-@\t\r]/.test(s)) s = "'" + s;
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export const CSV_COLUMNS = [
+  "seq", "created_at", "kind", "tenant_id", "actor_id", "case_id", "response_type", "needs_review", "confidence", "model",
+  "prompt_version", "policy_filtered_count", "all_citations_in_context", "citation_ids", "latency_ms", "entry_hash", "question_text",
+] as const;
+
+export function artifactCsv(a: ComplianceArtifact): string {
+  const lines = [CSV_COLUMNS.join(",")];
+  for (const e of a.entries) {
+    const p = (e.payload ?? {}) as Record<string, unknown>;
+    lines.push([
+      e.seq, e.createdAt, e.kind, e.tenantId, e.actorId, e.caseId, p.response_type, p.needs_review, p.confidence, p.model,
+      p.prompt_version, p.policy_filtered_count, p.all_citations_in_context, p.citation_ids, p.latency_ms, e.entryHash,
+      "questionText" in e ? e.questionText : "",
+    ].map(cell).join(","));
+  }
+  return lines.join("\r\n") + "\r\n";
+}
+
+/** Builds the export, records it in the ledger, and returns the text. */
+export async function exportAndRecord(
+  ledger: PrismaLedger,
+  req: ExportRequest,
+  actor: ExportActor,
+  format: "json" | "csv",
+): Promise<{ text: string; sha256: string; entryCount: number; recordedSeq: number }> {
+  const artifact = await buildArtifact(ledger, req);
+  const text = format === "json" ? artifactJson(artifact) : artifactCsv(artifact);
+  const digest = sha256(text);
+  const recorded = await ledger.append({
+    kind: EXPORT_KIND,
+    tenantId: actor.tenantId,
+    actorId: actor.userId,
+    caseId: null,
+    payload: {
+      tenant_id: actor.tenantId,
+      actor_id: actor.userId,
+      actor_email: actor.email,
+      actor_via: actor.via,
+      format,
+      artifact_format: ARTIFACT_FORMAT,
+      from_seq: req.fromSeq,
+      to_seq: req.toSeq,
+      scope_tenant_id: req.tenantId,
+      question_text_included: req.includeQuestionText,
+      entry_count: artifact.entries.length,
+      checkpoint_tree_size: artifact.checkpoint.treeSize,
+      artifact_sha256: digest,
+    },
+  });
+  return { text, sha256: digest, entryCount: artifact.entries.length, recordedSeq: recorded.seq };
+}

@@ -9,7 +9,8 @@ import { PrismaEvidenceStore, driverRunner } from "../adapters/prisma/evidence-s
 import { PrismaGraphStore } from "../adapters/prisma/graph-store";
 import { answerQuestion, type AnswerDeps, type AnswerOptions } from "../graphrag/answer";
 import type { AnswerOutcome, Asker } from "../graphrag/types";
-import type { AnswerModel, CaseAccess, Ledger } from "../ports";
+import { asCasegraphError, type CasegraphError } from "../domain/failure-codes";
+import type { AnswerModel, CaseAccess, Ledger, ModelProbe } from "../ports";
 import { assertCaseAccess } from "./case-access";
 import { runtime } from "./runtime";
 
@@ -45,11 +46,30 @@ export function pipelineDeps(db: Database, ledger: Ledger, model: AnswerModel, e
 const modelKey = Symbol.for("casegraph.answerModel");
 type Holder = { [modelKey]?: AnswerModel };
 
-/** The configured model, created once per process. */
+/**
+ * The configured model, created once per process. A misconfigured model (CG-SYS-003) becomes a model that fails with
+ * that code when asked, so requests are still audited and refusals and no-evidence answers still work.
+ */
 export function answerModel(): AnswerModel {
   const holder = globalThis as Holder;
-  holder[modelKey] ??= createAnswerModel(env());
+  holder[modelKey] ??= (() => {
+    try {
+      return createAnswerModel(env());
+    } catch (err) {
+      return new UnavailableModel(asCasegraphError(err, "CG-SYS-003"), process.env.LLM_PROVIDER || "unknown", process.env.LLM_MODEL || "unknown");
+    }
+  })();
   return holder[modelKey]!;
+}
+
+class UnavailableModel implements AnswerModel {
+  constructor(private readonly error: CasegraphError, readonly provider: string, readonly modelId: string) {}
+  async generate(): Promise<never> {
+    throw this.error;
+  }
+  async probe(): Promise<ModelProbe> {
+    return { provider: this.provider, id: this.modelId, ok: false, error: this.error.code };
+  }
 }
 
 export async function graphragDeps(): Promise<AnswerDeps> {
@@ -63,7 +83,7 @@ export async function askQuestion(asker: Asker, body: unknown, options: AnswerOp
   try {
     deps = await graphragDeps();
   } catch (err) {
-    const { asCasegraphError } = await import("../domain/failure-codes");
+    // Without a database there is no ledger to write to: the one outcome that cannot be audited.
     const e = asCasegraphError(err, "CG-SYS-001");
     return { ok: false, status: e.status, body: { error: e.toJSON().error, requestId: "", timestamp: new Date().toISOString(), auditId: null } };
   }

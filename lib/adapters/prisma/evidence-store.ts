@@ -39,8 +39,8 @@ const COLUMNS = Prisma.sql`e.id, e.tenant_id, e.type, e.content, e.source_system
 export const RARE_DOCS = 2_000;
 const CANDIDATE_CAP = 3_000;
 /** Caps for the tiers made of common words, whose rows mostly rank low anyway. */
-const COMMON_CAP = 1_000;
-const FILL_CAP = 500;
+const COMMON_CAP = 500;
+const FILL_CAP = 200;
 
 /** Search terms: printable, bounded, deduplicated (plainto_tsquery never raises on any text). */
 export function cleanTerms(terms: readonly string[]): string[] {
@@ -224,11 +224,12 @@ export async function planSearch(db: SqlRunner, table: "evidence" | "graph_node"
 }
 
 /**
- * The evidence search statement for a plan (exported so a test and the bench can EXPLAIN exactly what runs). Up to three
- * candidate tiers, each capped, each only run when the tiers before found fewer rows than asked for: rows with a rare
- * word; rows with the two rarest common words together; rows with any word. All candidates are ranked by all words.
+ * Ranked matches for a plan, as (id, rank) rows: up to three candidate tiers, each capped, each run only when the tiers
+ * before found fewer rows than asked for — rows with a rare word; rows with the two rarest common words together; rows
+ * with any word — all ranked by all words. `scope` filters the table (alias t).
  */
-export function evidenceSearchSql(scope: CaseScope, plan: SearchPlan, limit: number): Prisma.Sql {
+export function tieredMatchesSql(table: "evidence" | "graph_node", scope: Prisma.Sql, plan: SearchPlan, limit: number): Prisma.Sql {
+  const tbl = Prisma.raw(`"${table}"`);
   const tiers: Prisma.Sql[] = [];
   const names: string[] = [];
   const tier = (q: string, cap: number) => {
@@ -238,8 +239,8 @@ export function evidenceSearchSql(scope: CaseScope, plan: SearchPlan, limit: num
       : Prisma.empty;
     const fresh = names.length ? Prisma.sql` AND ${Prisma.raw(names.map((n) => `t.id NOT IN (SELECT id FROM ${n})`).join(" AND "))}` : Prisma.empty;
     tiers.push(Prisma.sql`${Prisma.raw(name)} AS (
-      SELECT t.id, t.search FROM "evidence" t
-      WHERE ${before}t.case_id = ${scope.caseId} AND t.search @@ ${q}::tsquery${fresh}
+      SELECT t.id, t.search FROM ${tbl} t
+      WHERE ${before}${scope} AND t.search @@ ${q}::tsquery${fresh}
       LIMIT ${cap}
     )`);
     names.push(name);
@@ -251,16 +252,21 @@ export function evidenceSearchSql(scope: CaseScope, plan: SearchPlan, limit: num
   }
   const pool = Prisma.raw(names.map((n) => `SELECT id, search FROM ${n}`).join(" UNION ALL "));
   return Prisma.sql`
-    WITH ${Prisma.join(tiers, ",\n    ")},
-    hits AS (
-      SELECT p.id, ts_rank(p.search, ${plan.anyQ}::tsquery)::float8 AS rank
-      FROM (${pool}) p
-      ORDER BY rank DESC, p.id
-      LIMIT ${limit}
-    )
+    WITH ${Prisma.join(tiers, ",\n    ")}
+    SELECT p.id, ts_rank(p.search, ${plan.anyQ}::tsquery)::float8 AS rank
+    FROM (${pool}) p
+    ORDER BY rank DESC, p.id
+    LIMIT ${limit}`;
+}
+
+/** The evidence search statement for a plan (exported so a test and the bench can EXPLAIN exactly what runs). */
+export function evidenceSearchSql(scope: CaseScope, plan: SearchPlan, limit: number): Prisma.Sql {
+  return Prisma.sql`
+    WITH hits AS (${tieredMatchesSql("evidence", Prisma.sql`t.case_id = ${scope.caseId}`, plan, limit)})
     SELECT ${COLUMNS}, hits.rank
     FROM hits
-    JOIN "evidence" e ON e.case_id = ${scope.caseId} AND e.id = hits.id
+    -- LATERAL with LIMIT 1 (not flattened) keeps this a primary-key probe per hit; a hash join would scan the table.
+    CROSS JOIN LATERAL (SELECT * FROM "evidence" x WHERE x.case_id = ${scope.caseId} AND x.id = hits.id LIMIT 1) e
     LEFT JOIN "license" l ON l.id = e.license_id
     ORDER BY hits.rank DESC, e.id`;
 }

@@ -10,7 +10,7 @@ import type { Classification } from "../../domain/markings";
 import type {
   CaseGraphStore, CaseScope, GraphEdgeRecord, GraphNodeRecord, SeedCandidate, SeedQuery, Subgraph, SubgraphLimits,
 } from "../../ports";
-import { asRunner, cleanTerms, rankedMatchesSql, type SqlRunner } from "./evidence-store";
+import { asRunner, cleanTerms, planSearch, rankedMatchesSql, tieredMatchesSql, type SqlRunner } from "./evidence-store";
 
 interface NodeRow {
   id: string;
@@ -39,7 +39,10 @@ const NODE_COLUMNS = Prisma.sql`n.id, n.tenant_id, n.label, n.name, n.properties
 const EDGE_COLUMNS = Prisma.sql`g.id, g.tenant_id, g.source, g.target, g.type, g.properties, g.classification::text AS classification, g.need_to_know`;
 const MATCH_ORDER = { id: 0, name: 1, text: 2 } as const;
 
-/** Name/id/label words through the stored 'simple' tsvector and its GIN index; exported so a test can EXPLAIN it. */
+/**
+ * Name/id/label words through the stored 'simple' tsvector and its GIN index, as one statement (the store plans the
+ * same search in the process; see findSeedNodes). Exported so a test can EXPLAIN it.
+ */
 export function seedTextSql(scope: CaseScope, terms: readonly string[], limit: number): Prisma.Sql {
   const where = Prisma.sql`t.case_id = ${scope.caseId} AND t.tenant_id = ${scope.tenantId}`;
   return Prisma.sql`
@@ -58,6 +61,14 @@ export class PrismaGraphStore implements CaseGraphStore {
 
   async findSeedNodes(scope: CaseScope, query: SeedQuery): Promise<SeedCandidate[]> {
     const terms = cleanTerms(query.terms);
+    // Name/id/label words planned like the evidence search (constant tsqueries, rare words first, capped tiers).
+    const plan = terms.length && query.limit > 0 ? await this.run(() => planSearch(this.db, "graph_node", "simple", terms), "CG-GRAPH-001") : null;
+    const where = Prisma.sql`t.case_id = ${scope.caseId} AND t.tenant_id = ${scope.tenantId}`;
+    const text = plan?.anyQ
+      ? Prisma.sql`SELECT ${NODE_COLUMNS}, 'text' AS match, hits.rank
+          FROM (${tieredMatchesSql("graph_node", where, plan, query.limit)}) hits
+          CROSS JOIN LATERAL (SELECT * FROM "graph_node" x WHERE x.case_id = ${scope.caseId} AND x.id = hits.id LIMIT 1) n`
+      : Prisma.sql`SELECT ${NODE_COLUMNS}, 'text' AS match, 0::float8 AS rank FROM "graph_node" n WHERE false`;
     const rows = await this.run(() => this.db.rows<NodeRow>(Prisma.sql`
       (SELECT ${NODE_COLUMNS}, 'id' AS match, 0::float8 AS rank
         FROM "graph_node" n
@@ -67,7 +78,7 @@ export class PrismaGraphStore implements CaseGraphStore {
         FROM "graph_node" n
         WHERE n.case_id = ${scope.caseId} AND n.tenant_id = ${scope.tenantId} AND lower(n.name) = ANY(${query.phrases}::text[]))
       UNION ALL
-      (${seedTextSql(scope, terms, terms.length ? query.limit : 0)})`), "CG-GRAPH-001");
+      (${text})`), "CG-GRAPH-001");
     // One candidate per node, keeping its strongest match.
     const best = new Map<string, SeedCandidate>();
     for (const r of rows) {

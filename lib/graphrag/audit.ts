@@ -1,7 +1,8 @@
 // Step 8 — Audit: one hash-chained ledger entry per request, whatever the outcome (seed 000 §4.1 fields + seed 002's
 // audit columns). It records ids, counts and hashes — what the model saw is identified by ids, the answer by its
-// SHA-256 — never evidence text. With AUDIT_QUERY_MODE=text the question text is in the payload too (for now; issue 7
-// moves it out of the hashed payload); with `hash` only its SHA-256 is.
+// SHA-256 — never evidence text. The hashed payload holds the question's SHA-256 (query_sha256); with
+// AUDIT_QUERY_MODE=text the question text is stored next to the entry, outside the hash (LedgerAppend.redactable), so
+// retention can erase it after AUDIT_RETENTION_DAYS without breaking the chain; with `hash` only the SHA-256 is kept.
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../domain/canonical-json";
 import { asCasegraphError, CasegraphError } from "../domain/failure-codes";
@@ -61,7 +62,6 @@ export function auditPayload(f: AuditFacts): Record<string, unknown> {
     case_id: f.caseId,
     query_mode: f.queryMode,
     query_sha256: f.question === null ? null : sha256(f.question),
-    ...(f.queryMode === "text" && f.question !== null ? { query: f.question } : {}),
     model: f.model ? `${f.model.provider}:${f.model.id}` : null,
     response_type: f.responseType,
     ...(f.errorCode ? { error_code: f.errorCode, error_message: f.errorMessage ?? null } : {}),
@@ -106,6 +106,7 @@ export async function recordAudit(ledger: Ledger, facts: AuditFacts): Promise<vo
       tenantId: facts.asker.tenantId || null,
       actorId: facts.asker.userId || null,
       caseId: facts.caseId,
+      ...(facts.queryMode === "text" && facts.question !== null ? { redactable: { questionText: facts.question } } : {}),
     });
   } catch (err) {
     const e = asCasegraphError(err, "CG-AUDIT-001");

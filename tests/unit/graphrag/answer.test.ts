@@ -273,12 +273,16 @@ describe("answer pipeline: access, input, audit", () => {
     expect(await h.ledger.verify()).toMatchObject({ ok: true, size: 4 });
     const p = h.ledger.payloads()[0];
     for (const field of [
-      "id", "ts", "request_id", "prompt_version", "query", "query_sha256", "context_node_count", "context_edge_count",
+      "id", "ts", "request_id", "prompt_version", "query_sha256", "context_node_count", "context_edge_count",
       "context_node_ids", "context_evidence_ids", "model", "response_type", "confidence", "citation_count", "citation_ids",
       "all_citations_in_context", "latency_ms", "policy_filtered_count", "policy_allowed_count", "answer_has_answer",
       "answer_num_citations", "answer_num_unknowns", "context_evidence_count", "tenant_id", "actor_id", "case_id",
     ]) expect(p).toHaveProperty(field);
-    expect(p).toMatchObject({ query: Q.question, query_sha256: sha256(Q.question), response_type: "answer", answer_has_answer: true, all_citations_in_context: true, model: "mock:mock-llm" });
+    expect(p).toMatchObject({ query_sha256: sha256(Q.question), response_type: "answer", answer_has_answer: true, all_citations_in_context: true, model: "mock:mock-llm" });
+    // The question text (AUDIT_QUERY_MODE=text) is stored outside the hashed payload, so retention can erase it.
+    expect(p).not.toHaveProperty("query");
+    expect(JSON.stringify(p)).not.toContain(Q.question);
+    expect(h.ledger.redactable.get(h.ledger.entries[0].seq)).toBe(Q.question);
     expect(h.ledger.entries[0].kind).toBe("graphrag.answer");
   });
 
@@ -289,6 +293,7 @@ describe("answer pipeline: access, input, audit", () => {
     expect(p).not.toHaveProperty("query");
     expect(p.query_sha256).toBe(sha256(Q.question));
     expect(JSON.stringify(p)).not.toContain("Dock 7?");
+    expect(h.ledger.redactable.size).toBe(0);
   });
 
   it("respects the node, snippet and hop limits a request asks for", async () => {

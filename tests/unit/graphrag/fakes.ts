@@ -1,5 +1,6 @@
 // In-memory implementations of the pipeline's ports, and a small case with mixed markings, for unit tests.
 // The stores behave like the real ones: they return items WITH their markings and never filter by policy.
+import { createHash } from "node:crypto";
 import { simulateReadableStream } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { CasegraphError } from "@/lib/domain/failure-codes";
@@ -114,6 +115,8 @@ export class FakeAccess implements CaseAccess {
 /** A hash-chained in-memory ledger (same chain rule as the PostgreSQL one). */
 export class MemoryLedger implements Ledger {
   entries: ChainEntry[] = [];
+  /** The unhashed, erasable part of each entry (question text), by seq. */
+  redactable = new Map<number, string>();
   failNext = 0;
   async append(entry: LedgerAppend): Promise<ChainEntry> {
     if (this.failNext > 0) {
@@ -126,6 +129,12 @@ export class MemoryLedger implements Ledger {
     const createdAt = new Date().toISOString();
     const payload = JSON.parse(JSON.stringify(entry.payload));
     const e: ChainEntry = { seq, prevHash, entryHash: entryHashOf(prevHash, { seq, kind: entry.kind, createdAt, payload }), kind: entry.kind, payload, createdAt };
+    const text = entry.redactable?.questionText;
+    if (text != null) {
+      // Same rule as the PostgreSQL ledger: stored text must be bound by its digest in the hashed payload.
+      if (payload.query_sha256 !== createHash("sha256").update(text).digest("hex")) throw new Error("redactable text not bound by query_sha256");
+      this.redactable.set(seq, text);
+    }
     this.entries.push(e);
     return e;
   }

@@ -2,6 +2,8 @@
 export {};
 const benches: Record<string, () => Promise<{ default: (args: string[]) => Promise<void> }>> = {
   import: () => import("./import"),
+  graph: () => import("./graph"),
+  "graph-ui": () => import("./graph-ui"),
   answer: () => import("./answer"),
 };
 

@@ -1,27 +1,25 @@
-// Minimal case list (built with the auth issue so sign-in has somewhere to land; the workbench issue owns its future).
-// Lists exactly the cases the signed-in user is a member of, in their tenant: the same rule as assertCaseAccess.
+// The cases the signed-in user is a member of (in their tenant: the rule of assertCaseAccess), with what they may see
+// of each — counts after the policy filter — and the last activity from the audit ledger.
 import Link from "next/link";
 import type { Metadata } from "next";
 import { requirePageActor } from "@/lib/auth/current";
-import { runtime } from "@/lib/server/runtime";
+import { listCases } from "@/lib/server/workbench/cases";
 import { Card, ClassificationBadge } from "@/components/ui";
+import { formatDateTime, plural } from "@/components/answer/format";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Cases · Casegraph" };
 
 export default async function CasesPage() {
   const actor = await requirePageActor({ from: "/cases" });
-  const { db } = await runtime();
-  const cases = actor.tenantId
-    ? await db.prisma.case.findMany({
-        where: { tenantId: actor.tenantId, members: { some: { userId: actor.userId } } },
-        orderBy: { title: "asc" },
-        select: { id: true, title: true, description: true, classification: true, status: true },
-      })
-    : [];
+  const cases = await listCases(actor);
+  const canOpen = actor.roles.includes("investigator") || actor.roles.includes("supervisor");
   return (
     <main className="space-y-4">
-      <h1 className="text-2xl font-semibold tracking-tight">Your cases</h1>
+      <div className="flex items-baseline justify-between">
+        <h1 className="text-2xl font-semibold tracking-tight">Your cases</h1>
+        <p className="text-sm text-slate-600">Counts show what your clearance, need-to-know and licenses let you see.</p>
+      </div>
       {cases.length === 0 ? (
         <Card>
           <p className="text-sm text-slate-600" data-testid="no-cases">
@@ -29,19 +27,44 @@ export default async function CasesPage() {
           </p>
         </Card>
       ) : (
-        <ul className="grid gap-4 md:grid-cols-2" data-testid="case-list">
-          {cases.map((c) => (
-            <li key={c.id} data-testid={`case-${c.id}`}>
-              <Card>
-                <div className="flex items-start justify-between gap-3">
-                  <Link href={`/cases/${c.id}`} className="text-lg font-semibold text-blue-800 hover:underline">{c.title}</Link>
-                  <ClassificationBadge classification={c.classification} />
+        <ul className="divide-y divide-slate-200 overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm" data-testid="case-list">
+          {cases.map((c) => {
+            const hidden = c.hidden.nodes + c.hidden.edges + c.hidden.evidence;
+            return (
+              <li key={c.id} data-testid={`case-${c.id}`} className="grid grid-cols-[minmax(0,1fr)_13rem_12rem] gap-4 px-4 py-3">
+                <div className="min-w-0">
+                  <div className="flex items-center gap-2">
+                    {canOpen ? (
+                      <Link href={`/cases/${encodeURIComponent(c.id)}`} className="truncate text-base font-semibold text-blue-800 hover:underline">
+                        {c.title}
+                      </Link>
+                    ) : (
+                      <span className="truncate text-base font-semibold text-slate-900">{c.title}</span>
+                    )}
+                    <ClassificationBadge classification={c.classification} />
+                    <span className="text-xs uppercase text-slate-600">{c.status.toLowerCase()}</span>
+                  </div>
+                  <p className="mt-0.5 text-xs text-slate-600">
+                    <span className="font-mono">{c.id}</span> · {c.tenant.name}
+                  </p>
+                  <p className="mt-1 line-clamp-2 text-sm text-slate-700">{c.description}</p>
                 </div>
-                <p className="mt-1 font-mono text-xs text-slate-500">{c.id} · {c.status}</p>
-                <p className="mt-2 line-clamp-3 text-sm text-slate-700">{c.description}</p>
-              </Card>
-            </li>
-          ))}
+                <div className="text-sm" data-testid={`case-${c.id}-visible`}>
+                  <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">Visible to you</p>
+                  <p className="text-slate-900">
+                    {plural(c.visible.nodes, "node")} · {plural(c.visible.edges, "relationship")}
+                  </p>
+                  <p className="text-slate-900">{plural(c.visible.evidence, "evidence item")}</p>
+                  {hidden ? <p className="text-xs text-slate-600">{plural(hidden, "item")} hidden by policy</p> : null}
+                </div>
+                <div className="text-sm">
+                  <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">Last activity</p>
+                  <p className="text-slate-900">{c.lastActivityAt ? formatDateTime(c.lastActivityAt) : "None yet"}</p>
+                  <p className="text-xs text-slate-600">{c.myLastQuestionAt ? `Your last question: ${formatDateTime(c.myLastQuestionAt)}` : "You have not asked yet"}</p>
+                </div>
+              </li>
+            );
+          })}
         </ul>
       )}
     </main>

@@ -1,0 +1,135 @@
+"use client";
+// One evidence item in full, as a marked document: the classification band above and below, type and id, source
+// system, collection date, the nodes it is linked to (those the user may see), and the full text with the cited
+// passage highlighted and scrolled into view. Text is rendered as text; nothing is parsed as HTML.
+import { useEffect, useRef } from "react";
+import { ClassificationBadge, ClassificationBanner } from "@/components/ui";
+import { formatDateTime, humanise, propertyText } from "@/components/answer/format";
+import { locatePassage } from "@/components/answer/citations";
+import type { EvidenceView } from "@/lib/server/workbench/types";
+
+export function EvidencePanel({
+  evidenceId,
+  evidence,
+  loading,
+  error,
+  claim,
+  claimId,
+  onClose,
+  onBack,
+  backLabel,
+  onSelectNode,
+  nodeName,
+}: {
+  evidenceId: string;
+  evidence: EvidenceView | undefined;
+  loading: boolean;
+  error: { code: string; message: string } | null;
+  claim: string | null;
+  claimId: string | null;
+  onClose: () => void;
+  onBack?: () => void;
+  backLabel?: string;
+  onSelectNode: (id: string) => void;
+  nodeName: (id: string) => string | null;
+}) {
+  const mark = useRef<HTMLElement>(null);
+  const at = evidence && claim ? locatePassage(evidence.content, claim) : null;
+  useEffect(() => {
+    mark.current?.scrollIntoView({ block: "center", behavior: "smooth" });
+  }, [evidence?.id, claim]);
+
+  return (
+    <section
+      aria-labelledby="evidence-heading"
+      className="flex h-full min-h-0 flex-col"
+      data-testid="evidence-panel"
+      data-evidence-id={evidenceId}
+      data-passage-located={at ? "true" : "false"}
+    >
+      <div className="flex items-center justify-between gap-2 border-b border-slate-200 px-3 py-2">
+        <div className="flex min-w-0 items-center gap-2">
+          {onBack ? (
+            <button type="button" onClick={onBack} className="shrink-0 rounded px-1 text-sm text-blue-800 hover:underline">
+              ← {backLabel ?? "Back"}
+            </button>
+          ) : null}
+          <h2 id="evidence-heading" className="truncate text-sm font-semibold text-slate-900">
+            {evidence ? humanise(evidence.type) : "Evidence"} <span className="font-mono text-xs font-normal text-slate-600">{evidenceId}</span>
+          </h2>
+          {evidence ? <ClassificationBadge classification={evidence.classification} /> : null}
+        </div>
+        <button type="button" onClick={onClose} aria-label="Close the evidence panel" className="rounded px-1.5 text-lg leading-none text-slate-600 hover:bg-slate-100 hover:text-slate-900">
+          ×
+        </button>
+      </div>
+      <div className="min-h-0 flex-1 overflow-y-auto">
+        {loading && !evidence ? (
+          <p className="p-3 text-sm text-slate-600">Loading evidence…</p>
+        ) : error ? (
+          <p role="alert" className="m-3 rounded-md border border-red-200 bg-red-50 p-2 text-sm text-red-900">
+            This evidence could not be loaded <span className="font-mono text-xs">{error.code}</span>: {error.message}
+          </p>
+        ) : !evidence ? (
+          <p className="p-3 text-sm text-slate-700">This evidence is not available to you.</p>
+        ) : (
+          <div>
+            <ClassificationBanner classification={evidence.classification} />
+            <div className="space-y-3 p-3">
+              <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs">
+                <dt className="text-slate-500">Source system</dt>
+                <dd className="text-slate-900">{evidence.sourceSystem}</dd>
+                <dt className="text-slate-500">Collected</dt>
+                <dd className="text-slate-900">{formatDateTime(evidence.collectedAt)}</dd>
+                {Object.entries(evidence.metadata).map(([k, v]) => (
+                  <div key={k} className="contents">
+                    <dt className="text-slate-500">{humanise(k)}</dt>
+                    <dd className="text-slate-900">{propertyText(v)}</dd>
+                  </div>
+                ))}
+                <dt className="text-slate-500">Linked to</dt>
+                <dd className="flex flex-wrap gap-1">
+                  {evidence.nodeIds.length ? (
+                    evidence.nodeIds.map((id) => (
+                      <button
+                        key={id}
+                        type="button"
+                        onClick={() => onSelectNode(id)}
+                        className="rounded border border-slate-300 bg-slate-50 px-1.5 py-px text-slate-800 hover:border-blue-600"
+                        title={id}
+                      >
+                        {nodeName(id) ?? id}
+                      </button>
+                    ))
+                  ) : (
+                    <span className="text-slate-600">No node you can see</span>
+                  )}
+                </dd>
+              </dl>
+              {claim ? (
+                <p className="rounded-md bg-slate-50 px-2 py-1.5 text-xs text-slate-700">
+                  Cited for{claimId ? <span className="font-mono"> {claimId}</span> : null}: “{claim}”
+                  {!at ? <span className="mt-0.5 block text-slate-600">The exact passage could not be located; the whole item is shown.</span> : null}
+                </p>
+              ) : null}
+              <div className="whitespace-pre-wrap text-sm leading-6 text-slate-900" data-testid="evidence-text">
+                {at ? (
+                  <>
+                    {evidence.content.slice(0, at.start)}
+                    <mark ref={mark} className="rounded-sm bg-amber-200 px-0.5 text-slate-950 outline outline-1 outline-amber-500" data-testid="cited-passage">
+                      {evidence.content.slice(at.start, at.end)}
+                    </mark>
+                    {evidence.content.slice(at.end)}
+                  </>
+                ) : (
+                  evidence.content
+                )}
+              </div>
+            </div>
+            <ClassificationBanner classification={evidence.classification} />
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}

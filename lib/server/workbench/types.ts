@@ -1,0 +1,109 @@
+// What the workbench sends to the browser. Every value of these shapes has passed the policy filter on the server for
+// the signed-in user (lib/server/workbench/*); hidden items appear only as counts. Types only: safe to import from
+// client components.
+import type { Classification } from "@/lib/domain/markings";
+
+export type PropertyValue = string | number | boolean | null | PropertyValue[] | { [key: string]: PropertyValue };
+
+export interface VisibleCounts {
+  nodes: number;
+  edges: number;
+  evidence: number;
+}
+
+export interface CaseSummary {
+  id: string;
+  title: string;
+  description: string;
+  classification: Classification;
+  status: string;
+  tenant: { id: string; name: string };
+  visible: VisibleCounts;
+  hidden: VisibleCounts;
+  /** The newest ledger entry about this case (any member's request), ISO-8601; null when none. */
+  lastActivityAt: string | null;
+  /** The newest of the user's own questions on this case, ISO-8601; null when none. */
+  myLastQuestionAt: string | null;
+}
+
+/** A node as the graph view needs it (lean: properties come with NodeDetails, when a node is opened). */
+export interface GraphNodeView {
+  id: string;
+  label: string;
+  name: string;
+  classification: Classification;
+  /** Visible relationships of this node (in the whole visible graph, not only the part sent). */
+  degree: number;
+}
+
+export interface GraphEdgeView {
+  id: string;
+  source: string;
+  target: string;
+  type: string;
+  classification: Classification;
+}
+
+export interface CaseGraphView {
+  caseId: string;
+  nodes: GraphNodeView[];
+  edges: GraphEdgeView[];
+  /** True when every visible node and edge is in `nodes`/`edges`; false when only an overview was sent. */
+  complete: boolean;
+  visible: { nodes: number; edges: number };
+  hidden: { nodes: number; edges: number };
+}
+
+export interface NodeNeighbourhood {
+  nodes: GraphNodeView[];
+  edges: GraphEdgeView[];
+  /** True when more visible neighbours exist than were sent. */
+  truncated: boolean;
+}
+
+export interface EvidenceSummary {
+  id: string;
+  type: string;
+  sourceSystem: string;
+  classification: Classification;
+  collectedAt: string;
+  excerpt: string;
+}
+
+export interface EvidenceView extends Omit<EvidenceSummary, "excerpt"> {
+  content: string;
+  /** Linked nodes the user may see (hidden links are left out). */
+  nodeIds: string[];
+  metadata: Record<string, PropertyValue>;
+}
+
+export interface NodeDetails {
+  node: GraphNodeView & { properties: Record<string, PropertyValue> };
+  evidence: EvidenceSummary[];
+  /** Linked evidence the user may not see: a count only. */
+  hiddenEvidence: number;
+}
+
+export interface HistoryEntry {
+  seq: number;
+  at: string;
+  /** The question as asked; null when the ledger keeps only its hash (AUDIT_QUERY_MODE=hash) or it was erased. */
+  question: string | null;
+  responseType: string;
+  errorCode: string | null;
+  confidence: number | null;
+  needsReview: boolean;
+  /** Evidence cited then that the user may still see now. */
+  citedEvidence: string[];
+  /** Cited items no longer visible to the user (permissions changed since): a count only. */
+  citedNoLongerVisible: number;
+  context: { nodes: number; edges: number; evidence: number };
+  /** Items hidden by policy at the time (counts only). */
+  hiddenByPolicy: number;
+}
+
+export interface ExampleQuestion {
+  question: string;
+  /** The visible node the question was built from. */
+  nodeId: string;
+}

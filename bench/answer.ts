@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { Prisma } from "../lib/generated/prisma/client";
 import { migratePostgres, openDatabase, type Database } from "../lib/adapters/prisma/db";
-import { PrismaEvidenceStore, driverRunner, evidenceSearchSql, planSearch, type SqlRunner } from "../lib/adapters/prisma/evidence-store";
+import { PrismaEvidenceStore, evidenceSearchSql, planSearch, poolRunner, type SqlRunner } from "../lib/adapters/prisma/evidence-store";
 import { PrismaGraphStore } from "../lib/adapters/prisma/graph-store";
 import { PrismaLedger } from "../lib/adapters/prisma/ledger";
 import { importBundle } from "../lib/adapters/prisma/workspace";
@@ -243,7 +243,9 @@ export default async function bench(args: string[]) {
              (SELECT count(*) FROM evidence WHERE case_id = ${CASE_ID}) AS evidence`;
     const asker = await loadActor(db.prisma, { email: USER }, "cli");
     const qs = await questions(db);
-    const runner = driverRunner(db);
+    // As the server runs on PostgreSQL: retrieval reads through a pool of their own (lib/server/graphrag.ts readRunner).
+    const reads = poolRunner(url, 24);
+    const runner: SqlRunner = reads;
     const ledger: Ledger = new PrismaLedger(db.prisma);
     const realEvidence = new PrismaEvidenceStore(runner);
     const realGraph = new PrismaGraphStore(runner);
@@ -299,6 +301,7 @@ export default async function bench(args: string[]) {
     printTable("where one ask's time goes (1 asker, from the pipeline's progress events)", stageRows);
     const verify = await ledger.verify();
     console.log(`ledger after the run: ${verify.size} entries, chain ${verify.ok ? "verifies" : "BROKEN at " + JSON.stringify(verify.firstBad)}; load average now ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+    await reads.end();
   } finally {
     await db.close();
   }

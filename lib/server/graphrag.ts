@@ -5,7 +5,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import { env, type Env } from "../env";
 import { createAnswerModel } from "../adapters/model";
 import type { Database } from "../adapters/prisma/db";
-import { PrismaEvidenceStore, driverRunner } from "../adapters/prisma/evidence-store";
+import { PrismaEvidenceStore, driverRunner, poolRunner, type SqlRunner } from "../adapters/prisma/evidence-store";
 import { PrismaGraphStore } from "../adapters/prisma/graph-store";
 import { answerQuestion, type AnswerDeps, type AnswerOptions } from "../graphrag/answer";
 import type { AnswerOutcome, Asker } from "../graphrag/types";
@@ -24,12 +24,13 @@ export function prismaCaseAccess(prisma: PrismaClient): CaseAccess {
   };
 }
 
-export function pipelineDeps(db: Database, ledger: Ledger, model: AnswerModel, e: Pick<Env, "AUDIT_QUERY_MODE" | "GRAPHRAG_HOPS" | "GRAPHRAG_MAX_NODES" | "GRAPHRAG_MAX_EDGES" | "GRAPHRAG_MAX_SNIPPETS" | "GRAPHRAG_TOKEN_BUDGET">): AnswerDeps {
+export function pipelineDeps(db: Database, ledger: Ledger, model: AnswerModel, e: Pick<Env, "AUDIT_QUERY_MODE" | "GRAPHRAG_HOPS" | "GRAPHRAG_MAX_NODES" | "GRAPHRAG_MAX_EDGES" | "GRAPHRAG_MAX_SNIPPETS" | "GRAPHRAG_TOKEN_BUDGET">, reads: SqlRunner = driverRunner(db)): AnswerDeps {
   return {
     access: prismaCaseAccess(db.prisma),
-    // Retrieval reads go to the driver directly: a Prisma $queryRaw round trip costs several times more.
-    graph: new PrismaGraphStore(driverRunner(db)),
-    evidence: new PrismaEvidenceStore(driverRunner(db)),
+    // Retrieval reads go to the driver directly: a Prisma $queryRaw round trip costs several times more. On PostgreSQL
+    // the process's read pool runs each as one statement, without a BEGIN/COMMIT round trip around it.
+    graph: new PrismaGraphStore(reads),
+    evidence: new PrismaEvidenceStore(reads),
     model,
     ledger,
     auditQueryMode: e.AUDIT_QUERY_MODE,
@@ -74,7 +75,19 @@ class UnavailableModel implements AnswerModel {
 
 export async function graphragDeps(): Promise<AnswerDeps> {
   const { db, ledger } = await runtime();
-  return pipelineDeps(db, ledger, answerModel(), env());
+  return pipelineDeps(db, ledger, answerModel(), env(), readRunner(db));
+}
+
+const readPoolKey = Symbol.for("casegraph.readPool");
+type PoolHolder = { [readPoolKey]?: SqlRunner };
+
+/** On PostgreSQL, a small pool of this process's own for the pipeline's reads; on PGlite, the database itself. */
+export function readRunner(db: Database): SqlRunner {
+  const e = env();
+  if (db.kind !== "postgresql" || !e.DATABASE_URL) return driverRunner(db);
+  const holder = globalThis as PoolHolder;
+  holder[readPoolKey] ??= poolRunner(e.DATABASE_URL, e.DATABASE_POOL_SIZE);
+  return holder[readPoolKey]!;
 }
 
 /** Asks as `asker` (an Actor resolved fresh by the guard or the CLI). Never throws: failures are coded outcomes. */

@@ -2,6 +2,7 @@
 // (plainto_tsquery per question word, OR-ed, ts_rank on the stored column): nothing calls to_tsvector per row at query
 // time and nothing scans with ILIKE. Ranking runs over a bounded candidate set; the wide columns are fetched for the
 // top rows afterwards. Items come back with their markings; visibility is decided by the pipeline's policy gate.
+import pg from "pg";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { Prisma } from "../../generated/prisma/client";
 import type { Database } from "./db";
@@ -118,6 +119,19 @@ export function driverRunner(db: Pick<Database, "transaction">): SqlRunner {
     runners.set(db, r);
   }
   return r;
+}
+
+/**
+ * Reads through a pool of their own: one round trip per statement (no BEGIN/COMMIT around it). For PostgreSQL; the
+ * pool lives as long as the process and tolerates dropped idle connections.
+ */
+export function poolRunner(connectionString: string, max: number): SqlRunner & { end(): Promise<void> } {
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, allowExitOnIdle: true });
+  pool.on("error", () => {}); // An idle client dropped by the server must not crash the process; queries report it.
+  return {
+    rows: async <T>(q: Prisma.Sql) => (await pool.query(q.text, q.values as unknown[])).rows as T[],
+    end: () => pool.end(),
+  };
 }
 
 export function prismaRunner(prisma: PrismaClient): SqlRunner {

@@ -7,6 +7,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { OfflineExtractiveModel } from "@/lib/adapters/model/offline";
+import { poolRunner } from "@/lib/adapters/prisma/evidence-store";
 import { PrismaLedger } from "@/lib/adapters/prisma/ledger";
 import { importBundle, userIdFor } from "@/lib/adapters/prisma/workspace";
 import { loadActor } from "@/lib/auth/actor";
@@ -28,9 +29,11 @@ describeEachDatabase("50 concurrent asks", (fixture) => {
   });
 
   it("give 50 ledger entries in one chain that verifies", async () => {
-    const { db } = fixture();
+    const { db, url } = fixture();
     const ledger = new PrismaLedger(db.prisma);
-    const deps = pipelineDeps(db, ledger, new OfflineExtractiveModel(), readEnv({}));
+    // On PostgreSQL, reads go through their own pool as in the server (lib/server/graphrag.ts readRunner).
+    const reads = url ? poolRunner(url, 10) : undefined;
+    const deps = pipelineDeps(db, ledger, new OfflineExtractiveModel(), readEnv({}), reads);
     const before = await ledger.verify();
     const people = ["det.reyes@metro.example", "analyst.kim@metro.example", "lead.park@metro.example", "analyst.ng@cyber.example", "junior.ali@cyber.example"];
     const actors = await Promise.all(people.map((email) => loadActor(db.prisma, { email }, "cli")));
@@ -52,6 +55,7 @@ describeEachDatabase("50 concurrent asks", (fixture) => {
     // Every outcome kind was exercised: answers, refusals, input errors and access denials.
     const types = new Set(rows.map((r) => (r.payload as Record<string, string>).response_type));
     expect([...types].sort()).toEqual(expect.arrayContaining(["answer", "error", "refused"]));
+    await reads?.end();
   });
 });
 

@@ -80,6 +80,9 @@ export function auditPayload(f: AuditFacts): Record<string, unknown> {
     answer_num_citations: f.numCitations ?? 0,
     answer_num_unknowns: f.numUnknowns ?? 0,
     answer_sha256: f.answerSha256 ?? null,
+    // Seed 000 §4.1's explanation_summary, structural only: the answer's text stays out of the ledger (it can carry
+    // content above a supervisor's clearance); answer_sha256 binds the delivered answer to this entry instead.
+    explanation_summary: summaryOf(f),
     citation_count: citationIds.length,
     citation_ids: citationIds,
     all_citations_in_context: f.validation?.allCitationsInContext ?? null,
@@ -95,6 +98,12 @@ export function auditPayload(f: AuditFacts): Record<string, unknown> {
     latency_ms: Math.round(f.latencyMs),
     model_latency_ms: f.modelLatencyMs === undefined ? null : Math.round(f.modelLatencyMs),
   };
+}
+
+function summaryOf(f: AuditFacts): string {
+  if (f.responseType === "error") return `error ${f.errorCode ?? ""}`.trim();
+  const steps = f.stepCitationIds?.length ? ` with explanation steps citing ${new Set(f.stepCitationIds).size} id(s)` : "";
+  return `${f.responseType}: ${f.numCitations ?? 0} citation(s) to ${new Set(f.citationIds ?? []).size} evidence item(s)${steps}, ${f.numUnknowns ?? 0} unknown(s)`;
 }
 
 /** Appends the entry; any failure is CG-AUDIT-001 and the caller withholds the answer. */

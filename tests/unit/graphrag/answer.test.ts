@@ -279,6 +279,8 @@ describe("answer pipeline: access, input, audit", () => {
       "answer_num_citations", "answer_num_unknowns", "context_evidence_count", "tenant_id", "actor_id", "case_id",
     ]) expect(p).toHaveProperty(field);
     expect(p).toMatchObject({ query_sha256: sha256(Q.question), response_type: "answer", answer_has_answer: true, all_citations_in_context: true, model: "mock:mock-llm" });
+    expect(p.explanation_summary).toBe("answer: 1 citation(s) to 1 evidence item(s), 2 unknown(s)");
+    expect(h.ledger.payloads()[2].explanation_summary).toBe("error CG-ACCESS-001");
     // The question text (AUDIT_QUERY_MODE=text) is stored outside the hashed payload, so retention can erase it.
     expect(p).not.toHaveProperty("query");
     expect(JSON.stringify(p)).not.toContain(Q.question);

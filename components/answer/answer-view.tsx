@@ -68,7 +68,7 @@ export function AnswerView({
       <Banner state={state} type={type} />
 
       {text && type !== "refused" ? (
-        <div className="text-[15px] leading-7 text-slate-900" data-testid="answer-text">
+        <div className="text-sm leading-6 text-slate-900 xl:text-[15px] xl:leading-7" data-testid="answer-text">
           <CitationText text={text} knownIds={knownIds} pending={streaming} />
           {streaming ? <span aria-hidden className="ml-0.5 inline-block h-4 w-1.5 translate-y-0.5 animate-pulse bg-slate-400" /> : null}
         </div>

@@ -63,7 +63,7 @@ export function HistoryPanel({
                 <Badge tone={t.tone}>{t.label}</Badge>
               </summary>
               <div className="space-y-2 border-t border-slate-100 px-2.5 py-2 text-xs text-slate-700">
-                {e.question ? <p className="whitespace-pre-wrap text-sm text-slate-900">{e.question}</p> : null}
+                {e.question && e.question.length > 70 ? <p className="whitespace-pre-wrap text-sm text-slate-900">{e.question}</p> : null}
                 <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5">
                   <dt className="text-slate-500">Outcome</dt>
                   <dd>

@@ -55,43 +55,60 @@ export function UnknownsPanel({ answer, pending }: { answer: (Pick<Answer, "unkn
           No unknowns: nothing was hidden, left out or reported missing for this answer.
         </p>
       ) : (
-        <div className="space-y-2.5">
+        <ul className="divide-y divide-slate-200 rounded-md border border-slate-200 bg-white">
           {GROUPS.map((g) => {
             const items = details.filter((d) => d.kind === g.kind);
             if (g.optional && !items.length) return null;
+            const policy = g.kind === "hidden_by_policy";
+            const count = policy && hiddenTotal ? hiddenTotal : items.length;
+            const breakdown = policy
+              ? [
+                  counts.evidence ? plural(counts.evidence, "evidence item") : "",
+                  counts.nodes ? plural(counts.nodes, "node") : "",
+                  counts.edges ? plural(counts.edges, "relationship") : "",
+                ].filter(Boolean).join(" · ")
+              : "";
+            const head = (
+              <>
+                <span className="shrink-0 whitespace-nowrap font-semibold text-slate-900">{g.title}</span>
+                <span
+                  className={cn("shrink-0 rounded px-1.5 text-xs font-bold tabular-nums", count ? (policy ? "bg-slate-800 text-white" : "bg-amber-100 text-amber-950") : "bg-slate-100 text-slate-600")}
+                  {...(policy && hiddenTotal ? { "data-testid": "hidden-by-policy-count", "aria-label": `${hiddenTotal} items hidden by policy` } : {})}
+                >
+                  {count}
+                </span>
+                {breakdown ? <span className="truncate text-xs text-slate-700" data-testid="hidden-by-policy-breakdown">{breakdown}</span> : null}
+              </>
+            );
             return (
-              <div key={g.kind} data-testid={`unknowns-${g.kind}`} data-count={items.length}>
-                <h3 className="flex items-baseline gap-2 text-sm font-semibold text-slate-900">
-                  {g.title}
-                  {g.kind === "hidden_by_policy" && hiddenTotal ? (
-                    <span className="rounded bg-slate-800 px-1.5 text-xs font-bold text-white tabular-nums" data-testid="hidden-by-policy-count" aria-label={`${hiddenTotal} items hidden by policy`}>
-                      {hiddenTotal}
-                    </span>
-                  ) : null}
-                </h3>
-                {g.kind === "hidden_by_policy" && hiddenTotal ? (
-                  <p className="mt-0.5 text-xs text-slate-700" data-testid="hidden-by-policy-breakdown">
-                    {[
-                      counts.evidence ? plural(counts.evidence, "evidence item") : "",
-                      counts.nodes ? plural(counts.nodes, "node") : "",
-                      counts.edges ? plural(counts.edges, "relationship") : "",
-                    ].filter(Boolean).join(" · ")}{" "}
-                    related to the question are outside your clearance, need-to-know or license. What they are is not shown.
-                  </p>
-                ) : null}
+              <li key={g.kind} data-testid={`unknowns-${g.kind}`} data-count={items.length} className="text-sm">
                 {items.length ? (
-                  <ul className="mt-1 list-disc space-y-0.5 pl-4 text-sm leading-5 text-slate-800">
-                    {items.map((d) => (
-                      <li key={d.text}>{d.text}</li>
-                    ))}
-                  </ul>
+                  <details open={g.kind === "not_in_evidence" || g.kind === "removed_by_validation"} className="group">
+                    <summary className="flex cursor-pointer list-none items-center gap-2 px-2.5 py-1.5 marker:hidden">
+                      <span aria-hidden className="text-[10px] text-slate-500 transition-transform group-open:rotate-90">▶</span>
+                      {head}
+                    </summary>
+                    <div className="space-y-1 px-2.5 pb-2 pl-7">
+                      {policy ? (
+                        <p className="text-xs text-slate-600">Outside your clearance, need-to-know or license. Only the count is shown, never what they are.</p>
+                      ) : null}
+                      <ul className="list-disc space-y-0.5 pl-4 leading-5 text-slate-800">
+                        {items.map((d) => (
+                          <li key={d.text}>{d.text}</li>
+                        ))}
+                      </ul>
+                    </div>
+                  </details>
                 ) : (
-                  <p className="mt-0.5 text-xs text-slate-500">{g.empty}</p>
+                  <div className="flex items-center gap-2 px-2.5 py-1.5 pl-7" title={g.empty}>
+                    {head}
+                    <span className="truncate text-xs text-slate-500">{g.empty}</span>
+                  </div>
                 )}
-              </div>
+              </li>
             );
           })}
-        </div>
+        </ul>
       )}
     </section>
   );

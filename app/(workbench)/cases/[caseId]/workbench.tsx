@@ -115,9 +115,11 @@ export function Workbench({
   const [inspector, setInspector] = useState<Inspector | null>(null);
   const [focus, setFocus] = useState<Focus>(null);
 
-  const selectNode = useCallback((id: string | null, from?: Inspector | null) => {
+  /** Selects a node and opens it in the inspector; a highlight from a citation or a step is cleared unless kept. */
+  const selectNode = useCallback((id: string | null, from?: Inspector | null, keepHighlight = false) => {
     setSelectedId(id);
     if (id) setInspector({ kind: "node", id, back: from ?? undefined });
+    if (!keepHighlight) setFocus(null);
   }, []);
 
   // ---- asking
@@ -366,7 +368,7 @@ export function Workbench({
                     backLabel={inspector.back?.kind === "node" ? nodeById.get(inspector.back.id)?.name : undefined}
                     onSelectNode={(id) => {
                       if (!nodeById.has(id)) void expand(id);
-                      selectNode(id, inspector);
+                      selectNode(id, inspector, true);
                       setTimeout(() => graphRef.current?.focus([id]), 60);
                     }}
                     nodeName={(id) => nodeById.get(id)?.name ?? null}
@@ -433,7 +435,7 @@ export function Workbench({
                     activeStep={focus?.kind === "step" ? focus.n : null}
                     onStep={(n, t) => setFocus(n !== null && t ? { kind: "step", n, targets: t } : null)}
                     onSelectNode={(id) => {
-                      selectNode(id);
+                      selectNode(id, null, true);
                       setTimeout(() => graphRef.current?.focus([id]), 60);
                     }}
                   />
@@ -460,8 +462,8 @@ export function Workbench({
                 />
               )}
             </div>
-            <div className="max-h-[40%] shrink-0 overflow-y-auto border-t-2 border-slate-200 bg-slate-50/60 p-3">
-              <UnknownsPanel answer={answer} pending={ask.busy} />
+            <div className="max-h-[38%] shrink-0 overflow-y-auto border-t-2 border-slate-200 bg-slate-50/60 px-3 py-2">
+              <UnknownsPanel key={run?.id ?? 0} answer={answer} pending={ask.busy} />
             </div>
           </section>
         </div>

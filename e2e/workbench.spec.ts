@@ -205,6 +205,25 @@ test.describe("investigator workbench", () => {
     await shot(page, "wb-11-no-evidence");
   });
 
+  test("Stop ends the answer on screen and never sends the question a second time", async ({ page }) => {
+    await signIn(page, REYES);
+    const wb = new WorkbenchPage(page);
+    await wb.goto(HARBOR);
+    const count = async () => Number(/\((\d+)\)/.exec((await page.getByTestId("tab-history").textContent()) ?? "")?.[1] ?? NaN);
+    await expect.poll(count).not.toBeNaN();
+    const before = await count();
+    await wb.question.fill(questions[HARBOR].find((x) => !x.unanswerable)!.question);
+    await page.getByTestId("ask-button").click();
+    // The offline model may finish before the click lands; either way there must be exactly one request.
+    await page.getByTestId("stop-button").click({ timeout: 3_000 }).catch(() => {});
+    await expect(wb.answer).not.toHaveAttribute("data-status", "streaming", { timeout: 30_000 });
+    expect(["stopped", "done"]).toContain(await wb.answer.getAttribute("data-status"));
+    await expect(page.getByTestId("ask-button")).toBeVisible();
+    await page.waitForTimeout(2_000); // a stopped request still completes and is audited on the server
+    await page.reload();
+    await expect.poll(count).toBe(before + 1);
+  });
+
   test("at 1024 px wide the workbench fits without horizontal scrolling", async ({ page }) => {
     await page.setViewportSize({ width: 1024, height: 768 });
     await signIn(page, REYES);

@@ -97,12 +97,24 @@ export function AskPanel({
         Press Enter to ask, Shift+Enter for a new line. Answers cite only evidence you are allowed to see.
       </p>
       <div className="flex items-center gap-2">
+        {/* Distinct keys: the Stop button must never become the submit button under the pointer mid-click (which
+            would submit the form again right after stopping). */}
         {busy ? (
-          <Button type="button" variant="danger" size="sm" onClick={onStop} data-testid="stop-button">
+          <Button
+            key="stop"
+            type="button"
+            variant="danger"
+            size="sm"
+            onClick={(e) => {
+              e.preventDefault();
+              onStop();
+            }}
+            data-testid="stop-button"
+          >
             <span aria-hidden className="inline-block h-2.5 w-2.5 rounded-[2px] bg-white" /> Stop
           </Button>
         ) : (
-          <Button type="submit" size="sm" disabled={disabled} data-testid="ask-button">
+          <Button key="ask" type="submit" size="sm" disabled={disabled} data-testid="ask-button">
             Ask
           </Button>
         )}

@@ -338,7 +338,7 @@ export function CaseGraph({ nodes, edges, selectedId, highlight, hiddenLabels, o
       const pad = 48;
       const w = cy.width();
       const h = cy.height();
-      const zoom = Math.max(cy.minZoom(), Math.min(1.6, (w - 2 * pad) / Math.max(box.w, 1), (h - 2 * pad) / Math.max(box.h, 1)));
+      const zoom = Math.max(cy.minZoom(), Math.min(1.3, (w - 2 * pad) / Math.max(box.w, 1), (h - 2 * pad) / Math.max(box.h, 1)));
       const cx = (box.x1 + box.x2) / 2;
       const cyc = (box.y1 + box.y2) / 2;
       cy.stop();

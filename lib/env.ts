@@ -31,6 +31,8 @@ export const envSchema = z.object({
   NEO4J_USER: optionalString,
   NEO4J_PASSWORD: optionalString,
   NEO4J_DATABASE: optionalString,
+  /** Hard deadline of one graph read on Neo4j (ms); a dead Neo4j fails sooner, on the connection (~1 s). */
+  NEO4J_TIMEOUT_MS: intInRange(1_800, 200, 600_000),
   AUDIT_QUERY_MODE: z.enum(["text", "hash"]).default("text"),
   // Answer pipeline limits (seed 002): defaults and hard maxima; the maxima cannot be raised by configuration.
   GRAPHRAG_HOPS: intInRange(2, 0, 3),

@@ -84,38 +84,70 @@ export interface GraphEdgeRecord extends Marked {
 }
 
 export interface SeedQuery {
-  /** Tokens of the question that may be node ids, compared exactly. */
+  /** Tokens of the question that may be node ids, compared exactly (case-sensitive). */
   ids: string[];
-  /** Lower-cased word sequences of the question (1–4 words) compared with whole node names. */
+  /**
+   * Lower-cased word sequences of the question (1–4 words) compared with whole node names, the name lower-cased by
+   * the Unicode simple case mapping (PostgreSQL lower() in a UTF-8 locale; graph-contract.ts simpleLower()).
+   */
   phrases: string[];
-  /** Search terms, OR-ed, against the stored name/id/label search vector. */
+  /**
+   * Search terms, OR-ed. Each term stands for its search tokens (graph-contract.ts searchTokens(): lower-cased pieces
+   * between separator characters, ≤ 100 code points), AND-ed: "ws-fin-0231" is ws ∧ fin ∧ 0231.
+   */
   terms: string[];
+  /** At most this many text matches (id and name matches are not limited). */
   limit: number;
 }
 
 export interface SeedCandidate {
   node: GraphNodeRecord;
-  /** How the node was found: exact id, exact name, or full-text rank over name/id/label. */
+  /**
+   * How the node was found: exact id; exact name; or text — every token of at least one term is among the search
+   * tokens of the node's name, id and label.
+   */
   match: "id" | "name" | "text";
+  /** 0 for id and name matches; for text matches the number of terms whose tokens the node holds (≥ 1). */
   rank: number;
 }
 
 export interface SubgraphLimits {
+  /** ≥ 0. */
   hops: number;
+  /** ≥ 1; seeds count towards it and are never dropped. */
   maxNodes: number;
+  /** ≥ 1: the most edges one hop reads, and the most edges returned. */
   maxEdges: number;
 }
 
 export interface Subgraph {
-  /** Seeds first (hop 0), then by hop; `hop` is the BFS distance from the nearest seed. */
+  /** Seeds first (hop 0), then by hop, then id; `hop` is the hop at which the expansion reached the node. */
   nodes: Array<GraphNodeRecord & { hop: number }>;
-  /** Edges whose two endpoints are both in `nodes`. */
+  /** Edges whose two endpoints are both in `nodes`, in id order, at most maxEdges. */
   edges: GraphEdgeRecord[];
-  /** True when a cap stopped the expansion. */
+  /** True exactly when a cap cut something: a read returned maxEdges edges, or a reached node was left out. */
   truncated: boolean;
 }
 
-/** The case graph: PostgreSQL tables by default, Neo4j behind the same contract. */
+/**
+ * The case graph: PostgreSQL tables by default, Neo4j behind the same contract (DESIGN.md: Ports and adapters). Both
+ * stores are built from lib/domain/graph-contract.ts, and tests/integration/graph-store-contract.test.ts runs one suite
+ * against each on real servers, checking them against the contract written out in memory and against each other.
+ *
+ * - Scope: every call reads only the nodes and edges of `scope.caseId` held under `scope.tenantId`; a case asked for
+ *   under another tenant reads as empty. Items come back with their markings; stores never decide visibility.
+ * - Order: ids are compared by Unicode code point (= UTF-8 bytes = PostgreSQL's "C" collation).
+ * - findSeedNodes: one candidate per node, its strongest match kept (id, then name, then text); the text matches are
+ *   the top `limit` by rank, then id, taken before that merge. Sorted by match kind, rank (highest first), id.
+ * - expand: breadth-first from the distinct seeds (graph-contract.ts expandFrontier): each hop reads the frontier's
+ *   edges in id order, at most maxEdges, and reaches each edge's source then target while fewer than maxNodes ids
+ *   are reached. Unknown seed ids count towards maxNodes but are not returned. Then the edges among the reached nodes.
+ *   Results are identical across stores for identical data — same nodes, hops, edges and `truncated`.
+ * - nodesByIds / edgesByIds: the items of the case with those ids (unknown ids ignored), in id order.
+ * - Failures are CasegraphError: CG-GRAPH-001 unavailable (fast: < 2 s for a dead Neo4j), -002 query failed, -003
+ *   credentials refused; the Neo4j store also refuses with CG-GRAPH-005 a case whose graph it does not hold in full
+ *   (never loaded, or an interrupted write) rather than answer from part of it.
+ */
 export interface CaseGraphStore {
   findSeedNodes(scope: CaseScope, query: SeedQuery): Promise<SeedCandidate[]>;
   /** Bounded k-hop expansion from the seeds over every node and edge of the case (markings included). */

@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { CasegraphError } from "../../lib/domain/failure-codes";
-import { importBundle } from "../../lib/adapters/prisma/workspace";
+import { env } from "../../lib/env";
+import { importWorkspace } from "../../lib/server/graph";
 import { runtime } from "../../lib/server/runtime";
 import { UsageError, type Command } from "../command";
 
@@ -21,7 +22,8 @@ export async function readBundleFile(file: string): Promise<unknown> {
 
 export default {
   name: "import",
-  usage: "  import <file>                         import a casegraph.workspace/v1 bundle (all-or-nothing)",
+  usage: "  import <file>                         import a casegraph.workspace/v1 bundle (all-or-nothing; the graph\n" +
+    "                                        also into Neo4j when NEO4J_URI is set)",
   async run(args) {
     const { positionals } = parseArgs({ args, allowPositionals: true });
     if (positionals.length !== 1) throw new UsageError("import needs exactly one file");
@@ -29,7 +31,8 @@ export default {
     const { db } = await runtime();
     const started = performance.now();
     const tty = process.stderr.isTTY;
-    const summary = await importBundle(db, bundle, {
+    // With NEO4J_URI set, the graph goes to Neo4j in the same unit of work (lib/adapters/neo4j/sync.ts).
+    const summary = await importWorkspace(db, bundle, env(), {
       onProgress: ({ done, total }) => {
         if (!tty) return;
         const rate = Math.round(done / ((performance.now() - started) / 1000));

@@ -37,7 +37,10 @@ export const FAILURES = {
   "CG-POLICY-001": { status: 500, message: "The access policy could not be evaluated.", description: "A marking or license on stored data is unknown; the item is denied and the request fails closed." },
 
   "CG-GRAPH-001": { status: 503, message: "The case graph is unavailable.", description: "The graph store (PostgreSQL or Neo4j) did not answer in time." },
-  "CG-GRAPH-002": { status: 500, message: "The case graph query failed.", description: "The graph store answered with an error." },
+  "CG-GRAPH-002": { status: 500, message: "The case graph query failed.", description: "The graph store answered with an error (or NEO4J_URI / NEO4J_DATABASE name no usable Neo4j database)." },
+  "CG-GRAPH-003": { status: 503, message: "The case graph store refused the credentials.", description: "Neo4j rejected NEO4J_USER / NEO4J_PASSWORD (or rate-limited the sign-in). Fix the credentials; nothing was read or written." },
+  "CG-GRAPH-004": { status: 503, message: "The case graph could not be written to Neo4j; the import was rolled back.", description: "With NEO4J_URI set, an import writes the graph to Neo4j and the rest to PostgreSQL as one unit: Neo4j failed, so PostgreSQL was left as it was and the Neo4j side was restored from it. Run the import again when Neo4j answers; if the restore also failed, `casegraph graph sync --case <id>` rebuilds the case graph from PostgreSQL." },
+  "CG-GRAPH-005": { status: 503, message: "The case graph in Neo4j is not loaded or not in sync.", description: "Neo4j holds no graph for this case (it was imported before NEO4J_URI was set, or Neo4j was reset), or a write to it was interrupted. Answers are refused rather than given from a partial graph; run `casegraph graph sync --case <id>` (or `--all`)." },
 
   "CG-EVIDENCE-001": { status: 503, message: "The evidence store is unavailable.", description: "Evidence search failed or timed out." },
 

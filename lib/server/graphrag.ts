@@ -12,6 +12,7 @@ import type { AnswerOutcome, Asker } from "../graphrag/types";
 import { asCasegraphError, type CasegraphError } from "../domain/failure-codes";
 import type { AnswerModel, CaseAccess, Ledger, ModelProbe } from "../ports";
 import { assertCaseAccess } from "./case-access";
+import { configuredNeo4jStore, type GraphEnv } from "./graph";
 import { runtime } from "./runtime";
 
 /** Step 2's port over lib/server/case-access.ts (membership + tenant, deny by default). */
@@ -24,12 +25,13 @@ export function prismaCaseAccess(prisma: PrismaClient): CaseAccess {
   };
 }
 
-export function pipelineDeps(db: Database, ledger: Ledger, model: AnswerModel, e: Pick<Env, "AUDIT_QUERY_MODE" | "GRAPHRAG_HOPS" | "GRAPHRAG_MAX_NODES" | "GRAPHRAG_MAX_EDGES" | "GRAPHRAG_MAX_SNIPPETS" | "GRAPHRAG_TOKEN_BUDGET">, reads: SqlRunner = driverRunner(db)): AnswerDeps {
+export function pipelineDeps(db: Database, ledger: Ledger, model: AnswerModel, e: Pick<Env, "AUDIT_QUERY_MODE" | "GRAPHRAG_HOPS" | "GRAPHRAG_MAX_NODES" | "GRAPHRAG_MAX_EDGES" | "GRAPHRAG_MAX_SNIPPETS" | "GRAPHRAG_TOKEN_BUDGET"> & GraphEnv, reads: SqlRunner = driverRunner(db)): AnswerDeps {
   return {
     access: prismaCaseAccess(db.prisma),
     // Retrieval reads go to the driver directly: a Prisma $queryRaw round trip costs several times more. On PostgreSQL
     // the process's read pool runs each as one statement, without a BEGIN/COMMIT round trip around it.
-    graph: new PrismaGraphStore(reads),
+    // The case graph: Neo4j when NEO4J_URI is set (one driver per process), else the PostgreSQL tables.
+    graph: configuredNeo4jStore(e) ?? new PrismaGraphStore(reads),
     evidence: new PrismaEvidenceStore(reads),
     model,
     ledger,

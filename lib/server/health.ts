@@ -4,12 +4,15 @@ import type { DatabaseKind } from "../adapters/prisma/db";
 import { env } from "../env";
 import type { ModelProbe } from "../ports";
 import { answerModel } from "./graphrag";
+import { checkGraphStore, type GraphHealth } from "./graph";
 
 export interface Health {
   status: "healthy" | "degraded";
   service: "graphrag";
   timestamp: string;
   database: { ok: boolean; kind: DatabaseKind | "unknown"; latencyMs?: number; error?: string };
+  /** The case-graph store: Neo4j when NEO4J_URI is set (pinged, bounded), else the PostgreSQL tables. */
+  graph: GraphHealth;
   /** The answer model: the offline extractive model is always ok; a remote provider is probed (bounded, cached). */
   model: ModelProbe;
 }
@@ -39,6 +42,21 @@ export async function checkModel(): Promise<ModelProbe> {
   return probe;
 }
 
+const GRAPH_PROBE_MS = 1_500;
+
+async function checkGraph(databaseOk: boolean): Promise<GraphHealth> {
+  let e: ReturnType<typeof env>;
+  try {
+    e = env();
+  } catch {
+    return { ok: false, kind: process.env.NEO4J_URI ? "neo4j" : "postgresql", error: "CG-SYS-003" };
+  }
+  const kind = e.NEO4J_URI ? "neo4j" : "postgresql";
+  return withTimeout(checkGraphStore(e, databaseOk, GRAPH_PROBE_MS), GRAPH_PROBE_MS + 500, "graph probe").catch(
+    (): GraphHealth => ({ ok: false, kind, error: "CG-GRAPH-001" }),
+  );
+}
+
 export function withTimeout<T>(promise: Promise<T>, ms: number, label: string): Promise<T> {
   let timer: NodeJS.Timeout;
   const timeout = new Promise<never>((_, reject) => {
@@ -59,12 +77,13 @@ export async function checkHealth(): Promise<Health> {
   } catch {
     database = { ok: false, kind: process.env.DATABASE_URL ? "postgresql" : "pglite", error: "CG-SYS-001" };
   }
-  const model = await checkModel();
+  const [graph, model] = await Promise.all([checkGraph(database.ok), checkModel()]);
   return {
-    status: database.ok && model.ok ? "healthy" : "degraded",
+    status: database.ok && graph.ok && model.ok ? "healthy" : "degraded",
     service: "graphrag",
     timestamp: new Date().toISOString(),
     database,
+    graph,
     model,
   };
 }

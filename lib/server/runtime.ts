@@ -4,7 +4,7 @@ import path from "node:path";
 import { env } from "../env";
 import { openDatabase, defaultDataDir, type Database } from "../adapters/prisma/db";
 import { PrismaLedger } from "../adapters/prisma/ledger";
-import { importBundle } from "../adapters/prisma/workspace";
+import { closeGraphStores, importWorkspace } from "./graph";
 import { acquireDataDirLock } from "./data-lock";
 import { readLedgerEnv } from "./ledger-env";
 import { loadLedgerSigner, type LedgerSigner } from "./ledger-key";
@@ -55,6 +55,7 @@ export async function closeRuntime(): Promise<void> {
     await rt.ledger.flush().catch(() => {}); // a periodic checkpoint may still be running
     await rt.db.close();
   }
+  await closeGraphStores(); // Neo4j drivers keep sockets open (and a CLI process alive) until closed
 }
 
 /** First start on an empty database: load the demo workspace so a newcomer has something to open. */
@@ -63,6 +64,6 @@ export async function seedDemoIfEmpty(): Promise<boolean> {
   const { db } = await runtime();
   if ((await db.prisma.tenant.count()) > 0) return false;
   const bundle = JSON.parse(await readFile(DEMO_BUNDLE, "utf8"));
-  await importBundle(db, bundle);
+  await importWorkspace(db, bundle, env()); // into Neo4j too when NEO4J_URI is set
   return true;
 }

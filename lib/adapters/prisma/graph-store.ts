@@ -1,8 +1,9 @@
-// CaseGraphStore on PostgreSQL/PGlite tables (the default graph store; Neo4j implements the same port). Seed search
-// uses exact ids (primary key), whole names (the (case_id, lower(name)) index) and the stored 'simple' tsvector over
-// name/id/label (GIN). The k-hop expansion is iterative frontier queries over the (case_id, source) and
-// (case_id, target) indexes with caps per hop, then one query for the edges among the nodes reached. Every query is
-// scoped by case and tenant; items come back with their markings for the pipeline's policy gate.
+// CaseGraphStore on PostgreSQL/PGlite tables (the default graph store; Neo4j implements the same port, and both follow
+// the store-independent rules of lib/domain/graph-contract.ts). Seed search uses exact ids (primary key), whole names
+// (the (case_id, lower(name)) index) and the stored tsvector of the node's search tokens (GIN). The k-hop expansion is
+// iterative frontier queries over the (case_id, source) and (case_id, target) indexes with caps per hop, then one query
+// for the edges among the nodes reached. Ids are ordered by code point (COLLATE "C"). Every query is scoped by case and
+// tenant; items come back with their markings for the pipeline's policy gate.
 import type { PrismaClient } from "../../generated/prisma/client";
 import { Prisma } from "../../generated/prisma/client";
 import { CasegraphError } from "../../domain/failure-codes";
@@ -10,7 +11,8 @@ import type { Classification } from "../../domain/markings";
 import type {
   CaseGraphStore, CaseScope, GraphEdgeRecord, GraphNodeRecord, SeedCandidate, SeedQuery, Subgraph, SubgraphLimits,
 } from "../../ports";
-import { asRunner, cleanTerms, planSearch, rankedMatchesSql, tieredMatchesSql, type SqlRunner } from "./evidence-store";
+import { assembleSubgraph, expandFrontier, rankSeedCandidates, textQueryGroups } from "../../domain/graph-contract";
+import { asRunner, type SqlRunner } from "./evidence-store";
 
 interface NodeRow {
   id: string;
@@ -37,19 +39,24 @@ interface EdgeRow {
 
 const NODE_COLUMNS = Prisma.sql`n.id, n.tenant_id, n.label, n.name, n.properties, n.classification::text AS classification, n.need_to_know`;
 const EDGE_COLUMNS = Prisma.sql`g.id, g.tenant_id, g.source, g.target, g.type, g.properties, g.classification::text AS classification, g.need_to_know`;
-const MATCH_ORDER = { id: 0, name: 1, text: 2 } as const;
 
 /**
- * Name/id/label words through the stored 'simple' tsvector and its GIN index, as one statement (the store plans the
- * same search in the process; see findSeedNodes). Exported so a test can EXPLAIN it.
+ * Text seeds (lib/domain/graph-contract.ts): each term's search tokens AND-ed, the terms OR-ed, over the stored tsvector
+ * of the node's tokens through its GIN index; rank = how many terms' token groups the node holds; the top `limit` by
+ * rank, then id. The tsquery text is built only from tokens, which never contain a quote, backslash, space or
+ * operator character (all separators). Exported so a test can EXPLAIN it.
  */
 export function seedTextSql(scope: CaseScope, terms: readonly string[], limit: number): Prisma.Sql {
-  const where = Prisma.sql`t.case_id = ${scope.caseId} AND t.tenant_id = ${scope.tenantId}`;
+  const groups = textQueryGroups(terms).map((g) => g.map((t) => `'${t}'`).join(" & "));
+  if (!groups.length || limit <= 0) return Prisma.sql`SELECT ${NODE_COLUMNS}, 'text' AS match, 0::float8 AS rank FROM "graph_node" n WHERE false`;
+  const any = groups.map((g) => `(${g})`).join(" | ");
   return Prisma.sql`
-    SELECT ${NODE_COLUMNS}, 'text' AS match, hits.rank
-    FROM (${rankedMatchesSql({ table: "graph_node", config: "simple", scope: where, terms, limit })}) hits
-    JOIN "graph_node" n ON n.case_id = ${scope.caseId} AND n.id = hits.id
-    ORDER BY hits.rank DESC, n.id`;
+    SELECT ${NODE_COLUMNS}, 'text' AS match, m.rank::float8 AS rank
+    FROM "graph_node" n
+    CROSS JOIN LATERAL (SELECT count(*) AS rank FROM unnest(${groups}::text[]) AS g(q) WHERE n.search @@ g.q::tsquery) m
+    WHERE n.case_id = ${scope.caseId} AND n.tenant_id = ${scope.tenantId} AND n.search @@ ${any}::tsquery
+    ORDER BY m.rank DESC, n.id COLLATE "C"
+    LIMIT ${limit}`;
 }
 
 export class PrismaGraphStore implements CaseGraphStore {
@@ -60,15 +67,6 @@ export class PrismaGraphStore implements CaseGraphStore {
   }
 
   async findSeedNodes(scope: CaseScope, query: SeedQuery): Promise<SeedCandidate[]> {
-    const terms = cleanTerms(query.terms);
-    // Name/id/label words planned like the evidence search (constant tsqueries, rare words first, capped tiers).
-    const plan = terms.length && query.limit > 0 ? await this.run(() => planSearch(this.db, "graph_node", "simple", terms), "CG-GRAPH-001") : null;
-    const where = Prisma.sql`t.case_id = ${scope.caseId} AND t.tenant_id = ${scope.tenantId}`;
-    const text = plan?.anyQ
-      ? Prisma.sql`SELECT ${NODE_COLUMNS}, 'text' AS match, hits.rank
-          FROM (${tieredMatchesSql("graph_node", where, plan, query.limit)}) hits
-          CROSS JOIN LATERAL (SELECT * FROM "graph_node" x WHERE x.case_id = ${scope.caseId} AND x.id = hits.id LIMIT 1) n`
-      : Prisma.sql`SELECT ${NODE_COLUMNS}, 'text' AS match, 0::float8 AS rank FROM "graph_node" n WHERE false`;
     const rows = await this.run(() => this.db.rows<NodeRow>(Prisma.sql`
       (SELECT ${NODE_COLUMNS}, 'id' AS match, 0::float8 AS rank
         FROM "graph_node" n
@@ -78,45 +76,20 @@ export class PrismaGraphStore implements CaseGraphStore {
         FROM "graph_node" n
         WHERE n.case_id = ${scope.caseId} AND n.tenant_id = ${scope.tenantId} AND lower(n.name) = ANY(${query.phrases}::text[]))
       UNION ALL
-      (${text})`), "CG-GRAPH-001");
-    // One candidate per node, keeping its strongest match.
-    const best = new Map<string, SeedCandidate>();
-    for (const r of rows) {
-      const c: SeedCandidate = { node: toNode(r), match: r.match ?? "text", rank: Number(r.rank ?? 0) };
-      const prev = best.get(c.node.id);
-      if (!prev || MATCH_ORDER[c.match] < MATCH_ORDER[prev.match]) best.set(c.node.id, c);
-    }
-    return [...best.values()].sort((a, b) => MATCH_ORDER[a.match] - MATCH_ORDER[b.match] || b.rank - a.rank || cmp(a.node.id, b.node.id));
+      (${seedTextSql(scope, query.terms, query.limit)})`), "CG-GRAPH-001");
+    // One candidate per node, keeping its strongest match; by match kind, rank, id.
+    return rankSeedCandidates(rows.map((r) => ({ node: toNode(r), match: r.match ?? "text", rank: Number(r.rank ?? 0) })));
   }
 
   async expand(scope: CaseScope, seedIds: readonly string[], limits: SubgraphLimits): Promise<Subgraph> {
-    const hopOf = new Map<string, number>();
-    for (const id of seedIds) if (!hopOf.has(id)) hopOf.set(id, 0);
-    let frontier = [...hopOf.keys()];
-    let truncated = false;
-    for (let hop = 1; hop <= limits.hops && frontier.length && hopOf.size < limits.maxNodes; hop++) {
-      const rows = await this.run(() => this.db.rows<{ source: string; target: string }>(Prisma.sql`
+    const expansion = await expandFrontier(seedIds, limits, (frontier, limit) =>
+      this.run(() => this.db.rows<{ source: string; target: string }>(Prisma.sql`
         SELECT g.source, g.target FROM "graph_edge" g
         WHERE g.case_id = ${scope.caseId} AND g.tenant_id = ${scope.tenantId}
           AND (g.source = ANY(${frontier}::text[]) OR g.target = ANY(${frontier}::text[]))
-        ORDER BY g.id
-        LIMIT ${limits.maxEdges}`), "CG-GRAPH-001");
-      if (rows.length >= limits.maxEdges) truncated = true;
-      const next: string[] = [];
-      for (const r of rows) {
-        for (const id of [r.source, r.target]) {
-          if (hopOf.has(id)) continue;
-          if (hopOf.size >= limits.maxNodes) {
-            truncated = true;
-            continue;
-          }
-          hopOf.set(id, hop);
-          next.push(id);
-        }
-      }
-      frontier = next;
-    }
-    const ids = [...hopOf.keys()];
+        ORDER BY g.id COLLATE "C"
+        LIMIT ${limit}`), "CG-GRAPH-001"));
+    const ids = [...expansion.hopOf.keys()];
     const [nodeRows, edgeRows] = await Promise.all([
       this.run(() => this.db.rows<NodeRow>(Prisma.sql`
         SELECT ${NODE_COLUMNS} FROM "graph_node" n
@@ -125,14 +98,10 @@ export class PrismaGraphStore implements CaseGraphStore {
         SELECT ${EDGE_COLUMNS} FROM "graph_edge" g
         WHERE g.case_id = ${scope.caseId} AND g.tenant_id = ${scope.tenantId}
           AND g.source = ANY(${ids}::text[]) AND g.target = ANY(${ids}::text[])
-        ORDER BY g.id
+        ORDER BY g.id COLLATE "C"
         LIMIT ${limits.maxEdges}`), "CG-GRAPH-001"),
     ]);
-    if (edgeRows.length >= limits.maxEdges) truncated = true;
-    const nodes = nodeRows
-      .map((r) => ({ ...toNode(r), hop: hopOf.get(r.id)! }))
-      .sort((a, b) => a.hop - b.hop || cmp(a.id, b.id));
-    return { nodes, edges: edgeRows.map(toEdge), truncated };
+    return assembleSubgraph(expansion, nodeRows.map(toNode), edgeRows.map(toEdge), limits);
   }
 
   async nodesByIds(scope: CaseScope, ids: readonly string[]): Promise<GraphNodeRecord[]> {
@@ -140,7 +109,7 @@ export class PrismaGraphStore implements CaseGraphStore {
     const rows = await this.run(() => this.db.rows<NodeRow>(Prisma.sql`
       SELECT ${NODE_COLUMNS} FROM "graph_node" n
       WHERE n.case_id = ${scope.caseId} AND n.tenant_id = ${scope.tenantId} AND n.id = ANY(${[...ids]}::text[])
-      ORDER BY n.id`), "CG-GRAPH-001");
+      ORDER BY n.id COLLATE "C"`), "CG-GRAPH-001");
     return rows.map(toNode);
   }
 
@@ -149,7 +118,7 @@ export class PrismaGraphStore implements CaseGraphStore {
     const rows = await this.run(() => this.db.rows<EdgeRow>(Prisma.sql`
       SELECT ${EDGE_COLUMNS} FROM "graph_edge" g
       WHERE g.case_id = ${scope.caseId} AND g.tenant_id = ${scope.tenantId} AND g.id = ANY(${[...ids]}::text[])
-      ORDER BY g.id`), "CG-GRAPH-001");
+      ORDER BY g.id COLLATE "C"`), "CG-GRAPH-001");
     return rows.map(toEdge);
   }
 
@@ -198,4 +167,3 @@ function asObject(v: unknown): Record<string, unknown> {
   return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
 
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,0 +1,206 @@
+// PostgreSQL → Neo4j: the import as one unit of work across both, and `casegraph graph sync` (rebuild a case graph in
+// Neo4j from PostgreSQL, the source of truth, for disaster recovery).
+//
+// Import: importBundle() calls mirrorGraph inside its PostgreSQL transaction for every batch of nodes or edges, and
+// the batch goes to Neo4j there and then (MERGE on caseId + id, so writing a batch twice changes nothing). If Neo4j
+// fails, the mirror throws CG-GRAPH-004, PostgreSQL rolls back, and each case the import had touched in Neo4j is
+// rebuilt from PostgreSQL (as it was) — so Neo4j ends as it was too. If that rebuild cannot run (Neo4j is down), the
+// case keeps its "writing" mark in Neo4j; once its lease lapses the store refuses to read it (CG-GRAPH-005) until a
+// later import or `graph sync` rewrites it. Running the import again after a failure therefore succeeds and leaves the
+// same state as a first successful run.
+import { randomUUID } from "node:crypto";
+import type { PrismaClient } from "../../generated/prisma/client";
+import { Prisma } from "../../generated/prisma/client";
+import { CasegraphError, FAILURES } from "../../domain/failure-codes";
+import type { CaseScope } from "../../ports";
+import type { Database } from "../prisma/db";
+import { importBundle, type GraphRows, type ImportOptions, type ImportSummary } from "../prisma/workspace";
+import type { EdgeWrite, Neo4jGraphStore, NodeWrite } from "./graph-store";
+
+export const SYNC_PAGE = 5_000;
+
+export interface SyncResult {
+  caseId: string;
+  tenantId: string | null;
+  /** The case no longer exists in PostgreSQL: its Neo4j graph was deleted. */
+  deleted: boolean;
+  nodes: number;
+  edges: number;
+  removed: { nodes: number; edges: number };
+  seconds: number;
+}
+
+/** Rebuilds one case's graph in Neo4j from PostgreSQL: upsert every node and edge, then sweep what PostgreSQL lacks. */
+export async function syncCase(prisma: PrismaClient, store: Neo4jGraphStore, caseId: string): Promise<SyncResult> {
+  const started = performance.now();
+  const found = await prisma.case.findUnique({ where: { id: caseId }, select: { id: true, tenantId: true } });
+  if (!found) {
+    const removed = await store.deleteCase(caseId);
+    return { caseId, tenantId: null, deleted: true, nodes: 0, edges: 0, removed: { nodes: removed, edges: 0 }, seconds: secondsSince(started) };
+  }
+  const scope: CaseScope = { caseId, tenantId: found.tenantId };
+  const stamp = randomUUID();
+  await store.beginWrite(scope);
+  let nodes = 0, edges = 0;
+  for await (const page of pages<NodeWrite>(prisma, (after) => Prisma.sql`
+      SELECT id, label, name, properties, classification::text AS classification, need_to_know AS "needToKnow"
+      FROM "graph_node" WHERE case_id = ${caseId} AND id > ${after} ORDER BY id LIMIT ${SYNC_PAGE}`)) {
+    nodes += await store.writeNodes(scope, page.map(asNode), stamp);
+  }
+  for await (const page of pages<EdgeWrite>(prisma, (after) => Prisma.sql`
+      SELECT id, source, target, type, properties, classification::text AS classification, need_to_know AS "needToKnow"
+      FROM "graph_edge" WHERE case_id = ${caseId} AND id > ${after} ORDER BY id LIMIT ${SYNC_PAGE}`)) {
+    edges += await store.writeEdges(scope, page.map(asEdge), stamp);
+  }
+  const removed = await store.sweep(scope, stamp);
+  await store.markReady([scope]);
+  return { caseId, tenantId: scope.tenantId, deleted: false, nodes, edges, removed, seconds: secondsSince(started) };
+}
+
+/** Every case of PostgreSQL, plus removal of the cases Neo4j holds that PostgreSQL no longer has. */
+export async function syncAll(prisma: PrismaClient, store: Neo4jGraphStore, onCase?: (r: SyncResult) => void): Promise<SyncResult[]> {
+  const cases = (await prisma.case.findMany({ select: { id: true }, orderBy: { id: "asc" } })).map((c) => c.id);
+  const known = new Set(cases);
+  const orphans = (await store.listCases()).map((c) => c.caseId).filter((id) => !known.has(id)).sort();
+  const out: SyncResult[] = [];
+  for (const id of [...cases, ...orphans]) {
+    const r = await syncCase(prisma, store, id);
+    onCase?.(r);
+    out.push(r);
+  }
+  return out;
+}
+
+async function* pages<T extends { id: string }>(prisma: PrismaClient, query: (after: string) => Prisma.Sql): AsyncGenerator<T[]> {
+  let after = "";
+  for (;;) {
+    const rows = await prisma.$queryRaw<T[]>(query(after));
+    if (rows.length) yield rows;
+    if (rows.length < SYNC_PAGE) return;
+    after = rows[rows.length - 1].id;
+  }
+}
+
+const asNode = (r: NodeWrite): NodeWrite => ({ ...r, properties: asObject(r.properties), needToKnow: r.needToKnow ?? [] });
+const asEdge = (r: EdgeWrite): EdgeWrite => ({ ...r, properties: asObject(r.properties), needToKnow: r.needToKnow ?? [] });
+
+function asObject(v: unknown): Record<string, unknown> {
+  if (typeof v === "string") {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      return {};
+    }
+  }
+  return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+const secondsSince = (t: number) => Number(((performance.now() - t) / 1000).toFixed(3));
+
+// ---------------------------------------------------------------------------------------------------------------
+// Import into PostgreSQL and Neo4j as one unit
+
+export interface GraphImportReport {
+  /** Seconds spent writing to Neo4j inside the import (the rest is PostgreSQL, validation and hashing). */
+  neo4jSeconds: number;
+  /** Cases rebuilt from PostgreSQL after the import because Neo4j did not hold them fully before it. */
+  rebuilt: string[];
+}
+
+export async function importBundleWithGraph(
+  db: Database,
+  raw: unknown,
+  store: Neo4jGraphStore,
+  options: Omit<ImportOptions, "mirrorGraph"> = {},
+): Promise<ImportSummary & { graph: GraphImportReport }> {
+  const bundleCases = caseIdsOf(raw);
+  // Which cases PostgreSQL holds already (read before the import's transaction opens), and — on the first batch, after
+  // the bundle validated — which of them Neo4j holds in full. A dead Neo4j fails that first batch: nothing is written.
+  const existing = new Set(
+    (await db.prisma.case.findMany({ where: { id: { in: bundleCases } }, select: { id: true } })).map((c) => c.id),
+  );
+  let priorStates: ReturnType<Neo4jGraphStore["caseStates"]> | undefined;
+  const priorOf = () => (priorStates ??= store.caseStates(bundleCases));
+  const stamp = randomUUID();
+  const touched = new Map<string, CaseScope>();
+  let neo4jMs = 0;
+
+  const mirrorGraph = async (rows: GraphRows) => {
+    const t = performance.now();
+    const scope: CaseScope = { caseId: rows.caseId, tenantId: rows.tenantId };
+    try {
+      await priorOf();
+      if (!touched.has(scope.caseId)) {
+        touched.set(scope.caseId, scope);
+        // A case new to PostgreSQL must not inherit leftovers of an earlier life in Neo4j.
+        if (!existing.has(scope.caseId)) await store.deleteCase(scope.caseId);
+        await store.beginWrite(scope);
+      }
+      // A case new to PostgreSQL holds nothing in Neo4j now (leftovers were just deleted): plain CREATEs.
+      const fresh = !existing.has(scope.caseId);
+      if (rows.nodes.length) await store.writeNodes(scope, rows.nodes, stamp, { fresh });
+      if (rows.edges.length) await store.writeEdges(scope, rows.edges, stamp, { fresh });
+    } catch (err) {
+      throw graphWriteError(err);
+    } finally {
+      neo4jMs += performance.now() - t;
+    }
+  };
+
+  let summary: ImportSummary;
+  try {
+    summary = await importBundle(db, raw, { ...options, mirrorGraph });
+  } catch (err) {
+    // PostgreSQL rolled back; put every touched case back to what PostgreSQL holds (deleted if it is not there).
+    for (const caseId of touched.keys()) {
+      await syncCase(db.prisma, store, caseId).catch(() => {
+        // Neo4j is unreachable: the case stays marked "writing" and is refused once its lease lapses (CG-GRAPH-005).
+      });
+    }
+    throw err;
+  }
+
+  // PostgreSQL committed. A case Neo4j held in full before (or that is new) now holds exactly what PostgreSQL does;
+  // any other (never loaded, or left half-written by an earlier failure) is rebuilt from PostgreSQL.
+  const ready: CaseScope[] = [];
+  const rebuilt: string[] = [];
+  try {
+    const prior = await priorOf();
+    const tenants = new Map(
+      (await db.prisma.case.findMany({ where: { id: { in: bundleCases } }, select: { id: true, tenantId: true } })).map((c) => [c.id, c.tenantId]),
+    );
+    for (const caseId of bundleCases) {
+      const tenantId = tenants.get(caseId)!;
+      const before = prior.get(caseId);
+      const isNew = !existing.has(caseId);
+      if (isNew && !touched.has(caseId)) await store.deleteCase(caseId); // a new case without nodes: an empty graph
+      if (isNew || (before?.state === "ready" && before.tenantId === tenantId)) ready.push({ caseId, tenantId });
+      else {
+        await syncCase(db.prisma, store, caseId);
+        rebuilt.push(caseId);
+      }
+    }
+    await store.markReady(ready);
+  } catch (err) {
+    throw new CasegraphError(
+      "CG-GRAPH-004",
+      "The import was saved in PostgreSQL, but Neo4j failed before it confirmed the case graphs; run `casegraph graph sync --all`.",
+      [],
+      { cause: err },
+    );
+  }
+  return { ...summary, graph: { neo4jSeconds: Number((neo4jMs / 1000).toFixed(3)), rebuilt } };
+}
+
+function graphWriteError(err: unknown): CasegraphError {
+  if (err instanceof CasegraphError && err.code === "CG-GRAPH-004") return err;
+  const code = err instanceof CasegraphError ? err.code : "CG-GRAPH-002";
+  return new CasegraphError("CG-GRAPH-004", undefined, [{ code, message: FAILURES[code].message }], { cause: err });
+}
+
+/** Case ids named by a bundle (validated by importBundle itself; unknown shapes give none). */
+function caseIdsOf(raw: unknown): string[] {
+  const cases = (raw as { cases?: unknown })?.cases;
+  if (!Array.isArray(cases)) return [];
+  return [...new Set(cases.map((c) => (c as { id?: unknown })?.id).filter((id): id is string => typeof id === "string").map((id) => id.trim()))];
+}

@@ -1,5 +1,5 @@
 import { readFile, writeFile } from "node:fs/promises";
-import { parseArgs } from "node:util";
+import { parseArgs as nodeParseArgs, type ParseArgsConfig } from "node:util";
 import { loadActor } from "../../lib/auth/actor";
 import { generateSigningKey, parsePublicKey } from "../../lib/domain/checkpoint";
 import { canonicalJsonPretty } from "../../lib/domain/canonical-json";
@@ -33,6 +33,18 @@ const USAGE = [
   "  audit keygen                          a new Ed25519 key for CASEGRAPH_LEDGER_SIGNING_KEY",
   "  audit app-role <role>                 SQL granting an application role that cannot disable the ledger's protection",
 ].join("\n");
+
+/** node:util parseArgs, with its argument errors reported as usage errors (exit 2) instead of internal ones. */
+function parseArgs<const T extends ParseArgsConfig>(config: T): ReturnType<typeof nodeParseArgs<T>> {
+  try {
+    return nodeParseArgs(config);
+  } catch (err) {
+    if ((err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      throw new UsageError(`${(err as Error).message.split("\n")[0]} (a PEM key as a value needs --public-key=<PEM> or a file path)`);
+    }
+    throw err;
+  }
+}
 
 async function keyArg(value: string | undefined) {
   if (!value) return undefined;

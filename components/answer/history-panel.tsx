@@ -56,7 +56,7 @@ export function HistoryPanel({
                 <span aria-hidden className="mt-1 text-[10px] text-slate-500 transition-transform group-open:rotate-90">▶</span>
                 <span className="min-w-0 flex-1">
                   <span className="block truncate font-medium text-slate-900">
-                    {e.question ?? <span className="italic text-slate-600">Question text not kept (hash-only audit)</span>}
+                    {e.question ?? <span className="italic text-slate-600">Question text not kept (hash-only audit, or erased by retention)</span>}
                   </span>
                   <span className="text-xs text-slate-600">{formatDateTime(e.at)}</span>
                 </span>

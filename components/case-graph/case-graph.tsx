@@ -107,7 +107,11 @@ function edgeElement(e: GraphEdgeView): ElementDefinition {
   return { group: "edges", data: { id: e.id, source: e.source, target: e.target, type: e.type.replace(/_/g, " ").toLowerCase() } };
 }
 
-const STYLE: StylesheetJson = [
+/** Graphs above this size draw labels only where they can be read, and straight edges (both cost much to draw). */
+const BIG = 250;
+
+function graphStyle(big: boolean): StylesheetJson {
+  const style: StylesheetJson = [
   {
     selector: "node",
     style: {
@@ -154,7 +158,18 @@ const STYLE: StylesheetJson = [
   { selector: "node.sel", style: { "border-width": 4, "border-color": "#1d4ed8", "z-index": 30, "font-weight": "bold" } },
   { selector: "edge.sel-adj", style: { width: 2.2, "line-color": "#1d4ed8", "target-arrow-color": "#1d4ed8", label: "data(type)" } },
   { selector: ".label-hidden", style: { display: "none" } },
-];
+  ];
+  if (big) {
+    // Labels come in as the user zooms into a region (class "labelled", see the viewport handler), and always for
+    // highlighted and selected nodes; measuring 500 labels up front would delay the first picture by about a third.
+    style.push(
+      { selector: "node", style: { label: "" } },
+      { selector: "node.labelled, node.hl, node.sel", style: { label: "data(name)" } },
+      { selector: "edge", style: { "curve-style": "straight" } },
+    );
+  }
+  return style;
+}
 
 function layoutOptions(count: number, incremental: boolean): LayoutOptions {
   // Larger graphs get the spectral ("draft") pass only: fast, and already legible; small graphs get the full pass.
@@ -201,14 +216,14 @@ export function CaseGraph({ nodes, edges, selectedId, highlight, hiddenLabels, o
         const { nodes: n0, edges: e0, layoutCacheKey: cacheKey } = latest.current;
         const { hash, order } = graphHash(n0, e0);
         const saved = cacheKey ? readLayout(cacheKey, hash, order) : null;
-        const big = n0.length > 400;
+        const big = n0.length > BIG;
         cy = cytoscape({
           container: container.current,
           elements: [
             ...n0.map((n) => ({ ...nodeElement(n), ...(saved ? { position: saved.get(n.id) } : {}) })),
             ...e0.map(edgeElement),
           ],
-          style: STYLE,
+          style: graphStyle(big),
           layout: { name: "preset", fit: Boolean(saved), padding: 24 },
           minZoom: 0.08,
           maxZoom: 3,
@@ -224,6 +239,27 @@ export function CaseGraph({ nodes, edges, selectedId, highlight, hiddenLabels, o
         const instance = cy;
         cyRef.current = instance;
         instance.on("tap", "node", (evt) => latest.current.onSelectNode(evt.target.id()));
+        if (big) {
+          // Label the nodes in view once they are large enough on screen to read.
+          let timer: ReturnType<typeof setTimeout> | null = null;
+          instance.on("viewport", () => {
+            if (timer) clearTimeout(timer);
+            timer = setTimeout(() => {
+              if (instance.destroyed() || instance.zoom() * 12 < 7) return;
+              const ext = instance.extent();
+              instance.batch(() => {
+                instance
+                  .nodes()
+                  .filter((n) => {
+                    if (n.hasClass("labelled")) return false;
+                    const p = n.position();
+                    return p.x >= ext.x1 && p.x <= ext.x2 && p.y >= ext.y1 && p.y <= ext.y2;
+                  })
+                  .addClass("labelled");
+              });
+            }, 150);
+          });
+        }
         instance.on("tap", (evt) => {
           if (evt.target === instance) latest.current.onSelectNode(null);
         });

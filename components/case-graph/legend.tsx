@@ -17,7 +17,7 @@ export function Legend({ counts, hidden, onToggle }: { counts: Array<[string, nu
               onClick={() => onToggle(label)}
               className={cn(
                 "inline-flex items-center gap-1 rounded border px-1.5 py-0.5 text-[11px]",
-                shown ? "border-slate-300 bg-white text-slate-800" : "border-dashed border-slate-300 bg-slate-100 text-slate-500 line-through",
+                shown ? "border-slate-300 bg-white text-slate-800" : "border-dashed border-slate-400 bg-slate-100 text-slate-600 line-through",
               )}
               title={shown ? `Hide ${label} nodes` : `Show ${label} nodes`}
             >

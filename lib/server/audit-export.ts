@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { canonicalJsonPretty } from "../domain/canonical-json";
 import { CasegraphError } from "../domain/failure-codes";
 import { PROMPT_VERSION, SYSTEM_PROMPT } from "../graphrag/prompt";
-import type { PrismaLedger, StoredEntry } from "../adapters/prisma/ledger";
+import type { PrismaLedger } from "../adapters/prisma/ledger";
 
 export const ARTIFACT_FORMAT = "casegraph.compliance-artifact/v1";
 export const EXPORT_KIND = "audit.export";

@@ -177,6 +177,76 @@ async function tokenOf(db: Database, email: string): Promise<string> {
   return t.id;
 }
 
+// The audit explorer and API (issue 7): supervisors and admins, their own tenant's entries only. Fixture entries are
+// appended here (all the matrix's own ledger entries are metro-pd's); the GET routes take a fixed path, so seq 1 and a
+// checkpoint at size 1 are made to exist (metro-pd) before they are called.
+const { PrismaLedger } = await import("@/lib/adapters/prisma/ledger");
+const { testSigner } = await import("../support/ledger");
+const matrixSigner = testSigner();
+async function ledgerEntryOf(db: Database, tenantId: string): Promise<number> {
+  const ledger = new PrismaLedger(db);
+  if ((await ledger.head()).size === 0) await ledger.append({ kind: "matrix.fixture", tenantId: "metro-pd", payload: { tenant_id: "metro-pd" } });
+  return (await ledger.append({ kind: "matrix.fixture", tenantId, payload: { tenant_id: tenantId } })).seq;
+}
+async function firstEntryAndCheckpoint(db: Database): Promise<undefined> {
+  await ledgerEntryOf(db, "metro-pd");
+  await new PrismaLedger(db, { signer: async () => matrixSigner }).checkpoint(1);
+  return undefined;
+}
+const auditFile = "app/(workbench)/audit/actions.ts";
+const reviewers = ["supervisor", "admin"];
+const AUDIT_ROWS: Record<string, Row> = {
+  [`action inclusionProofAction ${auditFile}`]: {
+    roles: reviewers,
+    scopes: {
+      "own-tenant": async (ctx) => ({ seq: await ledgerEntryOf(ctx.db, "metro-pd") }),
+      "other-tenant": async (ctx) => ({ seq: await ledgerEntryOf(ctx.db, "cyber-jcu") }),
+    },
+    notApplicable: "ledger entries belong to tenants, not cases",
+    scopeDenial: "CG-ACCESS-003",
+  },
+  [`action verifyChainAction ${auditFile}`]: {
+    roles: reviewers,
+    scopes: { "own-tenant": async () => ({}) },
+    notApplicable: "verifies the whole chain; reports a position, never another tenant's content",
+    scopeDenial: "-",
+  },
+  [`action exportAuditAction ${auditFile}`]: {
+    roles: reviewers,
+    scopes: { "own-tenant": async (ctx) => ({ fromSeq: 1, toSeq: await ledgerEntryOf(ctx.db, "metro-pd"), format: "json" }) },
+    notApplicable: "exports only the caller's tenant's entries; no tenant can be named",
+    scopeDenial: "-",
+  },
+  "route GET app/api/audit/checkpoint/route.ts": {
+    roles: reviewers,
+    request: { method: "GET", path: "/api/audit/checkpoint" },
+    scopes: { "own-tenant": (ctx) => firstEntryAndCheckpoint(ctx.db) },
+    notApplicable: "a checkpoint signs the whole tree (size and root), no entry",
+    scopeDenial: "-",
+  },
+  "route GET app/api/audit/proof/inclusion/route.ts": {
+    roles: reviewers,
+    request: { method: "GET", path: "/api/audit/proof/inclusion?seq=1" },
+    scopes: { "own-tenant": (ctx) => firstEntryAndCheckpoint(ctx.db) },
+    notApplicable: "fixed path; another tenant's seq is refused like the server action (CG-ACCESS-003, tested there)",
+    scopeDenial: "-",
+  },
+  "route GET app/api/audit/proof/consistency/route.ts": {
+    roles: reviewers,
+    request: { method: "GET", path: "/api/audit/proof/consistency?from=1" },
+    scopes: { "own-tenant": (ctx) => firstEntryAndCheckpoint(ctx.db) },
+    notApplicable: "proves the whole tree's history between two signed sizes; no entry",
+    scopeDenial: "-",
+  },
+  "route GET app/api/audit/export/route.ts": {
+    roles: reviewers,
+    request: { method: "GET", path: "/api/audit/export?from=1&to=1" },
+    scopes: { "own-tenant": (ctx) => firstEntryAndCheckpoint(ctx.db) },
+    notApplicable: "exports only the caller's tenant's entries; no tenant can be named",
+    scopeDenial: "-",
+  },
+};
+
 const MATRIX: Record<string, Row> = {
   "route POST app/api/graphrag/answer/route.ts": {
     roles: ["investigator", "supervisor"],
@@ -292,6 +362,7 @@ const MATRIX: Record<string, Row> = {
     },
     scopeDenial: "CG-ACCESS-003",
   },
+  ...AUDIT_ROWS,
 };
 
 interface Outcome {

@@ -5,6 +5,7 @@ import path from "node:path";
 import type { Database } from "@/lib/adapters/prisma/db";
 import { PrismaLedger } from "@/lib/adapters/prisma/ledger";
 import { importBundle } from "@/lib/adapters/prisma/workspace";
+import { testSigner } from "./ledger";
 
 export const APP_ORIGIN = "http://casegraph.test";
 export const APP_HOST = "casegraph.test";
@@ -13,8 +14,11 @@ export const DEMO_PASSWORD = "casegraph-demo";
 const runtimeKey = Symbol.for("casegraph.runtime");
 
 /** Makes `runtime()` (lib/server/runtime.ts) return this database for the rest of the test file. */
+/** One checkpoint key for the test runtime (the audit actions sign checkpoints on demand). */
+const runtimeSigner = testSigner();
+
 export function useTestRuntime(db: Database): PrismaLedger {
-  const ledger = new PrismaLedger(db.prisma);
+  const ledger = new PrismaLedger(db, { signer: async () => runtimeSigner });
   (globalThis as Record<symbol, unknown>)[runtimeKey] = Promise.resolve({ db, ledger });
   return ledger;
 }

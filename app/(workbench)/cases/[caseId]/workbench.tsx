@@ -351,7 +351,18 @@ export function Workbench({
               />
             </div>
             {inspector ? (
-              <div className="min-h-0 flex-[1_1_48%] border-t-2 border-slate-300 bg-white" data-testid="inspector">
+              <div
+                className="min-h-0 flex-[1_1_48%] border-t-2 border-slate-300 bg-white"
+                data-testid="inspector"
+                onKeyDown={(e) => {
+                  // Escape closes the inspector (a hover card open inside it handles Escape first).
+                  if (e.key === "Escape" && !e.defaultPrevented) {
+                    setInspector(null);
+                    setSelectedId(null);
+                    if (focus?.kind === "evidence") setFocus(null);
+                  }
+                }}
+              >
                 {inspector.kind === "evidence" ? (
                   <EvidencePanel
                     evidenceId={inspector.id}

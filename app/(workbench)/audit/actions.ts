@@ -1,0 +1,73 @@
+"use server";
+// Audit explorer actions (supervisors and admins, their own tenant): an entry's inclusion proof for the browser to
+// check, the full chain verification, and exports (themselves recorded in the ledger).
+import { z } from "zod";
+import { authedAction } from "@/lib/auth/guard";
+import { parsePublicKey } from "@/lib/domain/checkpoint";
+import { verifyProofFile } from "@/lib/domain/ledger-proof";
+import { exportAndRecord } from "@/lib/server/audit-export";
+import { assertEntryInTenant } from "@/lib/server/audit-explorer";
+import { inclusionProofFor } from "@/lib/server/audit-proofs";
+import { runtime } from "@/lib/server/runtime";
+
+const reviewers = { roles: ["supervisor" as const, "admin" as const] };
+
+export const inclusionProofAction = authedAction(
+  { ...reviewers, input: z.object({ seq: z.number().int().min(1) }) },
+  async (actor, { seq }) => {
+    const { db, ledger } = await runtime();
+    await assertEntryInTenant(db.prisma, actor.tenantId, seq);
+    const file = await inclusionProofFor(ledger, seq);
+    const trusted = await ledger.publicKey();
+    // The server checks too (with the configured key); the page shows both its own check and this one.
+    const server = verifyProofFile(file, trusted ? parsePublicKey(trusted.publicKeyPem) : undefined);
+    return { file, server, trustedPublicKeyPem: trusted?.publicKeyPem ?? null };
+  },
+);
+
+export const verifyChainAction = authedAction({ ...reviewers, input: z.object({}) }, async () => {
+  const { ledger } = await runtime();
+  const r = await ledger.verify();
+  return {
+    ok: r.ok,
+    size: r.size,
+    headHash: r.headHash,
+    rootHash: r.rootHash ?? null,
+    firstBad: r.firstBad ?? null,
+    checkpointsChecked: r.checkpoints?.checked ?? 0,
+    latestCheckpoint: r.checkpoints?.latest ?? null,
+    protectionProblems: r.protectionProblems ?? [],
+    durationMs: r.durationMs ?? null,
+  };
+});
+
+export const exportAuditAction = authedAction(
+  {
+    ...reviewers,
+    input: z
+      .object({
+        fromSeq: z.number().int().min(1),
+        toSeq: z.number().int().min(1),
+        format: z.enum(["json", "csv"]),
+        includeQuestionText: z.boolean().default(true),
+      })
+      .refine((v) => v.toSeq >= v.fromSeq, { message: "to must not be before from", path: ["toSeq"] }),
+  },
+  async (actor, input) => {
+    const { ledger } = await runtime();
+    const r = await exportAndRecord(
+      ledger,
+      { fromSeq: input.fromSeq, toSeq: input.toSeq, tenantId: actor.tenantId, includeQuestionText: input.includeQuestionText },
+      { userId: actor.userId, email: actor.email, tenantId: actor.tenantId, via: actor.via },
+      input.format,
+    );
+    return {
+      filename: `casegraph-audit-${actor.tenantId}-${input.fromSeq}-${input.toSeq}.${input.format}`,
+      mime: input.format === "json" ? "application/json" : "text/csv",
+      text: r.text,
+      sha256: r.sha256,
+      entryCount: r.entryCount,
+      recordedSeq: r.recordedSeq,
+    };
+  },
+);

@@ -1,0 +1,36 @@
+// GET /api/audit/export?from=A&to=B[&format=json|csv][&questionText=0]: the compliance artifact of the caller's
+// tenant's entries with seq in [A, B] (deterministic JSON, or CSV), as a download. The export is recorded in the
+// ledger (kind audit.export, with the file's SHA-256).
+import { z } from "zod";
+import { authedRoute } from "@/lib/auth/guard";
+import { CasegraphError } from "@/lib/domain/failure-codes";
+import { exportAndRecord } from "@/lib/server/audit-export";
+import { runtime } from "@/lib/server/runtime";
+
+const query = z.object({
+  from: z.coerce.number().int().min(1),
+  to: z.coerce.number().int().min(1),
+  format: z.enum(["json", "csv"]).default("json"),
+  questionText: z.enum(["0", "1"]).default("1"),
+});
+
+export const GET = authedRoute({ roles: ["supervisor", "admin"] }, async (req, { actor }) => {
+  const parsed = query.safeParse(Object.fromEntries(new URL(req.url).searchParams));
+  if (!parsed.success || parsed.data.to < parsed.data.from) throw new CasegraphError("CG-INPUT-005", "from and to must be sequence numbers with from ≤ to; format json or csv.");
+  const q = parsed.data;
+  const { ledger } = await runtime();
+  const r = await exportAndRecord(
+    ledger,
+    { fromSeq: q.from, toSeq: q.to, tenantId: actor.tenantId, includeQuestionText: q.questionText === "1" },
+    { userId: actor.userId, email: actor.email, tenantId: actor.tenantId, via: actor.via },
+    q.format,
+  );
+  return new Response(r.text, {
+    headers: {
+      "Content-Type": q.format === "json" ? "application/json; charset=utf-8" : "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="casegraph-audit-${actor.tenantId}-${q.from}-${q.to}.${q.format}"`,
+      "X-Casegraph-Artifact-Sha256": r.sha256,
+      "Cache-Control": "no-store",
+    },
+  });
+});

@@ -177,6 +177,37 @@ async function tokenOf(db: Database, email: string): Promise<string> {
   return t.id;
 }
 
+/** A node and an evidence item of each demo case that its members may see. */
+const CASE_ITEMS: Record<string, { node: string; evidence: string }> = {
+  "case-harbor": { node: "p-dunn", evidence: "EV-C-001" },
+  "case-ledgerline": { node: "lp-hart", evidence: "EV-F-001" },
+  "case-nightjar": { node: "did:ws-fin-0231", evidence: "EV-Y-001" },
+};
+
+function workbenchRows(): Record<string, Row> {
+  const file = "app/(workbench)/cases/[caseId]/workbench-actions.ts";
+  const cell = (build: (caseId: string) => unknown) => (scope: Scope) => async (ctx: Ctx) => build(caseFor(ctx, scope));
+  const inputs: Record<string, (caseId: string) => unknown> = {
+    loadCaseGraph: (caseId) => ({ caseId }),
+    findNodes: (caseId) => ({ caseId, query: "a" }),
+    expandNode: (caseId) => ({ caseId, nodeId: CASE_ITEMS[caseId].node }),
+    loadNodeDetails: (caseId) => ({ caseId, nodeId: CASE_ITEMS[caseId].node }),
+    loadEvidence: (caseId) => ({ caseId, ids: [CASE_ITEMS[caseId].evidence] }),
+    loadHistory: (caseId) => ({ caseId }),
+  };
+  return Object.fromEntries(
+    Object.entries(inputs).map(([name, build]) => [
+      `action ${name} ${file}`,
+      {
+        roles: ["investigator", "supervisor"],
+        scopes: { "own-case": cell(build)("own-case"), "other-case": cell(build)("other-case"), "other-tenant": cell(build)("other-tenant") },
+        notApplicable: "own tenant = own case for a case read",
+        scopeDenial: "CG-ACCESS-001",
+      } satisfies Row,
+    ]),
+  );
+}
+
 // The audit explorer and API (issue 7): supervisors and admins, their own tenant's entries only. Fixture entries are
 // appended here (all the matrix's own ledger entries are metro-pd's); the GET routes take a fixed path, so seq 1 and a
 // checkpoint at size 1 are made to exist (metro-pd) before they are called.
@@ -362,6 +393,8 @@ const MATRIX: Record<string, Row> = {
     },
     scopeDenial: "CG-ACCESS-003",
   },
+  // The case workbench's reads (issue 6): each needs case access, like ask; the ids are visible demo items of the case.
+  ...workbenchRows(),
   ...AUDIT_ROWS,
 };
 

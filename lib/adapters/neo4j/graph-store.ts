@@ -13,8 +13,9 @@
 // hex of the id's UTF-8 bytes so ORDER BY idKey is code point order (Cypher compares strings by UTF-16 unit).
 //
 // Schema (applied idempotently before first use): uniqueness of (caseId, id) for nodes and for relationships (a
-// composite uniqueness constraint: NODE KEY needs Enterprise), uniqueness of CaseGraph.caseId, range indexes on
-// CaseNode(caseId) and (caseId, nameLower), and a full-text index (whitespace analyzer) on searchText + scope.
+// composite uniqueness constraint: NODE KEY needs Enterprise), uniqueness of CaseGraph.caseId, a range index on
+// CaseNode(caseId, nameLower), and a full-text index (whitespace analyzer) on searchText + scope. A whole case is
+// found through the (caseId, id) constraint's index: `caseId = $c AND id IS NOT NULL` is a prefix seek on it.
 import { createHash } from "node:crypto";
 import neo4j, { type ManagedTransaction, type Record as Neo4jRecord } from "neo4j-driver";
 import { CasegraphError } from "../../domain/failure-codes";
@@ -69,7 +70,6 @@ export const SCHEMA_STATEMENTS = [
   "CREATE CONSTRAINT cg_case_node_key IF NOT EXISTS FOR (n:CaseNode) REQUIRE (n.caseId, n.id) IS UNIQUE",
   "CREATE CONSTRAINT cg_case_edge_key IF NOT EXISTS FOR ()-[r:EDGE]-() REQUIRE (r.caseId, r.id) IS UNIQUE",
   "CREATE CONSTRAINT cg_case_graph_key IF NOT EXISTS FOR (g:CaseGraph) REQUIRE g.caseId IS UNIQUE",
-  "CREATE INDEX cg_case_node_case IF NOT EXISTS FOR (n:CaseNode) ON (n.caseId)",
   "CREATE INDEX cg_case_node_name IF NOT EXISTS FOR (n:CaseNode) ON (n.caseId, n.nameLower)",
   "CREATE FULLTEXT INDEX cg_case_node_text IF NOT EXISTS FOR (n:CaseNode) ON EACH [n.searchText, n.scope] " +
     "OPTIONS { indexConfig: { `fulltext.analyzer`: 'whitespace', `fulltext.eventually_consistent`: false } }",
@@ -414,14 +414,14 @@ export class Neo4jGraphStore implements CaseGraphStore {
   async sweep(scope: CaseScope, stamp: string): Promise<{ nodes: number; edges: number }> {
     await this.ensureSchema();
     const edges = await this.batched(
-      `MATCH (n:CaseNode {caseId: $caseId})-[r:EDGE]->()
-       WHERE r.stamp <> $stamp OR r.tenantId <> $tenantId OR r.stamp IS NULL
+      `MATCH (n:CaseNode)-[r:EDGE]->() WHERE n.caseId = $caseId AND n.id IS NOT NULL
+       AND (r.stamp <> $stamp OR r.tenantId <> $tenantId OR r.stamp IS NULL)
        WITH r LIMIT $batch DELETE r RETURN count(*) AS deleted`,
       { ...scope, stamp },
     );
     const nodes = await this.batched(
-      `MATCH (n:CaseNode {caseId: $caseId})
-       WHERE n.stamp <> $stamp OR n.tenantId <> $tenantId OR n.stamp IS NULL
+      `MATCH (n:CaseNode) WHERE n.caseId = $caseId AND n.id IS NOT NULL
+       AND (n.stamp <> $stamp OR n.tenantId <> $tenantId OR n.stamp IS NULL)
        WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS deleted`,
       { ...scope, stamp },
     );
@@ -432,7 +432,7 @@ export class Neo4jGraphStore implements CaseGraphStore {
   async deleteCase(caseId: string): Promise<number> {
     await this.ensureSchema();
     const nodes = await this.batched(
-      `MATCH (n:CaseNode {caseId: $caseId}) WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS deleted`,
+      `MATCH (n:CaseNode) WHERE n.caseId = $caseId AND n.id IS NOT NULL WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS deleted`,
       { caseId },
     );
     await this.conn.write((tx) => tx.run(`MATCH (g:CaseGraph {caseId: $caseId}) DELETE g`, { caseId }));
@@ -443,9 +443,9 @@ export class Neo4jGraphStore implements CaseGraphStore {
   async counts(scope: CaseScope): Promise<{ nodes: number; edges: number }> {
     await this.ensureSchema();
     return this.conn.read(async (tx) => {
-      const n = await tx.run(`MATCH (n:CaseNode {caseId: $caseId}) WHERE n.tenantId = $tenantId RETURN count(n) AS c`, scope);
+      const n = await tx.run(`MATCH (n:CaseNode) WHERE n.caseId = $caseId AND n.id IS NOT NULL AND n.tenantId = $tenantId RETURN count(n) AS c`, scope);
       const e = await tx.run(
-        `MATCH (n:CaseNode {caseId: $caseId})-[r:EDGE]->() WHERE r.tenantId = $tenantId RETURN count(r) AS c`,
+        `MATCH (n:CaseNode)-[r:EDGE]->() WHERE n.caseId = $caseId AND n.id IS NOT NULL AND r.tenantId = $tenantId RETURN count(r) AS c`,
         scope,
       );
       return { nodes: Number(n.records[0].get("c")), edges: Number(e.records[0].get("c")) };

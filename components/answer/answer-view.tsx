@@ -67,7 +67,7 @@ export function AnswerView({
 
       <Banner state={state} type={type} />
 
-      {text && type !== "refused" ? (
+      {text && type !== "refused" && type !== "error" ? (
         <div className="text-sm leading-6 text-slate-900 xl:text-[15px] xl:leading-7" data-testid="answer-text">
           <CitationText text={text} knownIds={knownIds} pending={streaming} />
           {streaming ? <span aria-hidden className="ml-0.5 inline-block h-4 w-1.5 translate-y-0.5 animate-pulse bg-slate-400" /> : null}

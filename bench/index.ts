@@ -2,6 +2,7 @@
 export {};
 const benches: Record<string, () => Promise<{ default: (args: string[]) => Promise<void> }>> = {
   import: () => import("./import"),
+  ledger: () => import("./ledger"),
   graph: () => import("./graph"),
   "graph-ui": () => import("./graph-ui"),
   answer: () => import("./answer"),

@@ -44,8 +44,19 @@ export function entryHashOf(prevHash: string, body: Pick<ChainEntry, "seq" | "ki
 }
 
 /** True when a stored body is the envelope of this seq, kind and time (keys sort as createdAt, kind, payload, seq). */
+const kindJson = new Map<string, string>();
+const jsonOfKind = (kind: string) => {
+  let j = kindJson.get(kind);
+  if (j === undefined) {
+    j = JSON.stringify(kind);
+    if (kindJson.size < 1000) kindJson.set(kind, j);
+  }
+  return j;
+};
+
 export function bodyMatches(body: string, e: Pick<ChainRow, "seq" | "kind" | "createdAt">): boolean {
-  const prefix = `{"createdAt":${JSON.stringify(e.createdAt)},"kind":${JSON.stringify(e.kind)},"payload":`;
+  // createdAt is an ISO string (no characters JSON escapes), so quoting it is enough.
+  const prefix = `{"createdAt":"${e.createdAt}","kind":${jsonOfKind(e.kind)},"payload":`;
   const suffix = `,"seq":${e.seq}}`;
   return body.length > prefix.length + suffix.length && body.startsWith(prefix) && body.endsWith(suffix);
 }

@@ -46,6 +46,11 @@ export function leafHashOfData(data: Uint8Array): string {
 /** Interior node: SHA-256(0x01 || left || right). Both must be valid hashes. */
 export function nodeHash(left: string, right: string): string {
   if (!isHash(left) || !isHash(right)) throw new TypeError("node children must be 64 lowercase hex characters");
+  return nodeHashOfValid(left, right);
+}
+
+/** nodeHash for children already known to be valid (hashes this module computed): no re-validation in hot loops. */
+function nodeHashOfValid(left: string, right: string): string {
   nodeInput[0] = 0x01;
   nodeInput.write(left, 1, "hex");
   nodeInput.write(right, 33, "hex");
@@ -275,8 +280,9 @@ export class MerkleAccumulator {
     let h = leafHash;
     let level = 0;
     let index = this.size;
+    if (!isHash(leafHash)) throw new TypeError("leaf hash must be 64 lowercase hex characters");
     while (this.stack.length && this.stack[this.stack.length - 1].level === level) {
-      h = nodeHash(this.stack.pop()!.hash, h);
+      h = nodeHashOfValid(this.stack.pop()!.hash, h);
       level++;
       index = Math.floor(index / 2);
       completed.push({ level, index, hash: h });
@@ -289,7 +295,7 @@ export class MerkleAccumulator {
   root(): string {
     if (!this.stack.length) return EMPTY_ROOT;
     let h = this.stack[this.stack.length - 1].hash;
-    for (let i = this.stack.length - 2; i >= 0; i--) h = nodeHash(this.stack[i].hash, h);
+    for (let i = this.stack.length - 2; i >= 0; i--) h = nodeHashOfValid(this.stack[i].hash, h);
     return h;
   }
 }

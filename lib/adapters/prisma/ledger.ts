@@ -132,23 +132,34 @@ function checkRedactable(entry: LedgerAppend): string | null {
   return text;
 }
 
-/**
- * Appends entries as the next links of the chain inside the caller's transaction (takes the ledger lock until it
- * commits). Admin changes call this inside their own transaction so the change and its entry commit together.
- */
-export async function appendInTx(tx: LedgerTx, entries: readonly LedgerAppend[], now: () => number = Date.now): Promise<ChainEntry[]> {
+/** The two calls an append needs inside an open transaction: a Prisma transaction client and a driver session both fit. */
+interface TxQueries {
+  exec(sql: string, params: unknown[]): Promise<unknown>;
+  query<T>(sql: string, params: unknown[]): Promise<T[]>;
+}
+
+const INSERT_ROWS = `WITH l AS (
+    INSERT INTO "ledger" (seq, prev_hash, entry_hash, kind, body, tenant_id, actor_id, case_id, created_at)
+    SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[])
+    ORDER BY 1
+    RETURNING seq)
+  INSERT INTO "ledger_redactable" (seq, question_text, created_at)
+  SELECT * FROM unnest($10::bigint[], $11::text[], $12::timestamptz[])`;
+
+async function appendRows(q: TxQueries, entries: readonly LedgerAppend[], now: () => number): Promise<ChainEntry[]> {
   if (!entries.length) return [];
   const texts = entries.map(checkRedactable);
-  await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${LEDGER_LOCK})`);
-  const head = await tx.$queryRawUnsafe<Array<{ seq: unknown; entry_hash: string; created_at: unknown }>>(
-    `SELECT seq, entry_hash, created_at FROM "ledger" ORDER BY seq DESC LIMIT 1`,
+  await q.exec(`SELECT pg_advisory_xact_lock(${LEDGER_LOCK})`, []);
+  // A separate statement: in READ COMMITTED it sees whatever committed while this one waited for the lock.
+  const head = await q.query<{ seq: unknown; entry_hash: string; ms: unknown }>(
+    `SELECT seq, entry_hash, (extract(epoch FROM created_at) * 1000)::float8 AS ms FROM "ledger" ORDER BY seq DESC LIMIT 1`,
+    [],
   );
   let seq = head.length ? num(head[0].seq) : 0;
   let prevHash = head.length ? head[0].entry_hash : GENESIS_HASH;
   // Never earlier than the head: the database refuses entries dated before their predecessor (keeps time ordered
   // with seq, which the explorer's date filter relies on) even if this host's clock steps back.
-  const t = Math.max(now(), head.length ? new Date(head[0].created_at as string).getTime() : 0);
-  const createdAt = new Date(t).toISOString();
+  const createdAt = new Date(Math.max(now(), head.length ? num(head[0].ms) : 0)).toISOString();
   const rows: Prepared[] = entries.map((entry, i) => {
     seq++;
     // Round-trip through JSON so what is hashed is exactly what a reader parses back.
@@ -162,22 +173,27 @@ export async function appendInTx(tx: LedgerTx, entries: readonly LedgerAppend[],
     prevHash = entryHash;
     return row;
   });
-  await tx.$executeRawUnsafe(
-    `INSERT INTO "ledger" (seq, prev_hash, entry_hash, kind, body, tenant_id, actor_id, case_id, created_at)
-     SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[])
-     ORDER BY 1`,
+  const withText = rows.filter((r) => r.questionText !== null);
+  // One statement for the entries and their redactable parts (the foreign key is checked at its end).
+  await q.exec(INSERT_ROWS, [
     rows.map((r) => r.seq), rows.map((r) => r.prevHash), rows.map((r) => r.entryHash), rows.map((r) => r.kind),
     rows.map((r) => r.body), rows.map((r) => r.tenantId), rows.map((r) => r.actorId), rows.map((r) => r.caseId),
     rows.map((r) => r.createdAt),
-  );
-  const withText = rows.filter((r) => r.questionText !== null);
-  if (withText.length) {
-    await tx.$executeRawUnsafe(
-      `INSERT INTO "ledger_redactable" (seq, question_text, created_at) SELECT * FROM unnest($1::bigint[], $2::text[], $3::timestamptz[])`,
-      withText.map((r) => r.seq), withText.map((r) => r.questionText), withText.map((r) => r.createdAt),
-    );
-  }
+    withText.map((r) => r.seq), withText.map((r) => r.questionText), withText.map((r) => r.createdAt),
+  ]);
   return rows.map((r) => ({ seq: r.seq, prevHash: r.prevHash, entryHash: r.entryHash, kind: r.kind, payload: r.payload, createdAt: r.createdAt }));
+}
+
+/**
+ * Appends entries as the next links of the chain inside the caller's transaction (takes the ledger lock until it
+ * commits). Admin changes call this inside their own transaction so the change and its entry commit together.
+ */
+export function appendInTx(tx: LedgerTx, entries: readonly LedgerAppend[], now: () => number = Date.now): Promise<ChainEntry[]> {
+  return appendRows(
+    { exec: (sql, params) => tx.$executeRawUnsafe(sql, ...params), query: <T>(sql: string, params: unknown[]) => tx.$queryRawUnsafe<T[]>(sql, ...params) },
+    entries,
+    now,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -256,6 +272,10 @@ export class PrismaLedger implements Ledger {
   }
 
   private write(entries: LedgerAppend[]): Promise<ChainEntry[]> {
+    // On the driver itself when available: fewer layers per round trip while the ledger lock is held.
+    if (this.db) {
+      return this.db.transaction((sql) => appendRows({ exec: (text, params) => sql.query(text, params), query: async <T>(text: string, params: unknown[]) => (await sql.query<T>(text, params)).rows }, entries, Date.now));
+    }
     return this.prisma.$transaction((tx) => appendInTx(tx, entries), { timeout: 30_000, maxWait: 30_000 });
   }
 
@@ -535,13 +555,19 @@ export class PrismaLedger implements Ledger {
         cpIndex++;
       }
 
-      let after = 0;
-      walk: while (!firstBad) {
-        const rows = await read<{ seq: unknown; prev_hash: string; entry_hash: string; kind: string; body: string; ms: unknown; subtree_hashes: string[] }>(
-          `SELECT seq, prev_hash, entry_hash, kind, body, (extract(epoch FROM created_at) * 1000)::float8 AS ms, subtree_hashes
+      type PageRow = { seq: unknown; prev_hash: string; entry_hash: string; kind: string; body: string; ms: unknown; subtrees: string | null };
+      // The next page is requested before this one is checked, so the database reads while this process hashes.
+      const page = (after: number) =>
+        read<PageRow>(
+          `SELECT seq, prev_hash, entry_hash, kind, body, (extract(epoch FROM created_at) * 1000)::float8 AS ms,
+                  array_to_string(subtree_hashes, ',') AS subtrees
              FROM "ledger" WHERE seq > $1 ORDER BY seq LIMIT $2`,
           [after, VERIFY_PAGE],
         );
+      let next: Promise<PageRow[]> | null = page(0);
+      walk: while (!firstBad && next) {
+        const rows: PageRow[] = await next;
+        next = rows.length === VERIFY_PAGE ? page(num(rows[rows.length - 1].seq)) : null;
         if (!rows.length) break;
         for (const r of rows) {
           const row: ChainRow = {
@@ -555,8 +581,8 @@ export class PrismaLedger implements Ledger {
           }
           verifier.accept(row);
           const completed = tree.push(leafHashOfEntry(row.entryHash));
-          const stored = r.subtree_hashes ?? [];
-          if (stored.length !== completed.length || completed.some((c, i) => stored[i] !== c.hash)) {
+          const stored = r.subtrees ?? "";
+          if (stored !== (completed.length === 1 ? completed[0].hash : completed.map((c) => c.hash).join(","))) {
             firstBad = { seq: row.seq, fault: "subtree_hash_mismatch" };
             break walk;
           }
@@ -569,9 +595,9 @@ export class PrismaLedger implements Ledger {
             cpIndex++;
           }
         }
-        after = num(rows[rows.length - 1].seq);
         options.onProgress?.(verifier.checked);
       }
+      await next?.catch(() => undefined); // a prefetched page still in flight when a fault ended the walk
       if (!firstBad && cpIndex < checkpoints.length) {
         // A signed checkpoint beyond the last entry: entries were cut from the end (or the checkpoint is forged).
         const cp = checkpoints[cpIndex];

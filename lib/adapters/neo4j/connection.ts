@@ -95,11 +95,19 @@ export function connectNeo4j(config: Neo4jConfig): Neo4jConnection {
     write: (work, timeoutMs = c.writeTimeoutMs) => bounded("WRITE", work, timeoutMs),
     async autoCommit(cypher, params = {}) {
       const s = session("WRITE");
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new CasegraphError("CG-GRAPH-001", `Neo4j did not answer within ${c.writeTimeoutMs} ms.`)), c.writeTimeoutMs);
+      });
       try {
-        await s.run(cypher, params, { timeout: neo4j.int(c.writeTimeoutMs) });
+        const run = s.run(cypher, params, { timeout: neo4j.int(c.writeTimeoutMs) });
+        const done = run.then(() => undefined);
+        done.catch(() => {});
+        await Promise.race([done, deadline]);
       } catch (err) {
         throw toGraphError(err);
       } finally {
+        clearTimeout(timer);
         await s.close().catch(() => {});
       }
     },

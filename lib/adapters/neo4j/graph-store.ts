@@ -79,6 +79,7 @@ const FULLTEXT_INDEX = "cg_case_node_text";
 const NODE_MAP = "n {.id, .tenantId, .label, .name, .properties, .classification, .needToKnow}";
 const EDGE_MAP = "r {.id, .tenantId, .type, .properties, .classification, .needToKnow}";
 const DELETE_BATCH = 2_000;
+const SCHEMA_WAIT_MS = 15_000;
 
 // The read queries, as constants: the server caches plans by query text, and ensureSchema() compiles each once.
 const Q = {
@@ -136,6 +137,24 @@ export class Neo4jGraphStore implements CaseGraphStore {
     return this.conn.close();
   }
 
+  /**
+   * Before a read: the schema, waited for at most SCHEMA_WAIT_MS (a cold start compiles the plans for a few seconds; a
+   * Neo4j that accepts connections but never answers must not hold an answer for minutes). Setup keeps going either way.
+   */
+  private async readyForReads(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.ensureSchema(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new CasegraphError("CG-GRAPH-001", "Neo4j is still being prepared.")), SCHEMA_WAIT_MS);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** Creates the constraints and indexes (idempotent; concurrent starts are fine). Memoised until it fails. */
   ensureSchema(): Promise<void> {
     this.schema ??= this.applySchema().catch((err) => {
@@ -181,7 +200,7 @@ export class Neo4jGraphStore implements CaseGraphStore {
   // Reads (the CaseGraphStore port)
 
   async findSeedNodes(scope: CaseScope, query: SeedQuery): Promise<SeedCandidate[]> {
-    await this.ensureSchema();
+    await this.readyForReads();
     const groups = textQueryGroups(query.terms);
     const candidates = await this.conn.read(async (tx) => {
       if (!(await this.servable(tx, scope))) return [];
@@ -207,7 +226,7 @@ export class Neo4jGraphStore implements CaseGraphStore {
   }
 
   async expand(scope: CaseScope, seedIds: readonly string[], limits: SubgraphLimits): Promise<Subgraph> {
-    await this.ensureSchema();
+    await this.readyForReads();
     return this.conn.read(async (tx) => {
       if (!(await this.servable(tx, scope))) return { nodes: [], edges: [], truncated: false };
       const params = { caseId: scope.caseId, tenantId: scope.tenantId };
@@ -224,13 +243,13 @@ export class Neo4jGraphStore implements CaseGraphStore {
 
   async nodesByIds(scope: CaseScope, ids: readonly string[]): Promise<GraphNodeRecord[]> {
     if (!ids.length) return [];
-    await this.ensureSchema();
+    await this.readyForReads();
     return this.conn.read(async (tx) => ((await this.servable(tx, scope)) ? this.nodesIn(tx, scope, [...ids]) : []));
   }
 
   async edgesByIds(scope: CaseScope, ids: readonly string[]): Promise<GraphEdgeRecord[]> {
     if (!ids.length) return [];
-    await this.ensureSchema();
+    await this.readyForReads();
     return this.conn.read(async (tx) => {
       if (!(await this.servable(tx, scope))) return [];
       const res = await tx.run(Q.edgesByIds, { caseId: scope.caseId, tenantId: scope.tenantId, ids: [...ids] });

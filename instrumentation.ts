@@ -1,5 +1,6 @@
-// Runs once when the server starts (not during `next build`): open the database, migrate the embedded default, and
-// load the demo workspace into an empty one.
+// Runs once when the server starts (not during `next build`): open the database, migrate the embedded default, load
+// the demo workspace into an empty one, and schedule ledger maintenance (retention of question text, catch-up signed
+// checkpoints).
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { seedDemoIfEmpty } = await import("./lib/server/runtime");
@@ -8,5 +9,8 @@ export async function register() {
   } catch (err) {
     // The server still starts; health reports the database as down and pages show a coded error.
     console.error("casegraph: startup database check failed:", (err as Error).message);
+    return;
   }
+  const { startLedgerMaintenance } = await import("./lib/server/ledger-maintenance");
+  startLedgerMaintenance();
 }

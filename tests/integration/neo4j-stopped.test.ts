@@ -1,8 +1,9 @@
 // A real Neo4j stopped mid-run. The suite starts its own Neo4j (tools/neo4j/run.sh on a free port, its own data
-// folder — the shared test server is never touched), answers through it, stops it, and asks again: a coded error in
-// under 2 s, the request in the ledger, nothing partial. It also runs `graph sync --all` there, which removes cases
-// PostgreSQL does not have (never run against the shared server: it would remove other suites' cases).
-import { execFile } from "node:child_process";
+// folder, authentication on — the shared test server is never touched), answers through it, stops it, and asks again:
+// a coded error in under 2 s, the request in the ledger, nothing partial. It also checks refused credentials
+// (CG-GRAPH-003) and runs `graph sync --all` there, which removes cases PostgreSQL does not have (never run against
+// the shared server: it would remove other suites' cases). It needs Java, as `npm run neo4j:local` does.
+import { execFile, spawnSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
@@ -19,6 +20,7 @@ import { readEnv } from "@/lib/env";
 import { answerQuestion } from "@/lib/graphrag/answer";
 import { pipelineDeps } from "@/lib/server/graphrag";
 import { demoBundle } from "../support/demo";
+import { CasegraphError } from "@/lib/domain/failure-codes";
 import { describeNeo4j } from "../support/neo4j";
 
 const run = promisify(execFile);
@@ -34,24 +36,32 @@ async function freePort(): Promise<number> {
   });
 }
 
-describeNeo4j("a real Neo4j stopped mid-run", () => {
+const hasJava = spawnSync("java", ["-version"], { stdio: "ignore" }).status === 0;
+if (!hasJava) console.warn("Neo4j stop/restart suite NOT run: no `java` on PATH (tools/neo4j/run.sh needs JDK 17 or 21).");
+
+(hasJava ? describeNeo4j : () => {})("a real Neo4j stopped mid-run", () => {
   let dir: string;
   let env: NodeJS.ProcessEnv;
   let store: Neo4jGraphStore;
   let db: Database;
+  let uri: string;
+  const PASSWORD = "cg-test-password";
   const runSh = (cmd: string) => run("bash", ["tools/neo4j/run.sh", cmd], { env, cwd: process.cwd(), timeout: 280_000 });
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), "cg-neo4j-stop-"));
     const port = await freePort();
     // Its own data folder and port; a small heap; no class-data archive (the shared one belongs to the main server).
-    env = { ...process.env, CASEGRAPH_DATA_DIR: dir, NEO4J_LOCAL_PORT: String(port), NEO4J_LOCAL_HEAP: "384m", NEO4J_LOCAL_CDS: "0", NEO4J_LOCAL_START_TIMEOUT: "240" };
+    env = {
+      ...process.env, CASEGRAPH_DATA_DIR: dir, NEO4J_LOCAL_PORT: String(port), NEO4J_LOCAL_HEAP: "384m", NEO4J_LOCAL_CDS: "0",
+      NEO4J_LOCAL_START_TIMEOUT: "240", NEO4J_LOCAL_PASSWORD: PASSWORD,
+    };
     delete env.NEO4J_LOCAL_DIR;
-    delete env.NEO4J_LOCAL_PASSWORD;
     await runSh("start");
+    uri = `bolt://127.0.0.1:${port}`;
     // Production connection timeouts and retry time; a generous read deadline, so a busy test machine cannot fail the
     // "up" half — the "stopped" half must then fail fast on the connection alone.
-    store = Neo4jGraphStore.connect({ uri: `bolt://127.0.0.1:${port}`, readTimeoutMs: 15_000 });
+    store = Neo4jGraphStore.connect({ uri, user: "neo4j", password: PASSWORD, readTimeoutMs: 15_000 });
     db = await openDatabase({ dataDir: "memory://", migrate: true });
   }, 300_000);
 
@@ -61,6 +71,21 @@ describeNeo4j("a real Neo4j stopped mid-run", () => {
     if (env) await runSh("stop").catch(() => {});
     if (dir) await rm(dir, { recursive: true, force: true });
   }, 120_000);
+
+  it("refuses wrong or missing credentials with CG-GRAPH-003, without driver text", async () => {
+    for (const creds of [{ user: "neo4j", password: "wrong-password" }, {}]) {
+      const bad = Neo4jGraphStore.connect({ uri, ...creds });
+      try {
+        const err = await bad.nodesByIds({ tenantId: "t", caseId: "c" }, ["a"]).then(() => null, (e) => e);
+        expect(err).toBeInstanceOf(CasegraphError);
+        expect((err as CasegraphError).code).toBe("CG-GRAPH-003");
+        expect(JSON.stringify((err as CasegraphError).toJSON())).not.toMatch(/Unauthorized|neo4j|password/i);
+        expect(await bad.ping(5_000)).toEqual({ ok: false, error: "CG-GRAPH-003" });
+      } finally {
+        await bad.close();
+      }
+    }
+  });
 
   it("answers through it, then — once it is stopped — fails fast with CG-GRAPH-001, recorded in the ledger", async () => {
     const bundle = demoBundle();

@@ -11,7 +11,8 @@ export interface GenerateOptions {
   tenantId?: string;
 }
 
-function prng(seed: number) {
+/** A small seeded PRNG (mulberry32): the same seed gives the same sequence, so generated data and trials replay. */
+export function prng(seed: number) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

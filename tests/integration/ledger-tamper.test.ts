@@ -7,23 +7,12 @@ import { signCheckpoint } from "@/lib/domain/checkpoint";
 import { GENESIS_HASH, entryBodyOf, hashOfBody } from "@/lib/domain/ledger-chain";
 import { MerkleAccumulator, leafHashOfEntry } from "@/lib/domain/merkle";
 import { describeEachDatabase } from "../support/databases";
+import { prng } from "@/lib/workspace/generate";
 import { bypassingTriggers, insertRows, rawRows, testSigner, type RawLedgerRow } from "../support/ledger";
 
 const N = 40;
 const EVERY = 10;
 const TRIALS = 200;
-
-/** A small seeded PRNG (mulberry32), so a failing trial can be replayed from its printed seed. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Recomputes subtree hashes for rows in order, as the database trigger would (a careful forger does this). */
 function withSubtrees(rows: RawLedgerRow[]): RawLedgerRow[] {

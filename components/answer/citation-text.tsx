@@ -76,7 +76,7 @@ export function CitationChip({ evidenceId, claimId, claim }: { evidenceId: strin
   }, []);
 
   const info = card && api ? api.card(evidenceId) : null;
-  const label = `Evidence ${evidenceId}${claimId ? `, claim ${claimId}` : ""}. Open in the evidence panel.`;
+  const label = `Evidence ${evidenceId}${claimId ? `, claim ${claimId}` : ""}. ${active ? "Close the evidence panel." : "Open in the evidence panel."}`;
   return (
     <span className="relative inline">
       <button

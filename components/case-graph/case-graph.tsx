@@ -416,7 +416,8 @@ export function CaseGraph({ nodes, edges, selectedId, highlight, hiddenLabels, o
     <div className="relative h-full w-full">
       <div
         ref={container}
-        role="img"
+        role="application"
+        aria-roledescription="case graph"
         aria-label={ariaLabel}
         tabIndex={0}
         data-testid="case-graph"

@@ -171,6 +171,12 @@ export function Workbench({
         return { evidence: null, loading: cited.isLoading };
       },
       open(id, claim, claimId) {
+        // The chip of the evidence already open closes it again (the chips are toggle buttons).
+        if (inspector?.kind === "evidence" && inspector.id === id) {
+          setInspector(null);
+          setFocus(null);
+          return;
+        }
         setInspector((cur) => ({ kind: "evidence", id, claim, claimId, back: cur?.kind === "node" ? cur : undefined }));
         setFocus({ kind: "evidence", id });
         setSelectedId(null);

@@ -80,9 +80,17 @@ export function publicKeyPem(publicKey: KeyObject): string {
   return publicKey.export({ format: "pem", type: "spki" }).toString();
 }
 
+// Key objects are immutable; a verify checks one key against thousands of checkpoints, so its id is worked out once.
+const keyIds = new WeakMap<KeyObject, string>();
+
 export function keyIdOf(publicKey: KeyObject): string {
-  const der = publicKey.export({ format: "der", type: "spki" });
-  return createHash("sha256").update(der).digest("hex").slice(0, 16);
+  let id = keyIds.get(publicKey);
+  if (id === undefined) {
+    const der = publicKey.export({ format: "der", type: "spki" });
+    id = createHash("sha256").update(der).digest("hex").slice(0, 16);
+    keyIds.set(publicKey, id);
+  }
+  return id;
 }
 
 export function generateSigningKey(): { privateKeyPem: string; publicKeyPem: string; keyId: string } {

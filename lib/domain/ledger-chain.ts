@@ -23,11 +23,12 @@ export interface ChainRow {
   entryHash: string;
   kind: string;
   createdAt: string;
-  body?: string;
+  /** The hashed bytes as stored: text, or its UTF-8 bytes as a database stream delivered them. */
+  body?: string | Uint8Array;
   payload?: unknown;
 }
 
-const oneShot = (nodeCrypto as { hash?: (alg: string, data: string, enc?: string) => string }).hash;
+const oneShot = (nodeCrypto as { hash?: (alg: string, data: string | Uint8Array, enc?: string) => string }).hash;
 const sha256Hex = (text: string) => (oneShot ? oneShot("sha256", text, "hex") : nodeCrypto.createHash("sha256").update(text).digest("hex"));
 
 /** The canonical text that is hashed for an entry. */
@@ -35,8 +36,17 @@ export function entryBodyOf(body: Pick<ChainEntry, "seq" | "kind" | "createdAt" 
   return canonicalJson({ seq: body.seq, kind: body.kind, createdAt: body.createdAt, payload: body.payload });
 }
 
-export function hashOfBody(prevHash: string, body: string): string {
-  return sha256Hex(prevHash + body);
+// Reused input buffer for byte bodies: prev_hash (64 ASCII bytes) followed by the body, hashed in one call.
+let scratch = Buffer.alloc(16 * 1024);
+
+export function hashOfBody(prevHash: string, body: string | Uint8Array): string {
+  if (typeof body === "string") return sha256Hex(prevHash + body);
+  const n = Buffer.byteLength(prevHash) + body.length;
+  if (n > scratch.length) scratch = Buffer.alloc(Math.max(n, scratch.length * 2));
+  const head = scratch.write(prevHash, 0);
+  scratch.set(body, head);
+  const input = scratch.subarray(0, head + body.length);
+  return oneShot ? oneShot("sha256", input, "hex") : nodeCrypto.createHash("sha256").update(input).digest("hex");
 }
 
 export function entryHashOf(prevHash: string, body: Pick<ChainEntry, "seq" | "kind" | "createdAt" | "payload">): string {
@@ -54,11 +64,18 @@ const jsonOfKind = (kind: string) => {
   return j;
 };
 
-export function bodyMatches(body: string, e: Pick<ChainRow, "seq" | "kind" | "createdAt">): boolean {
+export function bodyMatches(body: string | Uint8Array, e: Pick<ChainRow, "seq" | "kind" | "createdAt">): boolean {
   // createdAt is an ISO string (no characters JSON escapes), so quoting it is enough.
   const prefix = `{"createdAt":"${e.createdAt}","kind":${jsonOfKind(e.kind)},"payload":`;
   const suffix = `,"seq":${e.seq}}`;
-  return body.length > prefix.length + suffix.length && body.startsWith(prefix) && body.endsWith(suffix);
+  if (typeof body === "string") return body.length > prefix.length + suffix.length && body.startsWith(prefix) && body.endsWith(suffix);
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.length);
+  const head = Buffer.byteLength(prefix); // suffix is ASCII: its bytes are its characters
+  return (
+    bytes.length > head + suffix.length &&
+    bytes.toString("utf8", 0, head) === prefix &&
+    bytes.toString("latin1", bytes.length - suffix.length) === suffix
+  );
 }
 
 /** The payload inside a stored body (callers that need it; the verifier does not parse). */

@@ -5,6 +5,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
+import { to as copyTo } from "pg-copy-streams";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../../generated/prisma/client";
 import { CasegraphError } from "../../domain/failure-codes";
@@ -102,5 +103,6 @@ function sessionOf(client: pg.ClientBase): SqlSession {
   return {
     exec: (sql) => client.query(sql),
     query: async <T>(sql: string, params?: unknown[]) => ({ rows: (await client.query(sql, params)).rows as T[] }),
+    copyOut: (sql) => client.query(copyTo(sql)),
   };
 }

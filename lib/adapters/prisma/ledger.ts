@@ -44,6 +44,7 @@ import {
 import type { Ledger, LedgerAppend, VerifyReport } from "../../ports";
 import type { Database } from "./db";
 import type { SqlSession } from "./migrate";
+import { CopyBinaryParser, copyField, type CopyRow } from "./copy-binary";
 import { connectionRole } from "./ledger-roles";
 
 export const LEDGER_LOCK = 72_002;
@@ -296,11 +297,11 @@ export class PrismaLedger implements Ledger {
   }
 
   /** Runs `fn` in one read-only snapshot on the driver itself when available (fast, consistent), else through Prisma. */
-  private async snapshot<T>(fn: (read: Reader) => Promise<T>): Promise<T> {
-    if (!this.db) return fn(this.reader());
+  private async snapshot<T>(fn: (read: Reader, session: Partial<SqlSession>) => Promise<T>): Promise<T> {
+    if (!this.db) return fn(this.reader(), {});
     return this.db.transaction(async (sql: SqlSession) => {
       await sql.exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
-      return fn(async <R>(text: string, params?: unknown[]) => (await sql.query<R>(text, params)).rows);
+      return fn(async <R>(text: string, params?: unknown[]) => (await sql.query<R>(text, params)).rows, sql);
     });
   }
 
@@ -535,77 +536,14 @@ export class PrismaLedger implements Ledger {
       if (s) trusted = [s.publicKey];
     }
     const trustedById = new Map(trusted.map((k) => [keyIdOf(k), k]));
-    return this.snapshot(async (read) => {
+    return this.snapshot(async (read, session) => {
       const protectionProblems = await checkProtections(read);
       const connectedAs = await connectionRole(read);
       const checkpoints = (await read<CheckpointRow>(`SELECT * FROM "ledger_checkpoint" ORDER BY tree_size`)).map(checkpointOf);
-      const verifier = new ChainVerifier();
-      const tree = new MerkleAccumulator();
-      let cpIndex = 0;
-      let firstBad: ChainBreak | undefined;
-
-      const checkpointFault = (cp: StoredCheckpoint, root: string): ChainBreak | null => {
-        const key = trustedById.get(cp.keyId);
-        if (!key || checkpointProblem(cp, key) !== null) return { seq: cp.treeSize, fault: "checkpoint_signature_invalid" };
-        if (cp.rootHash !== root) return { seq: cp.treeSize, fault: "checkpoint_root_mismatch" };
-        return null;
-      };
-      while (cpIndex < checkpoints.length && checkpoints[cpIndex].treeSize === 0) {
-        firstBad ??= checkpointFault(checkpoints[cpIndex], tree.root()) ?? undefined;
-        cpIndex++;
-      }
-
-      type PageRow = { seq: unknown; prev_hash: string; entry_hash: string; kind: string; body: string; ms: unknown; subtrees: string | null };
-      // The next page is requested before this one is checked, so the database reads while this process hashes.
-      const page = (after: number) =>
-        read<PageRow>(
-          `SELECT seq, prev_hash, entry_hash, kind, body, (extract(epoch FROM created_at) * 1000)::float8 AS ms,
-                  array_to_string(subtree_hashes, ',') AS subtrees
-             FROM "ledger" WHERE seq > $1 ORDER BY seq LIMIT $2`,
-          [after, VERIFY_PAGE],
-        );
-      let next: Promise<PageRow[]> | null = page(0);
-      walk: while (!firstBad && next) {
-        const rows: PageRow[] = await next;
-        next = rows.length === VERIFY_PAGE ? page(num(rows[rows.length - 1].seq)) : null;
-        if (!rows.length) break;
-        for (const r of rows) {
-          const row: ChainRow = {
-            seq: num(r.seq), prevHash: r.prev_hash, entryHash: r.entry_hash, kind: r.kind,
-            createdAt: new Date(num(r.ms)).toISOString(), body: r.body,
-          };
-          const bad = verifier.check(row);
-          if (bad) {
-            firstBad = bad;
-            break walk;
-          }
-          verifier.accept(row);
-          const completed = tree.push(leafHashOfEntry(row.entryHash));
-          const stored = r.subtrees ?? "";
-          if (stored !== (completed.length === 1 ? completed[0].hash : completed.map((c) => c.hash).join(","))) {
-            firstBad = { seq: row.seq, fault: "subtree_hash_mismatch" };
-            break walk;
-          }
-          while (cpIndex < checkpoints.length && checkpoints[cpIndex].treeSize === row.seq) {
-            const f = checkpointFault(checkpoints[cpIndex], tree.root());
-            if (f) {
-              firstBad = f;
-              break walk;
-            }
-            cpIndex++;
-          }
-        }
-        options.onProgress?.(verifier.checked);
-      }
-      await next?.catch(() => undefined); // a prefetched page still in flight when a fault ended the walk
-      if (!firstBad && cpIndex < checkpoints.length) {
-        // A signed checkpoint beyond the last entry: entries were cut from the end (or the checkpoint is forged).
-        const cp = checkpoints[cpIndex];
-        const key = trustedById.get(cp.keyId);
-        firstBad = key && checkpointProblem(cp, key) === null
-          ? { seq: verifier.head.size + 1, fault: "truncated" }
-          : { seq: cp.treeSize, fault: "checkpoint_signature_invalid" };
-      }
+      const walk = new LedgerWalk(checkpoints, trustedById);
+      if (session.copyOut) await walkByCopy(session.copyOut.bind(session), walk, options.onProgress);
+      else await walkByPages(read, walk, options.onProgress);
+      const { verifier, tree, firstBad, checkpointsChecked } = walk.finish();
       const latest = checkpoints.length ? checkpoints[checkpoints.length - 1] : null;
       const report: VerifyReport = {
         ok: !firstBad && protectionProblems.length === 0,
@@ -613,7 +551,7 @@ export class PrismaLedger implements Ledger {
         headHash: verifier.head.hash,
         ...(firstBad ? { firstBad } : { rootHash: tree.root() }),
         checkpoints: {
-          checked: cpIndex,
+          checked: checkpointsChecked,
           latest: latest ? { treeSize: latest.treeSize, rootHash: latest.rootHash, keyId: latest.keyId } : null,
         },
         protectionProblems,
@@ -623,6 +561,127 @@ export class PrismaLedger implements Ledger {
       return report;
     });
   }
+}
+
+/**
+ * The full walk's state, fed one entry at a time in seq order: the chain (links, entry hashes over the stored bytes),
+ * the Merkle tree recomputed leaf by leaf against every stored subtree hash, and each signed checkpoint as the walk
+ * reaches its size. Holds only the last link and the tree's right edge, whatever the ledger's size.
+ */
+class LedgerWalk {
+  private readonly verifier = new ChainVerifier();
+  private readonly tree = new MerkleAccumulator();
+  private cpIndex = 0;
+  private firstBad?: ChainBreak;
+
+  constructor(
+    private readonly checkpoints: StoredCheckpoint[],
+    private readonly trustedById: Map<string, KeyObject>,
+  ) {
+    while (!this.firstBad && this.cpIndex < checkpoints.length && checkpoints[this.cpIndex].treeSize === 0) {
+      this.firstBad = this.checkpointFault(checkpoints[this.cpIndex++], this.tree.root()) ?? undefined;
+    }
+  }
+
+  get checked() {
+    return this.verifier.checked;
+  }
+
+  /** Takes the next entry and its stored subtree hashes (comma-separated); false once a fault is found. */
+  step(row: ChainRow, storedSubtrees: string): boolean {
+    if (this.firstBad) return false;
+    const bad = this.verifier.check(row);
+    if (bad) {
+      this.firstBad = bad;
+      return false;
+    }
+    this.verifier.accept(row);
+    const completed = this.tree.push(leafHashOfEntry(row.entryHash));
+    if (storedSubtrees !== (completed.length === 1 ? completed[0].hash : completed.map((c) => c.hash).join(","))) {
+      this.firstBad = { seq: row.seq, fault: "subtree_hash_mismatch" };
+      return false;
+    }
+    const cps = this.checkpoints;
+    while (this.cpIndex < cps.length && cps[this.cpIndex].treeSize === row.seq) {
+      const f = this.checkpointFault(cps[this.cpIndex], this.tree.root());
+      if (f) {
+        this.firstBad = f;
+        return false;
+      }
+      this.cpIndex++;
+    }
+    return true;
+  }
+
+  finish() {
+    if (!this.firstBad && this.cpIndex < this.checkpoints.length) {
+      // A signed checkpoint beyond the last entry: entries were cut from the end (or the checkpoint is forged).
+      const cp = this.checkpoints[this.cpIndex];
+      const key = this.trustedById.get(cp.keyId);
+      this.firstBad = key && checkpointProblem(cp, key) === null
+        ? { seq: this.verifier.head.size + 1, fault: "truncated" }
+        : { seq: cp.treeSize, fault: "checkpoint_signature_invalid" };
+    }
+    return { verifier: this.verifier, tree: this.tree, firstBad: this.firstBad, checkpointsChecked: this.cpIndex };
+  }
+
+  private checkpointFault(cp: StoredCheckpoint, root: string): ChainBreak | null {
+    const key = this.trustedById.get(cp.keyId);
+    if (!key || checkpointProblem(cp, key) !== null) return { seq: cp.treeSize, fault: "checkpoint_signature_invalid" };
+    if (cp.rootHash !== root) return { seq: cp.treeSize, fault: "checkpoint_root_mismatch" };
+    return null;
+  }
+}
+
+// Both walks select the same columns in the same order.
+const WALK_COLUMNS = `seq, prev_hash, entry_hash, kind, (extract(epoch FROM created_at) * 1000)::float8 AS ms,
+  array_to_string(subtree_hashes, ',') AS subtrees, body`;
+
+/** PGlite (and any session without COPY): pages of rows; the next page is requested before this one is checked. */
+async function walkByPages(read: Reader, walk: LedgerWalk, onProgress?: (checked: number) => void): Promise<void> {
+  type PageRow = { seq: unknown; prev_hash: string; entry_hash: string; kind: string; ms: unknown; subtrees: string | null; body: string };
+  const page = (after: number) =>
+    read<PageRow>(`SELECT ${WALK_COLUMNS} FROM "ledger" WHERE seq > $1 ORDER BY seq LIMIT $2`, [after, VERIFY_PAGE]);
+  let next: Promise<PageRow[]> | null = page(0);
+  while (next) {
+    const rows: PageRow[] = await next;
+    next = rows.length === VERIFY_PAGE ? page(num(rows[rows.length - 1].seq)) : null;
+    for (const r of rows) {
+      const row: ChainRow = {
+        seq: num(r.seq), prevHash: r.prev_hash, entryHash: r.entry_hash, kind: r.kind,
+        createdAt: new Date(num(r.ms)).toISOString(), body: r.body,
+      };
+      if (!walk.step(row, r.subtrees ?? "")) {
+        await next?.catch(() => undefined); // a prefetched page still in flight
+        return;
+      }
+    }
+    onProgress?.(walk.checked);
+  }
+}
+
+/**
+ * PostgreSQL: one binary COPY of the whole ledger in seq order, hashed from the received bytes. After a fault the
+ * rest of the stream is still read (and ignored): the connection must reach the end of the COPY to be usable again.
+ */
+async function walkByCopy(copyOut: (sql: string) => AsyncIterable<Buffer>, walk: LedgerWalk, onProgress?: (checked: number) => void) {
+  const parser = new CopyBinaryParser(7);
+  let going = true;
+  let reported = 0;
+  const take = (r: CopyRow) => {
+    if (!going) return;
+    const row: ChainRow = {
+      seq: copyField.int8(r, 0), prevHash: copyField.text(r, 1) ?? "", entryHash: copyField.text(r, 2) ?? "",
+      kind: copyField.text(r, 3) ?? "", createdAt: new Date(copyField.float8(r, 4)).toISOString(), body: copyField.bytes(r, 6),
+    };
+    going = walk.step(row, copyField.text(r, 5) ?? "");
+  };
+  for await (const chunk of copyOut(`COPY (SELECT ${WALK_COLUMNS} FROM "ledger" ORDER BY seq) TO STDOUT (FORMAT binary)`)) {
+    if (!going) continue;
+    parser.feed(chunk, take);
+    if (onProgress && walk.checked - reported >= VERIFY_PAGE) onProgress((reported = walk.checked));
+  }
+  if (going) parser.end();
 }
 
 function asAuditError(err: unknown): CasegraphError {

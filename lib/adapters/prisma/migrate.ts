@@ -8,6 +8,8 @@ import path from "node:path";
 export interface SqlSession {
   exec(sql: string): Promise<unknown>;
   query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
+  /** `COPY … TO STDOUT` as a stream of raw chunks (PostgreSQL only; PGlite sessions leave it out). */
+  copyOut?(sql: string): AsyncIterable<Buffer>;
 }
 
 export interface Migration {

@@ -1,21 +1,11 @@
 // Admin changes and their ledger entry commit together or not at all: the change and the chained ledger append run in
-// ONE database transaction. The append is the ledger adapter's own in-transaction append (`appendInTx` in
-// lib/adapters/prisma/ledger.ts) when it provides one; otherwise the same lock and hashing are applied here
-// (entry_hash = sha256(prev_hash || canonical_json({seq, kind, createdAt, payload}))). If the append fails, the change
-// is rolled back and the admin sees CG-AUDIT-001; an unaudited admin change cannot exist.
+// ONE database transaction, the append being the ledger adapter's in-transaction append (`appendInTx`, which holds
+// the ledger lock until this transaction ends). If the append fails, the change is rolled back and the admin sees
+// CG-AUDIT-001; an unaudited admin change cannot exist.
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import { CasegraphError } from "../domain/failure-codes";
-import { canonicalJson } from "../domain/canonical-json";
-import { GENESIS_HASH, entryHashOf, type ChainEntry } from "../domain/ledger-chain";
-import * as ledgerAdapter from "../adapters/prisma/ledger";
-import type { LedgerAppend } from "../ports";
-
-type AdapterAppendInTx = (tx: Tx, entries: readonly LedgerAppend[]) => Promise<ChainEntry[]>;
-/** The ledger adapter's in-transaction append, when it has one (the single place that knows the ledger's format). */
-const adapterAppendInTx = (ledgerAdapter as unknown as { appendInTx?: AdapterAppendInTx }).appendInTx;
-
-/** Same lock id as PrismaLedger, so admin entries and answer entries line up into one chain. */
-const LEDGER_LOCK = 72_002;
+import type { ChainEntry } from "../domain/ledger-chain";
+import { appendInTx } from "../adapters/prisma/ledger";
 
 export type Tx = Prisma.TransactionClient;
 
@@ -35,52 +25,12 @@ export interface AdminChange {
   caseId?: string | null;
 }
 
-/**
- * Whether the ledger stores the exact hashed bytes in a `body` column (migration 20261121030000_ledger: `payload` is
- * then generated from `body`) or only `payload` (the initial schema). Looked up once per database.
- */
-const bodyColumn = new WeakMap<object, Promise<boolean>>();
-function ledgerHasBody(key: object, tx: Tx): Promise<boolean> {
-  let found = bodyColumn.get(key);
-  if (!found) {
-    found = tx.$queryRaw<Array<{ n: number }>>`
-      SELECT count(*)::int AS n FROM information_schema.columns
-      WHERE table_schema = current_schema() AND table_name = 'ledger' AND column_name = 'body'`.then((r) => r[0].n > 0);
-    bodyColumn.set(key, found);
-  }
-  return found;
-}
-
 export async function appendLedgerInTx(
   tx: Tx,
   entry: { kind: string; payload: Record<string, unknown>; tenantId: string | null; actorId: string | null; caseId: string | null },
-  dbKey: object = tx,
 ): Promise<ChainEntry> {
-  if (adapterAppendInTx) {
-    const [written] = await adapterAppendInTx(tx, [entry]);
-    return written;
-  }
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LEDGER_LOCK})`;
-  const head = await tx.$queryRaw<Array<{ seq: bigint; entry_hash: string; created_at: Date }>>`
-    SELECT seq, entry_hash, created_at FROM "ledger" ORDER BY seq DESC LIMIT 1`;
-  const seq = head.length ? Number(head[0].seq) + 1 : 1;
-  const prevHash = head.length ? head[0].entry_hash : GENESIS_HASH;
-  // Never dated before the head, even if this host's clock is behind another writer's.
-  const createdAt = new Date(Math.max(Date.now(), head.length ? new Date(head[0].created_at).getTime() : 0)).toISOString();
-  const payload = JSON.parse(JSON.stringify(entry.payload)) as Record<string, unknown>;
-  const entryHash = entryHashOf(prevHash, { seq, kind: entry.kind, createdAt, payload });
-  if (await ledgerHasBody(dbKey, tx)) {
-    // entry_hash = sha256(prev_hash || body) with body the canonical JSON: the database re-checks both on insert.
-    const body = canonicalJson({ seq, kind: entry.kind, createdAt, payload });
-    await tx.$executeRaw`INSERT INTO "ledger" (seq, prev_hash, entry_hash, kind, body, tenant_id, actor_id, case_id, created_at)
-      VALUES (${seq}, ${prevHash}, ${entryHash}, ${entry.kind}, ${body}, ${entry.tenantId},
-              ${entry.actorId}, ${entry.caseId}, ${createdAt}::timestamptz)`;
-  } else {
-    await tx.$executeRaw`INSERT INTO "ledger" (seq, prev_hash, entry_hash, kind, payload, tenant_id, actor_id, case_id, created_at)
-      VALUES (${seq}, ${prevHash}, ${entryHash}, ${entry.kind}, ${JSON.stringify(payload)}::jsonb, ${entry.tenantId},
-              ${entry.actorId}, ${entry.caseId}, ${createdAt}::timestamptz)`;
-  }
-  return { seq, prevHash, entryHash, kind: entry.kind, payload, createdAt };
+  const [written] = await appendInTx(tx, [entry]);
+  return written;
 }
 
 /**
@@ -111,7 +61,7 @@ export async function auditedChange<T>(
                 before: audit.before ?? null,
                 after: audit.after ?? null,
               },
-            }, prisma);
+            });
           } catch (err) {
             ledgerFailed = true;
             throw err;

@@ -6,8 +6,9 @@
 import { randomBytes } from "node:crypto";
 import { isDeepStrictEqual, parseArgs } from "node:util";
 import { Neo4jGraphStore } from "../lib/adapters/neo4j/graph-store";
-import { importBundleWithGraph, syncCase } from "../lib/adapters/neo4j/sync";
+import { WRITE_LANES, importBundleWithGraph, syncCase } from "../lib/adapters/neo4j/sync";
 import { openDatabase } from "../lib/adapters/prisma/db";
+import { IMPORT_BATCH } from "../lib/adapters/prisma/workspace";
 import { driverRunner } from "../lib/adapters/prisma/evidence-store";
 import { PrismaGraphStore } from "../lib/adapters/prisma/graph-store";
 import { generateBundleChunks } from "../lib/workspace/generate";
@@ -37,7 +38,7 @@ export default async function run(args: string[]) {
     const syncSeconds = (performance.now() - t) / 1000;
     printTable(`import: ${nodes} nodes + ${edges} edges (+${imported.evidence} evidence), PostgreSQL and Neo4j as one unit`, [
       { step: "whole import (validation, PostgreSQL, Neo4j, commit)", seconds: +importSeconds.toFixed(2), "graph rows/s": Math.round(graphRows / importSeconds) },
-      { step: "  of which Neo4j writes (UNWIND batches of 2,000, MERGE)", seconds: imported.graph.neo4jSeconds, "graph rows/s": Math.round(graphRows / imported.graph.neo4jSeconds) },
+      { step: `  of which Neo4j writes (batches of ${IMPORT_BATCH.toLocaleString("en")}, ${WRITE_LANES} concurrent transactions each)`, seconds: imported.graph.neo4jSeconds, "graph rows/s": Math.round(graphRows / imported.graph.neo4jSeconds) },
       { step: "graph sync: rebuild the case in Neo4j from PostgreSQL", seconds: +syncSeconds.toFixed(2), "graph rows/s": Math.round((rebuilt.nodes + rebuilt.edges) / syncSeconds) },
     ]);
 

@@ -13,21 +13,12 @@ import { generateSigningKey, keyIdOf, parseSigningKey, publicKeyOf, publicKeyPem
 import { GENESIS_HASH, entryBodyOf, hashOfBody } from "../lib/domain/ledger-chain";
 import { MerkleAccumulator, leafHashOfEntry } from "../lib/domain/merkle";
 import { explorerFiltersSchema, listAuditEntries } from "../lib/server/audit-explorer";
+import { prng } from "../lib/workspace/generate";
 import { percentile, printTable, scratchDatabase } from "./support";
 
 const WORDS = "warehouse pier lease boat harbor transfer account marchetti dunn kovac delaney container customs wire shell company invoice gate camera witness phone call night dock vessel cargo".split(" ");
 const TENANTS = ["metro-pd", "cyber-jcu"];
 const MODELS = ["offline:casegraph-extractive-v1", "openai-compatible:llama3.1-8b", "anthropic:claude-sonnet"];
-
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** An answer entry shaped like lib/graphrag/audit.ts writes it (~1 KB of canonical JSON). */
 function answerPayload(r: () => number, i: number, tenant: string, actor: string, caseId: string, question: string) {
@@ -55,7 +46,7 @@ async function appendBench(count: number) {
   const db = await openDatabase({ url: scratch.url, migrate: true, poolSize: 25 });
   const rows: Array<Record<string, string | number>> = [];
   try {
-    const r = rng(1);
+    const r = prng(1);
     const payload = (i: number) => answerPayload(r, i, "metro-pd", "u-1", "case-harbor", `question ${i}`);
     // One process, 20 writers: appends that queue up while a transaction runs are committed together.
     {
@@ -106,7 +97,7 @@ async function appendBench(count: number) {
 
 /** Writes `size` valid entries (+ checkpoints every 1000) straight into a scratch database. */
 async function generate(db: Database, size: number, signer: ReturnType<typeof makeSigner>) {
-  const r = rng(42);
+  const r = prng(42);
   const users = TENANTS.flatMap((t) => Array.from({ length: 6 }, (_, k) => `${t}-user-${k}`));
   const cases = TENANTS.flatMap((t) => Array.from({ length: 4 }, (_, k) => `${t}-case-${k}`));
   const tree = new MerkleAccumulator();
@@ -201,7 +192,7 @@ async function bigLedgerBench(size: number, keep: boolean) {
       lat.sort((a, b) => a - b);
       proofRows.push({ operation: name, runs: n, "p50 ms": +percentile(lat, 50).toFixed(2), "p95 ms": +percentile(lat, 95).toFixed(2) });
     };
-    const r = rng(9);
+    const r = prng(9);
     await time("root at the head", () => ledger.root());
     await time("inclusion proof, random entry, head tree", () => ledger.inclusionProof(1 + Math.floor(r() * size)));
     await time("consistency proof, random checkpoint → head", () => ledger.consistencyProof(1000 * (1 + Math.floor(r() * (size / 1000 - 1)))));

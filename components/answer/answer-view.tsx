@@ -2,6 +2,7 @@
 // One answer: the response-type banner, the text with citation chips (streamed pieces first, the validated text once
 // done), confidence with its justification and the review warning, the explanation steps (select one to highlight its
 // nodes and relationships), and what the model was shown.
+import { NodeLink } from "@/components/case-graph/node-link";
 import { Alert, cn } from "@/components/ui";
 import type { Answer, ExplanationStep, RawContext } from "@/lib/graphrag/types";
 import { CitationChip, CitationText } from "./citation-text";
@@ -258,15 +259,7 @@ function Step({
             ) : null,
           )}
           {t.nodes.map((id) => (
-            <button
-              key={id}
-              type="button"
-              onClick={() => onSelectNode(id)}
-              className="rounded border border-slate-300 bg-slate-50 px-1.5 py-px text-slate-800 hover:border-blue-600"
-              title={id}
-            >
-              {names.nodeName(id) ?? id}
-            </button>
+            <NodeLink key={id} id={id} name={names.nodeName(id)} onSelect={onSelectNode} />
           ))}
           {t.edges.map((id) => (
             <span key={id} className="rounded border border-dashed border-slate-400 px-1.5 py-px text-slate-700" title={id}>

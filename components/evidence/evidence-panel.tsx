@@ -3,6 +3,7 @@
 // system, collection date, the nodes it is linked to (those the user may see), and the full text with the cited
 // passage highlighted and scrolled into view. Text is rendered as text; nothing is parsed as HTML.
 import { useEffect, useRef } from "react";
+import { NodeLink } from "@/components/case-graph/node-link";
 import { ClassificationBadge, ClassificationBanner } from "@/components/ui";
 import { formatDateTime, humanise, propertyText } from "@/components/answer/format";
 import { locatePassage } from "@/components/answer/citations";
@@ -91,15 +92,7 @@ export function EvidencePanel({
                 <dd className="flex flex-wrap gap-1">
                   {evidence.nodeIds.length ? (
                     evidence.nodeIds.map((id) => (
-                      <button
-                        key={id}
-                        type="button"
-                        onClick={() => onSelectNode(id)}
-                        className="rounded border border-slate-300 bg-slate-50 px-1.5 py-px text-slate-800 hover:border-blue-600"
-                        title={id}
-                      >
-                        {nodeName(id) ?? id}
-                      </button>
+                      <NodeLink key={id} id={id} name={nodeName(id)} onSelect={onSelectNode} />
                     ))
                   ) : (
                     <span className="text-slate-600">No node you can see</span>

@@ -10,6 +10,21 @@
 import type { GraphEdgeRecord, GraphNodeRecord, SeedCandidate, Subgraph, SubgraphLimits } from "../ports";
 
 // ---------------------------------------------------------------------------------------------------------------
+// Properties
+
+/** A node's or edge's properties as the stores hand them back (JSON text or an object): always a plain object. */
+export function propertiesObject(v: unknown): Record<string, unknown> {
+  if (typeof v === "string") {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      return {};
+    }
+  }
+  return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Search tokens
 
 /**

@@ -8,6 +8,7 @@ import { importBundleWithGraph } from "@/lib/adapters/neo4j/sync";
 import { PrismaGraphStore } from "@/lib/adapters/prisma/graph-store";
 import { importBundle, nodeName } from "@/lib/adapters/prisma/workspace";
 import type { CaseGraphStore, CaseScope, SeedQuery, SubgraphLimits } from "@/lib/ports";
+import { prng } from "@/lib/workspace/generate";
 import { describeEachDatabase } from "../support/databases";
 import { demoBundle } from "../support/demo";
 import { bfsDistances, referenceCases, referenceExpand, referenceSeeds, type RefCase } from "../support/graph-reference";
@@ -46,17 +47,6 @@ function contractBundle() {
   });
   const suffix = uniqueCaseIds(bundle, "contract");
   return { bundle, suffix };
-}
-
-// A small deterministic PRNG for the sampled seeds and limits.
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describeEachDatabase("CaseGraphStore contract", (fixture, kind) => {

@@ -1,24 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
-
-// The runtime caches the environment and the database per process, so each case loads fresh modules.
-async function healthWith(env: Record<string, string | undefined>) {
-  vi.resetModules();
-  const saved = { ...process.env };
-  Object.assign(process.env, env);
-  for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k];
-  try {
-    const { GET } = await import("@/app/api/graphrag/health/route");
-    const res = await GET();
-    const { closeRuntime } = await import("@/lib/server/runtime");
-    await closeRuntime().catch(() => {});
-    return { status: res.status, body: await res.json() };
-  } finally {
-    process.env = saved;
-  }
-}
+import { afterEach, describe, expect, it } from "vitest";
+import { healthWith } from "../support/health";
 
 describe("GET /api/graphrag/health", () => {
   let dir: string | undefined;

@@ -2,28 +2,10 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { healthWith } from "../support/health";
 import { DEAD_NEO4J_URI, TEST_NEO4J_URI, neo4jAvailable } from "../support/neo4j";
 import { ADMIN_URL } from "../support/postgres";
-
-// The runtime caches the environment, the database and the Neo4j driver per process: each case loads fresh modules.
-async function healthWith(env: Record<string, string | undefined>) {
-  vi.resetModules();
-  const saved = { ...process.env };
-  Object.assign(process.env, env);
-  for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k];
-  try {
-    const { GET } = await import("@/app/api/graphrag/health/route");
-    const res = await GET();
-    const { closeRuntime } = await import("@/lib/server/runtime");
-    const { closeGraphStores } = await import("@/lib/server/graph");
-    await closeRuntime().catch(() => {});
-    await closeGraphStores();
-    return { status: res.status, body: await res.json() };
-  } finally {
-    process.env = saved;
-  }
-}
 
 describe("health: the graph store", () => {
   let dir: string | undefined;

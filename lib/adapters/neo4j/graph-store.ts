@@ -20,7 +20,8 @@ import { createHash } from "node:crypto";
 import neo4j, { type ManagedTransaction, type Record as Neo4jRecord } from "neo4j-driver";
 import { CasegraphError } from "../../domain/failure-codes";
 import {
-  assembleSubgraph, expandFrontier, idSortKey, nodeSearchTokens, rankSeedCandidates, simpleLower, textQueryGroups,
+  assembleSubgraph, expandFrontier, idSortKey, nodeSearchTokens, propertiesObject, rankSeedCandidates, simpleLower,
+  textQueryGroups,
 } from "../../domain/graph-contract";
 import type { Classification } from "../../domain/markings";
 import type {
@@ -512,7 +513,7 @@ function toNode(m: NodeMap): GraphNodeRecord {
     tenantId: m.tenantId,
     label: m.label,
     name: m.name,
-    properties: parseProperties(m.properties),
+    properties: propertiesObject(m.properties),
     classification: m.classification as Classification,
     needToKnow: m.needToKnow ?? [],
   };
@@ -526,18 +527,9 @@ function toEdgeRecord(r: Neo4jRecord): GraphEdgeRecord {
     source: r.get("source") as string,
     target: r.get("target") as string,
     type: m.type,
-    properties: parseProperties(m.properties),
+    properties: propertiesObject(m.properties),
     classification: m.classification as Classification,
     needToKnow: m.needToKnow ?? [],
   };
 }
 
-function parseProperties(text: string | null): Record<string, unknown> {
-  if (!text) return {};
-  try {
-    const v = JSON.parse(text);
-    return v && typeof v === "object" && !Array.isArray(v) ? v : {};
-  } catch {
-    return {};
-  }
-}

@@ -12,6 +12,7 @@ import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { Prisma } from "../../generated/prisma/client";
 import { CasegraphError, FAILURES } from "../../domain/failure-codes";
+import { propertiesObject } from "../../domain/graph-contract";
 import type { CaseScope } from "../../ports";
 import type { Database } from "../prisma/db";
 import { importBundle, type GraphRows, type ImportOptions, type ImportSummary } from "../prisma/workspace";
@@ -127,19 +128,8 @@ async function* pages<T extends { id: string }>(prisma: PrismaClient, query: (af
   }
 }
 
-const asNode = (r: NodeWrite): NodeWrite => ({ ...r, properties: asObject(r.properties), needToKnow: r.needToKnow ?? [] });
-const asEdge = (r: EdgeWrite): EdgeWrite => ({ ...r, properties: asObject(r.properties), needToKnow: r.needToKnow ?? [] });
-
-function asObject(v: unknown): Record<string, unknown> {
-  if (typeof v === "string") {
-    try {
-      v = JSON.parse(v);
-    } catch {
-      return {};
-    }
-  }
-  return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-}
+const asNode = (r: NodeWrite): NodeWrite => ({ ...r, properties: propertiesObject(r.properties), needToKnow: r.needToKnow ?? [] });
+const asEdge = (r: EdgeWrite): EdgeWrite => ({ ...r, properties: propertiesObject(r.properties), needToKnow: r.needToKnow ?? [] });
 
 const secondsSince = (t: number) => Number(((performance.now() - t) / 1000).toFixed(3));
 

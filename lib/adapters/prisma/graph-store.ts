@@ -11,7 +11,7 @@ import type { Classification } from "../../domain/markings";
 import type {
   CaseGraphStore, CaseScope, GraphEdgeRecord, GraphNodeRecord, SeedCandidate, SeedQuery, Subgraph, SubgraphLimits,
 } from "../../ports";
-import { assembleSubgraph, expandFrontier, rankSeedCandidates, textQueryGroups } from "../../domain/graph-contract";
+import { assembleSubgraph, expandFrontier, propertiesObject, rankSeedCandidates, textQueryGroups } from "../../domain/graph-contract";
 import { asRunner, type SqlRunner } from "./evidence-store";
 
 interface NodeRow {
@@ -137,7 +137,7 @@ function toNode(r: NodeRow): GraphNodeRecord {
     tenantId: r.tenant_id,
     label: r.label,
     name: r.name,
-    properties: asObject(r.properties),
+    properties: propertiesObject(r.properties),
     classification: r.classification as Classification,
     needToKnow: r.need_to_know ?? [],
   };
@@ -150,20 +150,9 @@ function toEdge(r: EdgeRow): GraphEdgeRecord {
     source: r.source,
     target: r.target,
     type: r.type,
-    properties: asObject(r.properties),
+    properties: propertiesObject(r.properties),
     classification: r.classification as Classification,
     needToKnow: r.need_to_know ?? [],
   };
-}
-
-function asObject(v: unknown): Record<string, unknown> {
-  if (typeof v === "string") {
-    try {
-      v = JSON.parse(v);
-    } catch {
-      return {};
-    }
-  }
-  return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
 

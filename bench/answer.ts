@@ -100,6 +100,9 @@ class NaiveGraphStore implements CaseGraphStore {
     const nodes = await this.real.nodesByIds(scope, rows.map((r) => r.id));
     return [...exact, ...nodes.filter((n) => !exact.some((e) => e.node.id === n.id)).map((node) => ({ node, match: "text" as const, rank: 0.1 }))];
   }
+  outline(...a: Parameters<CaseGraphStore["outline"]>) {
+    return this.real.outline(...a);
+  }
   expand(...a: Parameters<CaseGraphStore["expand"]>) {
     return this.real.expand(...a);
   }

@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import type { PrismaClient } from "../generated/prisma/client";
 import { CasegraphError } from "../domain/failure-codes";
-import type { Classification, LicenseUse, Role } from "../domain/markings";
+import { readClassification, readLicenseUses, type Classification, type LicenseUse, type Role, type StoredClassification } from "../domain/markings";
 import { userIdFor } from "../adapters/prisma/workspace";
 import { auditedChange, type ChangeActor, type Tx } from "./audit";
 import type { Actor } from "./actor";
@@ -29,7 +29,7 @@ export interface UserSnapshot {
   name: string;
   tenantId: string;
   roles: string[];
-  clearance: Classification;
+  clearance: StoredClassification;
   needToKnow: string[];
   active: boolean;
 }
@@ -37,7 +37,7 @@ export interface UserSnapshot {
 async function userInTenant(tx: Tx | PrismaClient, tenantId: string, userId: string): Promise<UserSnapshot> {
   const u = await tx.user.findFirst({ where: { id: userId, tenantId }, select: userView });
   if (!u) throw new CasegraphError("CG-ACCESS-003");
-  return { ...u, clearance: u.clearance as Classification };
+  return { ...u, clearance: readClassification(u.clearance) };
 }
 
 function conflict(path: string, message: string): CasegraphError {
@@ -67,7 +67,7 @@ export async function listUsers(prisma: PrismaClient, actor: Actor): Promise<Use
   });
   return rows.map(({ memberships, _count, ...u }) => ({
     ...u,
-    clearance: u.clearance as Classification,
+    clearance: readClassification(u.clearance),
     caseIds: memberships.map((m) => m.caseId),
     activeTokens: _count.apiTokens,
   }));
@@ -99,7 +99,7 @@ export async function createUserIn(prisma: PrismaClient, who: ChangeActor, tenan
       select: userView,
     });
     await tx.account.create({ data: { id: "acc_" + id, accountId: id, providerId: "credential", userId: id, password: hash } });
-    const snapshot = { ...created, clearance: created.clearance as Classification };
+    const snapshot = { ...created, clearance: readClassification(created.clearance) };
     return { result: snapshot, audit: { kind: "admin.user.create", target: { type: "user", id, tenantId }, before: null, after: snapshot } };
   });
 }
@@ -126,7 +126,7 @@ export async function updateUser(
       data: { name: input.name, roles: input.roles, clearance: input.clearance, needToKnow: input.needToKnow },
       select: userView,
     });
-    const after = { ...updated, clearance: updated.clearance as Classification };
+    const after = { ...updated, clearance: readClassification(updated.clearance) };
     const changed = JSON.stringify(before) !== JSON.stringify(after);
     return { result: after, audit: changed ? { kind: "admin.user.update", target: { type: "user", id: before.id, tenantId }, before, after } : null };
   });
@@ -143,7 +143,7 @@ export async function setUserActive(prisma: PrismaClient, actor: Actor, input: {
     const updated = await tx.user.update({ where: { id: before.id }, data: { active: input.active }, select: userView });
     let sessionsEnded = 0;
     if (!input.active) sessionsEnded = (await tx.session.deleteMany({ where: { userId: before.id } })).count;
-    const after = { ...updated, clearance: updated.clearance as Classification };
+    const after = { ...updated, clearance: readClassification(updated.clearance) };
     return {
       result: after,
       audit: {
@@ -234,7 +234,7 @@ export async function listLicenses(prisma: PrismaClient, actor: Actor): Promise<
     orderBy: { id: "asc" },
     select: { id: true, name: true, allows: true, tenantId: true },
   });
-  return rows.map((l) => ({ id: l.id, name: l.name, allows: l.allows as LicenseUse[], shared: l.tenantId === null, evidenceCount: counts.get(l.id) ?? 0 }));
+  return rows.map((l) => ({ id: l.id, name: l.name, allows: readLicenseUses(l.allows) ?? [], shared: l.tenantId === null, evidenceCount: counts.get(l.id) ?? 0 }));
 }
 
 export async function createLicense(prisma: PrismaClient, actor: Actor, input: { id: string; name: string; allows: LicenseUse[] }) {
@@ -271,7 +271,7 @@ export async function updateLicense(prisma: PrismaClient, actor: Actor, input: {
 export interface CaseMembersRow {
   id: string;
   title: string;
-  classification: Classification;
+  classification: StoredClassification;
   status: string;
   members: Array<{ userId: string; email: string; name: string; active: boolean; addedAt: Date }>;
 }
@@ -289,7 +289,7 @@ export async function listCaseMemberships(prisma: PrismaClient, actor: Actor): P
   return cases.map((c) => ({
     id: c.id,
     title: c.title,
-    classification: c.classification as Classification,
+    classification: readClassification(c.classification),
     status: c.status,
     members: c.members.map((m) => ({ userId: m.user.id, email: m.user.email, name: m.user.name, active: m.user.active, addedAt: m.addedAt })),
   }));

@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import { simulateReadableStream } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { CasegraphError } from "@/lib/domain/failure-codes";
+import { outlineOf } from "@/lib/domain/graph-contract";
 import { GENESIS_HASH, ChainVerifier, entryHashOf, type ChainEntry } from "@/lib/domain/ledger-chain";
 import type { Classification, LicenseUse } from "@/lib/domain/markings";
 import { AiSdkAnswerModel } from "@/lib/adapters/model/ai-sdk";
@@ -33,6 +34,11 @@ export class FakeGraphStore implements CaseGraphStore {
   private of(scope: CaseScope) {
     const c = this.cases.find((x) => x.id === scope.caseId && x.tenantId === scope.tenantId);
     return c ?? { nodes: [], edges: [] };
+  }
+  async outline(scope: CaseScope, limits: { maxNodes: number; maxEdges: number }) {
+    this.calls++;
+    const g = this.of(scope);
+    return outlineOf(g.nodes, g.edges, limits);
   }
   async findSeedNodes(scope: CaseScope, q: SeedQuery): Promise<SeedCandidate[]> {
     this.calls++;

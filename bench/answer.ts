@@ -25,6 +25,7 @@ import type {
   AnswerModel, AnswerModelRequest, CaseGraphStore, CaseScope, EvidenceRecord, EvidenceStore, Ledger, SeedCandidate, SeedQuery,
 } from "../lib/ports";
 import { prismaCaseAccess } from "../lib/server/graphrag";
+import { caseDisclosure } from "../lib/server/disclosure";
 import { generateBundleChunks } from "../lib/workspace/generate";
 import { BENCH_ADMIN_URL, percentile, printTable } from "./support";
 
@@ -253,7 +254,7 @@ export default async function bench(args: string[]) {
     const realEvidence = new PrismaEvidenceStore(runner);
     const realGraph = new PrismaGraphStore(runner);
     const base = (): AnswerDeps => ({
-      access: prismaCaseAccess(db.prisma), graph: realGraph, evidence: realEvidence, model: new ZeroLatencyModel(), ledger, auditQueryMode: "text",
+      access: prismaCaseAccess(db.prisma), disclosure: caseDisclosure(db.prisma, realGraph), graph: realGraph, evidence: realEvidence, model: new ZeroLatencyModel(), ledger, auditQueryMode: "text",
     });
     const naive = (): AnswerDeps => ({ ...base(), graph: new NaiveGraphStore(runner, realGraph), evidence: new NaiveEvidenceStore(runner, realEvidence) });
 

@@ -3,6 +3,7 @@
 import type { ZodType } from "zod";
 import type { ChainBreak, ChainEntry } from "./domain/ledger-chain";
 import type { LicenseUse, StoredClassification } from "./domain/markings";
+import type { Viewer } from "./domain/policy";
 
 export interface LedgerAppend {
   kind: string;
@@ -50,11 +51,31 @@ export interface CaseScope {
   caseId: string;
 }
 
+/**
+ * How an answer reports what the policy hid (issue 11 §4). `case`, the default: the case-level totals of what the
+ * asker cannot see, the same whatever the question, so the count cannot be used to test whether a word appears in
+ * hidden evidence. `exact`: per-question counts, for a tenant that accepts that risk.
+ */
+export type HiddenCountMode = "case" | "exact";
+
 export interface CaseRef {
   id: string;
   tenantId: string;
   title: string;
   classification: StoredClassification;
+  /** The case's tenant's setting. */
+  hiddenCounts: HiddenCountMode;
+}
+
+export interface HiddenTotals {
+  evidence: number;
+  nodes: number;
+  edges: number;
+}
+
+/** What of a whole case a viewer may not see, as counts that depend on no question (the case page shows the same). */
+export interface CaseDisclosure {
+  hiddenTotals(viewer: Viewer, scope: CaseScope): Promise<HiddenTotals>;
 }
 
 /** Step 2: deny by default. Throws CasegraphError CG-ACCESS-001 unless the user is a member of the case in its tenant. */

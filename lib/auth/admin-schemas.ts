@@ -49,6 +49,7 @@ export const setActiveInput = z.object({ userId: idSchema, active: z.boolean() }
 export const resetPasswordInput = z.object({ userId: idSchema, password: passwordSchema });
 
 export const renameTenantInput = z.object({ name: nameSchema });
+export const hiddenCountModeInput = z.object({ mode: z.enum(["case", "exact"]) });
 
 const LICENSE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export const licenseInput = z.object({

@@ -1,11 +1,10 @@
 // Admin management: every change is exactly one chained ledger entry (who, what, before → after) written in the same
 // transaction; a failed ledger write rolls the change back; tenant isolation and guard rails; the CLI.
-import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { runCli } from "../support/cli";
 import { clearTestRuntime, importDemo, nextHeadersMock, request, setRequest, useTestRuntime } from "../support/auth-fixture";
 import { describeEachDatabase } from "../support/databases";
 import { openDatabase } from "@/lib/adapters/prisma/db";
@@ -20,7 +19,6 @@ const { loadActor } = await import("@/lib/auth/actor");
 const { userIdFor } = await import("@/lib/adapters/prisma/workspace");
 const { hashToken } = await import("@/lib/auth/tokens");
 
-const run = promisify(execFile);
 
 interface LedgerRow {
   seq: bigint;
@@ -121,6 +119,8 @@ describeEachDatabase("admin changes and the ledger", (fixture) => {
       ["admin.membership.remove", () => admin.removeMemberAction({ caseId: "case-ledgerline", userId: kim })],
       ["admin.token.issue", () => admin.issueTokenAction({ userId: kim, name: "nightly", expiresIn: "30d" })],
       ["admin.tenant.rename", () => admin.renameTenantAction({ name: "Metro PD" })],
+      ["admin.tenant.hidden_counts", () => admin.setHiddenCountModeAction({ mode: "exact" })],
+      ["admin.tenant.hidden_counts", () => admin.setHiddenCountModeAction({ mode: "case" })],
       ["admin.license.create", () => admin.createLicenseAction({ id: "LIC-METRO-1", name: "Metro internal", allows: ["ANALYZE", "INGEST"] })],
       ["admin.license.update", () => admin.updateLicenseAction({ id: "LIC-METRO-1", name: "Metro internal", allows: ["INGEST"] })],
     ];
@@ -213,16 +213,11 @@ describeEachDatabase("admin changes and the ledger", (fixture) => {
 
 describe("CLI: user create and token create/list/revoke", () => {
   let dir = "";
-  const cli = (args: string[], input?: string) => {
-    const child = run(process.execPath, ["--import", "tsx", "bin/casegraph.ts", ...args], {
-      cwd: path.resolve(import.meta.dirname, "../.."),
-      env: { ...process.env, CASEGRAPH_DATA_DIR: dir, DATABASE_URL: "", CASEGRAPH_SEED_DEMO: "never" },
-      timeout: 120_000,
-    });
-    if (input !== undefined) {
-      child.child.stdin?.end(input);
-    }
-    return child;
+  /** The CLI as operators run it; a non-zero exit rejects with the result (code, stdout, stderr). */
+  const cli = async (args: string[], input?: string) => {
+    const r = await runCli(args, { env: { CASEGRAPH_DATA_DIR: dir, DATABASE_URL: "", CASEGRAPH_SEED_DEMO: "never" }, input });
+    if (r.code !== 0) throw r;
+    return r;
   };
 
   beforeAll(async () => {

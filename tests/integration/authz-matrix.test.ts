@@ -343,6 +343,12 @@ const MATRIX: Record<string, Row> = {
     notApplicable: "renames the admin's own tenant; no tenant can be named",
     scopeDenial: "-",
   },
+  "action setHiddenCountModeAction app/(workbench)/admin/actions.ts": {
+    roles: ["admin"],
+    scopes: { "own-tenant": async () => ({ mode: "case" }) },
+    notApplicable: "sets the admin's own tenant's setting; no tenant can be named",
+    scopeDenial: "-",
+  },
   "action createLicenseAction app/(workbench)/admin/actions.ts": {
     roles: ["admin"],
     scopes: { "own-tenant": async (ctx) => ({ id: `LIC-M-${ctx.fresh()}`, name: "Matrix", allows: ["ANALYZE"] }) },

@@ -3,10 +3,10 @@
 // works in the admin's own tenant only and writes one ledger entry per change, in the same transaction.
 import {
   addCaseMember, createLicense, createUser, issueTokenFor, removeCaseMember, renameTenant, resetPassword, revokeToken,
-  setUserActive, updateLicense, updateUser,
+  setHiddenCountMode, setUserActive, updateLicense, updateUser,
 } from "@/lib/auth/admin";
 import {
-  createUserInput, issueTokenInput, licenseInput, membershipInput, renameTenantInput, resetPasswordInput, revokeTokenInput,
+  createUserInput, hiddenCountModeInput, issueTokenInput, licenseInput, membershipInput, renameTenantInput, resetPasswordInput, revokeTokenInput,
   setActiveInput, updateUserInput,
 } from "@/lib/auth/admin-schemas";
 import { authedAction } from "@/lib/auth/guard";
@@ -37,6 +37,11 @@ export const resetPasswordAction = authedAction({ ...admin, input: resetPassword
 export const renameTenantAction = authedAction({ ...admin, input: renameTenantInput }, async (actor, input) =>
   renameTenant(await prisma(), actor, input),
 );
+
+export const setHiddenCountModeAction = authedAction({ ...admin, input: hiddenCountModeInput }, async (actor, input) => {
+  const t = await setHiddenCountMode(await prisma(), actor, input);
+  return { mode: t.hiddenCountMode };
+});
 
 export const createLicenseAction = authedAction({ ...admin, input: licenseInput }, async (actor, input) => {
   const l = await createLicense(await prisma(), actor, input);

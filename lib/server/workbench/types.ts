@@ -99,7 +99,8 @@ export interface HistoryEntry {
   citedNoLongerVisible: number;
   context: { nodes: number; edges: number; evidence: number };
   /** Items hidden by policy at the time (counts only). */
-  hiddenByPolicy: number;
+  /** Null unless the tenant reports exact per-question counts. */
+  hiddenByPolicy: number | null;
 }
 
 export interface ExampleQuestion {

@@ -52,7 +52,7 @@ export const FAILURES = {
 
   "CG-AUDIT-001": { status: 500, message: "The audit record could not be written; the answer was withheld.", description: "No answer leaves the service without its ledger entry." },
   "CG-AUDIT-002": { status: 409, message: "The ledger chain does not verify.", description: "A stored entry's hash or link, a stored Merkle subtree hash or a signed checkpoint does not match what the entries recompute to, or the database's append-only protection is missing; the first bad sequence number is reported." },
-  "CG-AUDIT-003": { status: 503, message: "The ledger signing key is missing or invalid.", description: "Checkpoints are signed with Ed25519. Set CASEGRAPH_LEDGER_SIGNING_KEY (PEM or base64 PKCS#8; `casegraph audit keygen` prints one); the embedded database generates one in its data folder on first start." },
+  "CG-AUDIT-003": { status: 503, message: "The ledger signing key is missing or invalid.", description: "Checkpoints are signed with Ed25519. Set CASEGRAPH_LEDGER_SIGNING_KEY (PEM or base64 PKCS#8; `casegraph audit keygen` prints one); outside production one is generated in the data folder on first use; in production the server does not start without it." },
   "CG-AUDIT-004": { status: 422, message: "The proof does not verify.", description: "An exported inclusion or consistency proof failed a check (entry hash, Merkle path, checkpoint signature or key); the report names the failed check." },
 
   "CG-IMPORT-001": { status: 400, message: "The file is not valid JSON.", description: "The bundle could not be parsed." },

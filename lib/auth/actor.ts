@@ -13,10 +13,12 @@ export interface Actor extends Viewer {
   name: string;
   roles: Role[];
   via: AuthMethod;
+  /** The API token a "token" request came with, and who issued it (the ledger names both). */
+  token?: { id: string; issuer: string | null };
 }
 
 /** Loads the user behind a session, token or CLI flag; a missing or deactivated user is refused. */
-export async function loadActor(prisma: PrismaClient, where: { id: string } | { email: string }, via: AuthMethod): Promise<Actor> {
+export async function loadActor(prisma: PrismaClient, where: { id: string } | { email: string }, via: AuthMethod, token?: Actor["token"]): Promise<Actor> {
   // Read as text: a clearance another tool added to the enum is UNREADABLE (sees nothing), not a failed sign-in.
   const key = "id" in where ? where.id : where.email.toLowerCase();
   const [user] = await prisma.$queryRaw<Array<{ id: string; email: string; name: string; tenantId: unknown; roles: unknown; clearance: unknown; needToKnow: unknown; active: boolean }>>`
@@ -35,6 +37,7 @@ export async function loadActor(prisma: PrismaClient, where: { id: string } | { 
     clearance: readClassification(user.clearance),
     needToKnow: readHeldTags(user.needToKnow),
     via,
+    ...(token ? { token } : {}),
   };
 }
 

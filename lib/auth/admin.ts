@@ -6,11 +6,28 @@ import { randomBytes } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import type { PrismaClient } from "../generated/prisma/client";
 import { CasegraphError } from "../domain/failure-codes";
-import { readClassification, readLicenseUses, type Classification, type LicenseUse, type Role, type StoredClassification } from "../domain/markings";
+import { clearanceCovers, readClassification, readLicenseUses, type Classification, type LicenseUse, type Role, type StoredClassification } from "../domain/markings";
 import { userIdFor } from "../adapters/prisma/workspace";
 import { auditedChange, type ChangeActor, type Tx } from "./audit";
 import type { Actor } from "./actor";
 import { issueToken, parseDuration } from "./tokens";
+
+// Separation of duties (README "Users, roles and sign-in"): nobody changes their own permissions, and nobody grants a
+// clearance they do not hold themselves. Operators on the CLI (no Actor) are outside the tenant and not capped.
+
+/** CG-ACCESS-005 when an admin targets their own clearance, tags, roles or memberships. */
+function assertNotSelf(actor: Actor, userId: string): void {
+  if (actor.userId === userId) throw new CasegraphError("CG-ACCESS-005");
+}
+
+/** CG-ACCESS-006 unless the acting admin's own clearance covers `clearance` (an unreadable own clearance covers nothing). */
+function assertMayGrant(actor: Actor, clearance: Classification): void {
+  if (!clearanceCovers(actor.clearance, clearance)) {
+    throw new CasegraphError("CG-ACCESS-006", undefined, [{ path: "clearance", message: "Above your own clearance: ask an admin who holds it, or an operator." }]);
+  }
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
 
 export function changeActorOf(actor: Actor): ChangeActor {
   return { userId: actor.userId, email: actor.email, tenantId: actor.tenantId, via: actor.via };
@@ -91,7 +108,9 @@ export async function createUserIn(prisma: PrismaClient, who: ChangeActor, tenan
   const email = input.email.trim().toLowerCase();
   const hash = await hashPassword(input.password); // Slow: outside the transaction.
   return auditedChange(prisma, who, async (tx) => {
-    if (await tx.user.findUnique({ where: { email }, select: { id: true } })) throw conflict("email", "A user with this email already exists.");
+    // E-mail addresses identify a sign-in across every tenant. The message does not say where the address is in use, so
+    // it reads the same for this tenant's users (listed to the admin anyway) and another tenant's (issue 11 §8).
+    if (await tx.user.findUnique({ where: { email }, select: { id: true } })) throw conflict("email", "This e-mail address cannot be used for a new account.");
     if (!(await tx.tenant.findUnique({ where: { id: tenantId }, select: { id: true } }))) throw new CasegraphError("CG-ACCESS-003");
     const id = userIdFor(email);
     const created = await tx.user.create({
@@ -105,6 +124,7 @@ export async function createUserIn(prisma: PrismaClient, who: ChangeActor, tenan
 }
 
 export async function createUser(prisma: PrismaClient, actor: Actor, input: NewUser): Promise<UserSnapshot> {
+  assertMayGrant(actor, input.clearance);
   const who = changeActorOf(actor);
   return createUserIn(prisma, who, tenantOf(who), input);
 }
@@ -118,9 +138,9 @@ export async function updateUser(
   const tenantId = tenantOf(who);
   return auditedChange(prisma, who, async (tx) => {
     const before = await userInTenant(tx, tenantId, input.userId);
-    if (before.id === actor.userId && before.roles.includes("admin") && !input.roles.includes("admin")) {
-      throw new CasegraphError("CG-INPUT-007");
-    }
+    const permissionsChange = before.clearance !== input.clearance || !sameSet(before.needToKnow, input.needToKnow) || !sameSet(before.roles, input.roles);
+    if (permissionsChange) assertNotSelf(actor, before.id);
+    if (before.clearance !== input.clearance) assertMayGrant(actor, input.clearance);
     const updated = await tx.user.update({
       where: { id: before.id },
       data: { name: input.name, roles: input.roles, clearance: input.clearance, needToKnow: input.needToKnow },
@@ -260,7 +280,8 @@ export async function createLicense(prisma: PrismaClient, actor: Actor, input: {
   const who = changeActorOf(actor);
   const tenantId = tenantOf(who);
   return auditedChange(prisma, who, async (tx) => {
-    if (await tx.license.findUnique({ where: { id: input.id }, select: { id: true } })) throw conflict("id", "A license with this id already exists.");
+    // License ids are unique across tenants; the message does not say whose license holds the id.
+    if (await tx.license.findUnique({ where: { id: input.id }, select: { id: true } })) throw conflict("id", "This license id cannot be used; choose another.");
     const after = await tx.license.create({ data: { id: input.id, name: input.name, allows: input.allows, tenantId }, select: { id: true, name: true, allows: true } });
     return { result: after, audit: { kind: "admin.license.create", target: { type: "license", id: after.id, tenantId }, before: null, after } };
   });
@@ -326,6 +347,7 @@ export async function addCaseMember(prisma: PrismaClient, actor: Actor, input: {
   return auditedChange(prisma, who, async (tx) => {
     const c = await caseInTenant(tx, tenantId, input.caseId);
     const u = await userInTenant(tx, tenantId, input.userId);
+    assertNotSelf(actor, u.id);
     const existing = await tx.caseMember.findUnique({ where: { caseId_userId: { caseId: c.id, userId: u.id } } });
     if (existing) return { result: { added: false }, audit: null };
     await tx.caseMember.create({ data: { caseId: c.id, userId: u.id } });
@@ -342,6 +364,7 @@ export async function removeCaseMember(prisma: PrismaClient, actor: Actor, input
   return auditedChange(prisma, who, async (tx) => {
     const c = await caseInTenant(tx, tenantId, input.caseId);
     const u = await userInTenant(tx, tenantId, input.userId);
+    assertNotSelf(actor, u.id);
     const removed = await tx.caseMember.deleteMany({ where: { caseId: c.id, userId: u.id } });
     if (removed.count === 0) return { result: { removed: false }, audit: null };
     return {
@@ -385,7 +408,11 @@ export async function listTokens(prisma: PrismaClient, actor: Actor): Promise<To
   return listTokensIn(prisma, { tenantId: tenantOf(changeActorOf(actor)) });
 }
 
-/** Issues a token for a user (the secret is in the result, once); the ledger gets its id and prefix, never the secret. */
+/**
+ * Issues a token for a user (the secret is in the result, once); the ledger gets its id, prefix and issuer, never the
+ * secret. Owners issue their own (issueOwnToken); only an operator on the CLI issues one for someone else, and the
+ * entry says so (`onBehalf: true`).
+ */
 export async function issueTokenAs(
   prisma: PrismaClient,
   who: ChangeActor,
@@ -401,20 +428,36 @@ export async function issueTokenAs(
     if (!user) throw new CasegraphError("CG-ACCESS-003");
     if (!user.active) throw new CasegraphError("CG-AUTH-003", "The user is deactivated; reactivate them first.");
     const issued = await issueToken(tx, { userId: user.id, name: input.name, expiresAt: new Date(Date.now() + ms), createdBy: who.email });
-    const after = { id: issued.id, name: issued.name, prefix: issued.prefix, userId: user.id, userEmail: user.email, expiresAt: issued.expiresAt.toISOString() };
+    const after = {
+      id: issued.id, name: issued.name, prefix: issued.prefix, userId: user.id, userEmail: user.email, expiresAt: issued.expiresAt.toISOString(),
+      issuer: who.email, onBehalf: who.userId !== user.id,
+    };
     return { result: issued, audit: { kind: "admin.token.issue", target: { type: "api_token", id: issued.id, tenantId: user.tenantId }, before: null, after } };
   });
 }
 
-export async function issueTokenFor(prisma: PrismaClient, actor: Actor, input: { userId: string; name: string; expiresIn: string }) {
+/** A token for the signed-in user themselves (any role): tokens are created by their owner only. */
+export async function issueOwnToken(prisma: PrismaClient, actor: Actor, input: { name: string; expiresIn: string }) {
   const who = changeActorOf(actor);
-  return issueTokenAs(prisma, who, input, tenantOf(who));
+  return issueTokenAs(prisma, who, { ...input, userId: actor.userId }, tenantOf(who));
 }
 
-export async function revokeTokenAs(prisma: PrismaClient, who: ChangeActor, tokenId: string, scopeTenantId: string | null) {
+/** The signed-in user's own tokens. */
+export async function listOwnTokens(prisma: PrismaClient, actor: Actor): Promise<TokenRow[]> {
+  return listTokensIn(prisma, { tenantId: tenantOf(changeActorOf(actor)), userId: actor.userId });
+}
+
+/** Revokes one of the signed-in user's own tokens (anyone else's is "not found"). */
+export async function revokeOwnToken(prisma: PrismaClient, actor: Actor, input: { tokenId: string }) {
+  const who = changeActorOf(actor);
+  return revokeTokenAs(prisma, who, input.tokenId, { tenantId: tenantOf(who), userId: actor.userId });
+}
+
+/** Revokes a token; `scope` limits it to a tenant (admins) and optionally to one owner; null = any (operators). */
+export async function revokeTokenAs(prisma: PrismaClient, who: ChangeActor, tokenId: string, scope: { tenantId: string; userId?: string } | null) {
   return auditedChange(prisma, who, async (tx) => {
     const t = await tx.apiToken.findFirst({
-      where: { id: tokenId, ...(scopeTenantId ? { user: { tenantId: scopeTenantId } } : {}) },
+      where: { id: tokenId, ...(scope ? { user: { tenantId: scope.tenantId }, ...(scope.userId ? { userId: scope.userId } : {}) } : {}) },
       select: { id: true, name: true, prefix: true, revokedAt: true, userId: true, user: { select: { tenantId: true, email: true } } },
     });
     if (!t) throw new CasegraphError("CG-ACCESS-003");
@@ -435,7 +478,7 @@ export async function revokeTokenAs(prisma: PrismaClient, who: ChangeActor, toke
 
 export async function revokeToken(prisma: PrismaClient, actor: Actor, input: { tokenId: string }) {
   const who = changeActorOf(actor);
-  return revokeTokenAs(prisma, who, input.tokenId, tenantOf(who));
+  return revokeTokenAs(prisma, who, input.tokenId, { tenantId: tenantOf(who) });
 }
 
 /** A random password for generated accounts (CLI without --password and no TTY). */

@@ -65,6 +65,7 @@ export async function seedDemoIfEmpty(): Promise<boolean> {
   const { db } = await runtime();
   if ((await db.prisma.tenant.count()) > 0) return false;
   const bundle = JSON.parse(await readFile(DEMO_BUNDLE, "utf8"));
-  await importWorkspace(db, bundle, env()); // into Neo4j too when NEO4J_URI is set
+  // Into Neo4j too when NEO4J_URI is set; its users, licenses and memberships enter the ledger like any import's.
+  await importWorkspace(db, bundle, env(), { actor: { userId: null, email: "system:demo-seed", tenantId: null, via: "import" } });
   return true;
 }

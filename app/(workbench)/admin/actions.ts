@@ -2,11 +2,11 @@
 // Admin server actions: each one is authedAction({ roles: ["admin"] }) → zod input → a lib/auth/admin.ts function that
 // works in the admin's own tenant only and writes one ledger entry per change, in the same transaction.
 import {
-  addCaseMember, createLicense, createUser, issueTokenFor, removeCaseMember, renameTenant, resetPassword, revokeToken,
+  addCaseMember, createLicense, createUser, removeCaseMember, renameTenant, resetPassword, revokeToken,
   setHiddenCountMode, setUserActive, updateLicense, updateUser,
 } from "@/lib/auth/admin";
 import {
-  createUserInput, hiddenCountModeInput, issueTokenInput, licenseInput, membershipInput, renameTenantInput, resetPasswordInput, revokeTokenInput,
+  createUserInput, hiddenCountModeInput, licenseInput, membershipInput, renameTenantInput, resetPasswordInput, revokeTokenInput,
   setActiveInput, updateUserInput,
 } from "@/lib/auth/admin-schemas";
 import { authedAction } from "@/lib/auth/guard";
@@ -61,12 +61,7 @@ export const removeMemberAction = authedAction({ ...admin, input: membershipInpu
   removeCaseMember(await prisma(), actor, input),
 );
 
-/** The token secret is in this result and nowhere else, ever. */
-export const issueTokenAction = authedAction({ ...admin, input: issueTokenInput }, async (actor, input) => {
-  const t = await issueTokenFor(await prisma(), actor, input);
-  return { id: t.id, token: t.token, prefix: t.prefix, expiresAt: t.expiresAt.toISOString() };
-});
-
+/** Any token of the tenant (admins revoke; tokens are created by their owners on the account page). */
 export const revokeTokenAction = authedAction({ ...admin, input: revokeTokenInput }, async (actor, input) => {
   const r = await revokeToken(await prisma(), actor, input);
   return { revoked: r.revoked };

@@ -9,6 +9,7 @@ import { CitationChip, CitationText } from "./citation-text";
 import { classifyStepCitations } from "./citations";
 import { plural } from "./format";
 import type { AskState } from "./use-ask";
+import { SafeText } from "@/components/ui/safe-text";
 
 export interface StepTargets {
   nodes: string[];
@@ -62,7 +63,7 @@ export function AnswerView({
           Answer
         </h2>
         <p className="mt-0.5 text-sm font-medium text-slate-900" data-testid="answer-question">
-          {state.question}
+          <SafeText text={state.question} />
         </p>
       </header>
 

@@ -6,6 +6,7 @@ import { createContext, useContext, useEffect, useId, useMemo, useRef, useState,
 import { EvidenceCard, type CardEvidence } from "@/components/evidence/evidence-card";
 import { cn } from "@/components/ui";
 import { parseCitations } from "./citations";
+import { SafeText } from "@/components/ui/safe-text";
 
 export interface CitationApi {
   /** What the hover card shows for an evidence id (null while unknown). */
@@ -26,7 +27,7 @@ export function CitationText({ text, knownIds, pending = false }: { text: string
   const segments = useMemo(() => parseCitations(text, (id) => pending || knownIds.has(id)), [text, knownIds, pending]);
   const out: ReactNode[] = [];
   segments.forEach((s, i) => {
-    if (s.kind === "text") out.push(s.text);
+    if (s.kind === "text") out.push(<SafeText key={i} text={s.text} />);
     else if (pending) {
       out.push(
         <span key={i} className="mx-0.5 inline-flex rounded border border-slate-300 bg-slate-100 px-1 font-mono text-[11px] leading-4 text-slate-600" aria-label="citation being checked">

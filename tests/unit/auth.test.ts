@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { bearerFrom, hashToken, newTokenSecret, parseDuration } from "@/lib/auth/tokens";
 import { assertSameOrigin } from "@/lib/auth/origin";
 import { safeNextPath } from "@/lib/auth/paths";
-import { createUserInput, licenseInput, tagsSchema } from "@/lib/auth/admin-schemas";
+import { tagsSchema } from "@/lib/admin/fields.validation";
+import { licenseInput } from "@/lib/admin/licenses.validation";
+import { createUserInput } from "@/lib/admin/users.validation";
 import { fieldErrors } from "@/components/ui/field";
 
 const hdrs = (o: Record<string, string>) => new Headers(o);

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { Metadata } from "next";
 import { requirePageActor } from "@/lib/auth/current";
-import { listUsers } from "@/lib/auth/admin";
+import { listUsers } from "@/lib/admin/users";
 import { runtime } from "@/lib/server/runtime";
 import { Badge, Card, ClassificationBadge, Table, TBody, THead, Td, Th, Tr } from "@/components/ui";
 import { CreateUserForm } from "@/components/admin/user-forms";

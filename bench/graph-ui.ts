@@ -129,6 +129,10 @@ export default async function run(args: string[]) {
     await waitForHealth(`${base}/api/graphrag/health`, server);
 
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    // Ask the workbench for its graph-ready timing (it writes window.__casegraphGraphReadyAt only when asked).
+    await page.addInitScript(() => {
+      (window as unknown as { __casegraphBench: boolean }).__casegraphBench = true;
+    });
     await page.goto(`${base}/login`);
     await page.getByLabel("Email").fill(EMAIL);
     await page.getByLabel("Password").fill(PASSWORD);

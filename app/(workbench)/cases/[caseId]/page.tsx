@@ -9,7 +9,7 @@ import { visibleCounts } from "@/lib/server/workbench/counts";
 import { exampleQuestions } from "@/lib/server/workbench/examples";
 import { graphView, visibleCaseGraph } from "@/lib/server/workbench/graph";
 import { openCase, type OpenCase } from "@/lib/server/workbench/scope";
-import { Workbench } from "./workbench";
+import { Workbench } from "@/components/workbench/workbench";
 
 export const dynamic = "force-dynamic";
 

@@ -6,29 +6,33 @@ import Link from "next/link";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { AskPanel } from "@/components/answer/ask-panel";
-import { AnswerView, type GraphNames, type StepTargets } from "@/components/answer/answer-view";
+import { AnswerView, type GraphNames } from "@/components/answer/answer-view";
 import { CitationContext, type CitationApi } from "@/components/answer/citation-text";
 import { HistoryPanel } from "@/components/answer/history-panel";
 import { plural } from "@/components/answer/format";
 import { UnknownsPanel } from "@/components/answer/unknowns-panel";
 import { useAskStream } from "@/components/answer/use-ask";
-import { CaseGraph, type CaseGraphHandle, type GraphHighlight } from "@/components/case-graph/case-graph";
+import { CaseGraph, type CaseGraphHandle } from "@/components/case-graph/case-graph";
 import { Legend } from "@/components/case-graph/legend";
 import { NodePanel } from "@/components/case-graph/node-panel";
 import { NodeSearch } from "@/components/case-graph/node-search";
 import { EvidencePanel } from "@/components/evidence/evidence-panel";
 import { errorOf, unwrap } from "@/components/providers";
 import { ClassificationBadge, cn } from "@/components/ui";
-import type { CaseGraphView, EvidenceView, ExampleQuestion, GraphEdgeView, GraphNodeView, VisibleCounts } from "@/lib/server/workbench/types";
-import { askStream } from "./actions";
-import { expandNode, findNodes, loadCaseGraph, loadEvidence, loadHistory, loadNodeDetails } from "./workbench-actions";
+import type { CaseGraphView, EvidenceView, ExampleQuestion, VisibleCounts } from "@/lib/server/workbench/types";
+import { askStream } from "@/app/(workbench)/cases/[caseId]/actions";
+import { expandNode, findNodes, loadCaseGraph, loadEvidence, loadHistory, loadNodeDetails } from "@/app/(workbench)/cases/[caseId]/workbench-actions";
+import { useGraphData } from "./use-graph-data";
+import { highlightOf, type Focus } from "./highlight";
+import { useGraphFocus } from "./use-graph-focus";
+import { useCitedEvidence } from "./use-cited-evidence";
+import { Tabs, type WorkbenchTab } from "./tabs";
+import { ToolButton } from "./tool-button";
 import { SafeText } from "@/components/ui/safe-text";
 
 type Inspector =
   | { kind: "node"; id: string; back?: Inspector }
   | { kind: "evidence"; id: string; claim: string | null; claimId: string | null; back?: Inspector };
-
-type Focus = { kind: "evidence"; id: string } | { kind: "step"; n: number; targets: StepTargets } | null;
 
 export interface CaseInfo {
   id: string;
@@ -40,7 +44,9 @@ export interface CaseInfo {
 
 declare global {
   interface Window {
-    /** performance.now() when the graph first became interactive (read by the UI bench). */
+    /** Set by the UI bench (bench/graph-ui.ts) before the page loads, to ask for the timing below. */
+    __casegraphBench?: boolean;
+    /** performance.now() when the graph first became interactive (written only for the bench). */
     __casegraphGraphReadyAt?: number;
   }
 }
@@ -63,53 +69,10 @@ export function Workbench({
   const graphRef = useRef<CaseGraphHandle>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
 
-  // ---- graph data: the page's graph, plus neighbourhoods loaded on demand
-  const graphQuery = useQuery({
-    queryKey: ["graph", caseId],
-    queryFn: () => unwrap(loadCaseGraph({ caseId })),
-    initialData: initialGraph,
-    staleTime: 5 * 60_000,
+  const { graph, nodes, edges, nodeById, edgeById, labelCounts, hiddenLabels, setHiddenLabels, expand, expanding } = useGraphData(caseId, initialGraph, {
+    loadCaseGraph,
+    expandNode,
   });
-  const graph = graphQuery.data;
-  const [extra, setExtra] = useState<{ nodes: GraphNodeView[]; edges: GraphEdgeView[] }>({ nodes: [], edges: [] });
-  const { nodes, edges, nodeById } = useMemo(() => {
-    const byId = new Map<string, GraphNodeView>();
-    for (const n of graph.nodes) byId.set(n.id, n);
-    for (const n of extra.nodes) if (!byId.has(n.id)) byId.set(n.id, n);
-    const edgeIds = new Set<string>();
-    const allEdges: GraphEdgeView[] = [];
-    for (const e of [...graph.edges, ...extra.edges]) {
-      if (edgeIds.has(e.id) || !byId.has(e.source) || !byId.has(e.target)) continue;
-      edgeIds.add(e.id);
-      allEdges.push(e);
-    }
-    return { nodes: [...byId.values()], edges: allEdges, nodeById: byId };
-  }, [graph, extra]);
-  const edgeById = useMemo(() => new Map(edges.map((e) => [e.id, e])), [edges]);
-  const [hiddenLabels, setHiddenLabels] = useState<ReadonlySet<string>>(new Set());
-  const labelCounts = useMemo(() => {
-    const m = new Map<string, number>();
-    for (const n of nodes) m.set(n.label, (m.get(n.label) ?? 0) + 1);
-    return [...m.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  }, [nodes]);
-
-  const merge = useCallback((more: { nodes: GraphNodeView[]; edges: GraphEdgeView[] }) => {
-    setExtra((x) => ({ nodes: [...x.nodes, ...more.nodes], edges: [...x.edges, ...more.edges] }));
-  }, []);
-  const [expanding, setExpanding] = useState<string | null>(null);
-  const expand = useCallback(
-    async (id: string) => {
-      setExpanding(id);
-      try {
-        merge(await unwrap(expandNode({ caseId, nodeId: id })));
-      } catch {
-        // The node panel still shows the node; the neighbours can be asked for again.
-      } finally {
-        setExpanding(null);
-      }
-    },
-    [caseId, merge],
-  );
 
   // ---- selection, inspector, highlight
   const [selectedId, setSelectedId] = useState<string | null>(null);
@@ -122,10 +85,20 @@ export function Workbench({
     if (id) setInspector({ kind: "node", id, back: from ?? undefined });
     if (!keepHighlight) setFocus(null);
   }, []);
+  const focusSoon = useGraphFocus(graphRef);
+  /** Selects a node named somewhere else (search, evidence, an answer), loading it first if it is not on screen. */
+  const showNode = useCallback(
+    (id: string, from?: Inspector | null, keepHighlight = false) => {
+      if (!nodeById.has(id)) void expand(id);
+      selectNode(id, from, keepHighlight);
+      focusSoon([id]);
+    },
+    [nodeById, expand, selectNode, focusSoon],
+  );
 
   // ---- asking
   const [question, setQuestion] = useState("");
-  const [tab, setTab] = useState<"answer" | "history">("answer");
+  const [tab, setTab] = useState<WorkbenchTab>("answer");
   const ask = useAskStream(caseId, askStream, () => void qc.invalidateQueries({ queryKey: ["history", caseId] }));
   const run = ask.state;
   const response = run?.response ?? null;
@@ -140,29 +113,7 @@ export function Workbench({
     ask.ask(text);
   };
 
-  // Evidence ids that may become chips: cited in the answer AND in the context the model was shown.
-  const knownIds = useMemo(() => {
-    if (!response) return new Set<string>();
-    const inContext = new Set(response.rawContext.evidenceSnippets.map((s) => s.id));
-    return new Set(response.answer.citations.map((c) => c.evidenceId).filter((id) => inContext.has(id)));
-  }, [response]);
-
-  // Cited evidence, fetched once per answer (policy-checked on the server again) and cached per item.
-  const citedList = useMemo(() => {
-    if (!response) return [] as string[];
-    const fromSteps = response.answer.explanationSteps.flatMap((s) => s.citations);
-    const inContext = new Set(response.rawContext.evidenceSnippets.map((s) => s.id));
-    return [...new Set([...knownIds, ...fromSteps.filter((id) => inContext.has(id))])].slice(0, 100);
-  }, [response, knownIds]);
-  const cited = useQuery({
-    queryKey: ["evidence-batch", caseId, citedList.join(",")],
-    enabled: citedList.length > 0,
-    queryFn: async () => {
-      const items = await unwrap(loadEvidence({ caseId, ids: citedList }));
-      for (const it of items) qc.setQueryData(["evidence", caseId, it.id], it);
-      return new Map(items.map((it) => [it.id, it]));
-    },
-  });
+  const { knownIds, cited } = useCitedEvidence(caseId, response, loadEvidence);
 
   const citationApi: CitationApi = useMemo(
     () => ({
@@ -202,27 +153,9 @@ export function Workbench({
   const history = useQuery({ queryKey: ["history", caseId], queryFn: () => unwrap(loadHistory({ caseId })) });
 
   // ---- what is highlighted in the graph
-  const highlight: GraphHighlight | null = useMemo(() => {
-    if (focus?.kind === "step") {
-      const ids = new Set(focus.targets.nodes);
-      for (const eid of focus.targets.edges) {
-        const e = edgeById.get(eid) ?? rawContext?.edges.find((x) => x.id === eid);
-        if (e) {
-          ids.add(e.source);
-          ids.add(e.target);
-        }
-      }
-      for (const evId of focus.targets.evidence) {
-        for (const n of rawContext?.evidenceSnippets.find((s) => s.id === evId)?.nodeIds ?? []) ids.add(n);
-      }
-      return { nodes: ids, edges: new Set(focus.targets.edges) };
-    }
-    if (focus?.kind === "evidence") {
-      const item = evidenceQuery.data && evidenceQuery.data.id === focus.id ? evidenceQuery.data : cited.data?.get(focus.id);
-      const ids = item?.nodeIds ?? rawContext?.evidenceSnippets.find((s) => s.id === focus.id)?.nodeIds ?? [];
-      return { nodes: new Set(ids), edges: new Set() };
-    }
-    return null;
+  const highlight = useMemo(() => {
+    const evidenceItem = (id: string) => (evidenceQuery.data && evidenceQuery.data.id === id ? evidenceQuery.data : cited.data?.get(id));
+    return highlightOf(focus, { edgeById, rawContext, evidenceItem });
   }, [focus, evidenceQuery.data, cited.data, rawContext, edgeById]);
 
   // Bring highlighted nodes into view; on a partial graph, load the ones not on screen yet.
@@ -231,13 +164,11 @@ export function Workbench({
     if (!highlightKey) return;
     const ids = highlightKey.split(" ");
     const missing = ids.filter((id) => !nodeById.has(id));
-    const t = setTimeout(() => {
+    focusSoon(ids, () => {
       if (missing.length && !graph.complete) for (const id of missing.slice(0, 5)) void expand(id);
-      graphRef.current?.focus(ids);
-    }, 60);
-    return () => clearTimeout(t);
+    });
     // nodeById changes as neighbourhoods arrive; focusing again then is wanted.
-  }, [highlightKey, nodeById, graph.complete, expand]);
+  }, [highlightKey, nodeById, graph.complete, expand, focusSoon]);
 
   const names: GraphNames = useMemo(
     () => ({
@@ -252,8 +183,9 @@ export function Workbench({
     [nodeById, edgeById, rawContext],
   );
 
+  // The UI bench (bench/graph-ui.ts) sets window.__casegraphBench before the page loads; nothing else writes to window.
   const onReady = useCallback((at: number) => {
-    window.__casegraphGraphReadyAt = at;
+    if (window.__casegraphBench) window.__casegraphGraphReadyAt = at;
   }, []);
 
   const inspectorNode = inspector?.kind === "node" ? (nodeDetails.data?.node.id === inspector.id ? nodeDetails.data.node : nodeById.get(inspector.id)) ?? null : null;
@@ -295,11 +227,7 @@ export function Workbench({
                 nodes={nodes}
                 complete={graph.complete}
                 search={(q) => unwrap(findNodes({ caseId, query: q }))}
-                onPick={(n) => {
-                  if (!nodeById.has(n.id)) void expand(n.id);
-                  selectNode(n.id);
-                  setTimeout(() => graphRef.current?.focus([n.id]), 80);
-                }}
+                onPick={(n) => showNode(n.id)}
               />
               <div className="ml-auto flex items-center gap-1" role="group" aria-label="Graph view">
                 <ToolButton label="Zoom in" onClick={() => graphRef.current?.zoomBy(1.3)}>+</ToolButton>
@@ -384,11 +312,7 @@ export function Workbench({
                     }}
                     onBack={inspector.back ? () => setInspector(inspector.back!) : undefined}
                     backLabel={inspector.back?.kind === "node" ? nodeById.get(inspector.back.id)?.name : undefined}
-                    onSelectNode={(id) => {
-                      if (!nodeById.has(id)) void expand(id);
-                      selectNode(id, inspector, true);
-                      setTimeout(() => graphRef.current?.focus([id]), 60);
-                    }}
+                    onSelectNode={(id) => showNode(id, inspector, true)}
                     nodeName={(id) => nodeById.get(id)?.name ?? null}
                   />
                 ) : inspectorNode ? (
@@ -452,10 +376,7 @@ export function Workbench({
                     names={names}
                     activeStep={focus?.kind === "step" ? focus.n : null}
                     onStep={(n, t) => setFocus(n !== null && t ? { kind: "step", n, targets: t } : null)}
-                    onSelectNode={(id) => {
-                      selectNode(id, null, true);
-                      setTimeout(() => graphRef.current?.focus([id]), 60);
-                    }}
+                    onSelectNode={(id) => showNode(id, null, true)}
                   />
                 ) : (
                   <div className="space-y-2 text-sm text-slate-700" data-testid="answer-empty">
@@ -487,60 +408,5 @@ export function Workbench({
         </div>
       </div>
     </CitationContext.Provider>
-  );
-}
-
-function ToolButton({ label, onClick, children, wide }: { label: string; onClick: () => void; children: React.ReactNode; wide?: boolean }) {
-  return (
-    <button
-      type="button"
-      aria-label={label}
-      title={label}
-      onClick={onClick}
-      className={cn(
-        "inline-flex h-7 items-center justify-center rounded border border-slate-300 bg-white text-sm font-medium text-slate-800 hover:bg-slate-50",
-        wide ? "px-2 text-xs" : "w-7",
-      )}
-    >
-      {children}
-    </button>
-  );
-}
-
-function Tabs({ tab, onTab, historyCount }: { tab: "answer" | "history"; onTab: (t: "answer" | "history") => void; historyCount?: number }) {
-  const tabs: Array<["answer" | "history", string]> = [
-    ["answer", "Answer"],
-    ["history", `Your questions${historyCount !== undefined ? ` (${historyCount})` : ""}`],
-  ];
-  return (
-    <div role="tablist" aria-label="Answer or history" className="flex gap-1 border-b border-slate-200 px-3 pt-1.5">
-      {tabs.map(([key, label]) => (
-        <button
-          key={key}
-          id={`tab-${key}`}
-          role="tab"
-          type="button"
-          aria-selected={tab === key}
-          aria-controls={`panel-${key}`}
-          tabIndex={tab === key ? 0 : -1}
-          onClick={() => onTab(key)}
-          onKeyDown={(e) => {
-            if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
-              e.preventDefault();
-              const next = key === "answer" ? "history" : "answer";
-              onTab(next);
-              document.getElementById(`tab-${next}`)?.focus();
-            }
-          }}
-          className={cn(
-            "-mb-px border-b-2 px-2 pb-1.5 text-sm",
-            tab === key ? "border-blue-700 font-semibold text-blue-900" : "border-transparent text-slate-600 hover:text-slate-900",
-          )}
-          data-testid={`tab-${key}`}
-        >
-          {label}
-        </button>
-      ))}
-    </div>
   );
 }

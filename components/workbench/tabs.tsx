@@ -1,0 +1,43 @@
+"use client";
+import { cn } from "@/components/ui";
+
+export type WorkbenchTab = "answer" | "history";
+
+/** Answer / your questions: an ARIA tab list (arrow keys move between the two). */
+export function Tabs({ tab, onTab, historyCount }: { tab: WorkbenchTab; onTab: (t: WorkbenchTab) => void; historyCount?: number }) {
+  const tabs: Array<[WorkbenchTab, string]> = [
+    ["answer", "Answer"],
+    ["history", `Your questions${historyCount !== undefined ? ` (${historyCount})` : ""}`],
+  ];
+  return (
+    <div role="tablist" aria-label="Answer or history" className="flex gap-1 border-b border-slate-200 px-3 pt-1.5">
+      {tabs.map(([key, label]) => (
+        <button
+          key={key}
+          id={`tab-${key}`}
+          role="tab"
+          type="button"
+          aria-selected={tab === key}
+          aria-controls={`panel-${key}`}
+          tabIndex={tab === key ? 0 : -1}
+          onClick={() => onTab(key)}
+          onKeyDown={(e) => {
+            if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+              e.preventDefault();
+              const next = key === "answer" ? "history" : "answer";
+              onTab(next);
+              document.getElementById(`tab-${next}`)?.focus();
+            }
+          }}
+          className={cn(
+            "-mb-px border-b-2 px-2 pb-1.5 text-sm",
+            tab === key ? "border-blue-700 font-semibold text-blue-900" : "border-transparent text-slate-600 hover:text-slate-900",
+          )}
+          data-testid={`tab-${key}`}
+        >
+          {label}
+        </button>
+      ))}
+    </div>
+  );
+}

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import "./globals.css";
+import { Hydrated } from "@/components/hydrated";
 
 // Every page is rendered per request: its scripts carry the request's CSP nonce (proxy.ts), which a prerendered page
 // could not.
@@ -13,7 +14,10 @@ export const metadata: Metadata = {
 export default function RootLayout({ children }: { children: React.ReactNode }) {
   return (
     <html lang="en">
-      <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">{children}</body>
+      <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">
+        <Hydrated />
+        {children}
+      </body>
     </html>
   );
 }

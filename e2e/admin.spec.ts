@@ -1,7 +1,7 @@
 // Acceptance 4: an admin signs in, creates a user, sets clearance and tags, adds them to a case; that user signs in,
 // sees only that case and creates their own API token (admins never issue tokens for someone else: issue 11 §2).
 import { expect, test } from "@playwright/test";
-import { shot, signIn, signOut } from "./fixtures";
+import { open, shot, signIn, signOut } from "./fixtures";
 
 test("admin onboards an investigator who then sees only their case", async ({ page, request }) => {
   const stamp = Date.now().toString(36);
@@ -12,7 +12,9 @@ test("admin onboards an investigator who then sees only their case", async ({ pa
   await signIn(page, "admin@metro.example");
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" })).toBeVisible();
   await shot(page, "01-admin-signed-in");
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" }).click();
+  // An admin's home is the admin area (issue 11 §16).
+  await expect(page).toHaveURL(/\/admin/);
+  await open(page, "/admin/users");
   await expect(page.getByRole("heading", { name: "Users" })).toBeVisible();
 
   // zod field errors show at the fields.

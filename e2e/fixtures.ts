@@ -9,12 +9,19 @@ export async function shot(page: Page, name: string) {
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
 
+/** Opens a page and waits until React has hydrated it (components/hydrated.tsx): forms then run their handlers. */
+export async function open(page: Page, url: string) {
+  await page.goto(url);
+  await page.locator('html[data-hydrated="true"]').waitFor({ state: "attached" });
+}
+
 export async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {
-  await page.goto("/login");
+  await open(page, "/login");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByTestId("current-user")).toContainText(email);
+  await page.locator('html[data-hydrated="true"]').waitFor({ state: "attached" });
 }
 
 export async function signOut(page: Page) {

@@ -110,7 +110,6 @@ test.describe("investigator workbench", () => {
     expect(harbor.evidence.find((e) => e.id === chosen!.id)!.content).toContain(passage);
     await expect(chip).toHaveAttribute("aria-pressed", "true");
     await expect.poll(() => wb.highlightedNodes()).toEqual(chosen!.nodes);
-    await page.waitForTimeout(400); // the graph animates to the highlighted nodes
     await shot(page, "wb-05-evidence-panel-and-highlight");
 
     // An explanation step highlights its nodes and relationships.
@@ -213,16 +212,34 @@ test.describe("investigator workbench", () => {
     const count = async () => Number(/\((\d+)\)/.exec((await page.getByTestId("tab-history").textContent()) ?? "")?.[1] ?? NaN);
     await expect.poll(count).not.toBeNaN();
     const before = await count();
-    await wb.question.fill(questions[HARBOR].find((x) => !x.unanswerable)!.question);
+    const question = questions[HARBOR].find((x) => !x.unanswerable)!.question;
+    // The offline model answers in milliseconds; hold the question back on its way to the server, so the Stop click
+    // lands while the answer is still coming. The ask is the first server action after the click.
+    let armed = false;
+    let asks = 0;
+    await page.route("**/cases/**", async (route) => {
+      const req = route.request();
+      if (!armed || req.method() !== "POST" || !req.headers()["next-action"]) return route.continue();
+      armed = false;
+      asks++;
+      await new Promise((r) => setTimeout(r, 3_000));
+      await route.continue().catch(() => {});
+    });
+    await wb.question.fill(question);
+    armed = true;
     await page.getByTestId("ask-button").click();
-    // The offline model may finish before the click lands; either way there must be exactly one request.
-    await page.getByTestId("stop-button").click({ timeout: 3_000 }).catch(() => {});
-    await expect(wb.answer).not.toHaveAttribute("data-status", "streaming", { timeout: 30_000 });
-    expect(["stopped", "done"]).toContain(await wb.answer.getAttribute("data-status"));
+    await expect(wb.answer).toHaveAttribute("data-status", "streaming");
+    await page.getByTestId("stop-button").click();
+    await expect(wb.answer).toHaveAttribute("data-status", "stopped");
     await expect(page.getByTestId("ask-button")).toBeVisible();
-    await page.waitForTimeout(2_000); // a stopped request still completes and is audited on the server
-    await page.reload();
-    await expect.poll(count).toBe(before + 1);
+    await page.unroute("**/cases/**");
+    expect(asks).toBe(1);
+    // The server got the question once and audited it once (a stopped answer is still audited); nothing asked again.
+    await expect.poll(async () => {
+      await page.reload();
+      await expect.poll(count).not.toBeNaN();
+      return count();
+    }, { timeout: 30_000 }).toBe(before + 1);
   });
 
   test("at 1024 px wide the workbench fits without horizontal scrolling", async ({ page }) => {

@@ -10,7 +10,7 @@ export function LicenseForm({ license }: { license?: { id: string; name: string;
   const { run, busy, error, fields, data } = useAction(license ? updateLicenseAction : createLicenseAction);
   const prefix = license ? `lic-${license.id}` : "lic-new";
   return (
-    <form
+    <form method="post"
       ref={formRef}
       noValidate
       className="grid gap-3 sm:grid-cols-3"

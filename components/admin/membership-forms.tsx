@@ -9,7 +9,7 @@ export function AddMemberForm({ caseId, candidates }: { caseId: string; candidat
   const [userId, setUserId] = useState("");
   const { run, busy, error, fields } = useAction(addMemberAction);
   return (
-    <form
+    <form method="post"
       noValidate
       className="flex flex-wrap items-start gap-2"
       data-testid={`add-member-${caseId}`}

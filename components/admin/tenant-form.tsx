@@ -6,7 +6,7 @@ import { useAction } from "./use-action";
 export function TenantNameForm({ name }: { name: string }) {
   const { run, busy, error, fields, data } = useAction(renameTenantAction);
   return (
-    <form
+    <form method="post"
       noValidate
       className="flex flex-wrap items-end gap-3"
       onSubmit={async (e) => {
@@ -29,7 +29,7 @@ export function HiddenCountsForm({ mode }: { mode: "case" | "exact" }) {
   const { run, busy, error, data } = useAction(setHiddenCountModeAction);
   const current = data?.mode ?? mode;
   return (
-    <form
+    <form method="post"
       noValidate
       className="space-y-3"
       onSubmit={async (e) => {

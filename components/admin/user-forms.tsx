@@ -41,7 +41,7 @@ export function CreateUserForm({ maxClearance }: { maxClearance: string }) {
   const formRef = useRef<HTMLFormElement>(null);
   const { run, busy, error, fields, data } = useAction(createUserAction);
   return (
-    <form
+    <form method="post"
       ref={formRef}
       noValidate
       className="grid gap-4 sm:grid-cols-2"
@@ -92,7 +92,7 @@ export function CreateUserForm({ maxClearance }: { maxClearance: string }) {
 export function EditUserForm({ user, maxClearance, self }: { user: { id: string; name: string; roles: string[]; clearance: string; needToKnow: string[] }; maxClearance: string; self: boolean }) {
   const { run, busy, error, fields, data } = useAction(updateUserAction);
   return (
-    <form
+    <form method="post"
       noValidate
       className="grid gap-4 sm:grid-cols-2"
       data-testid="edit-user-form"
@@ -173,7 +173,7 @@ export function ResetPasswordForm({ userId }: { userId: string }) {
   const formRef = useRef<HTMLFormElement>(null);
   const { run, error, fields, data } = useAction(resetPasswordAction);
   return (
-    <form ref={formRef} noValidate className="space-y-3" onSubmit={(e) => e.preventDefault()}>
+    <form method="post" ref={formRef} noValidate className="space-y-3" onSubmit={(e) => e.preventDefault()}>
       {error ? <Alert tone="error" title={error.message} code={error.code} /> : null}
       {data ? <Alert tone="success" title={`Password changed; ${data.sessionsEnded} session(s) ended.`} /> : null}
       <Field label="New password" htmlFor="reset-password" error={fields.password} hint="At least 12 characters. The user's sessions end.">

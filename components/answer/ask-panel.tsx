@@ -45,7 +45,7 @@ export function AskPanel({
   const tooLong = value.length > MAX;
   const disabled = !canAsk || busy || !value.trim() || tooLong;
   return (
-    <form
+    <form method="post"
       className="space-y-2"
       aria-label="Ask about this case"
       onSubmit={(e) => {

@@ -10,7 +10,7 @@ export function ExportPanel({ defaultFrom, defaultTo }: { defaultFrom: number; d
   const { run, busy, error, data } = useAction(exportAuditAction);
   const [saved, setSaved] = useState<string | null>(null);
   return (
-    <form
+    <form method="post"
       className="flex flex-wrap items-end gap-3"
       data-testid="export-panel"
       onSubmit={async (e) => {

@@ -39,7 +39,7 @@ export function CreateTokenForm() {
           <Button variant="ghost" size="sm" className="mt-2" onClick={() => { setCopied(false); reset(); }}>Done</Button>
         </div>
       ) : null}
-      <form
+      <form method="post"
         ref={formRef}
         noValidate
         className="grid gap-4 sm:grid-cols-3"

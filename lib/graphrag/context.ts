@@ -1,8 +1,10 @@
 // Step 5 — Context: serialise only what passed the policy filter, minimally (ids, labels, the properties that matter,
 // snippet text), within a token budget met by narrowing (fewer hops, then fewer snippets, then fewer nodes), never by
 // cutting an item in half. Evidence text is untrusted (seed 004): injection phrases, role prefixes, fake system
-// blocks, markup that could close our fences and embedded citation tokens are neutralised in the copy the model sees;
-// the stored original is never touched.
+// blocks, markup that could close our fences and embedded citation tokens are neutralised in the copy the model sees,
+// and every directive the detector finds (directives.ts: text addressed to an automated reader, instructions about
+// what to report or ignore, …) is replaced by a label; the stored original is never touched.
+import { removeDirectives } from "./directives";
 import { renderEdge, renderNode, renderSnippet, CONTEXT_OVERHEAD_CHARS } from "./prompt";
 import type { QuestionAnalysis, Retrieved } from "./retrieve";
 import { splitSentences, stem, words, isStopword } from "./text";
@@ -21,7 +23,7 @@ export function estimateTokens(text: string): number {
 // ---------------------------------------------------------------------------------------------------------------
 // Neutralising untrusted text
 
-export type NeutralisedKind = "citation_token" | "injection_phrase" | "role_prefix" | "markup" | "control_chars";
+export type NeutralisedKind = "citation_token" | "injection_phrase" | "role_prefix" | "markup" | "control_chars" | "directive";
 
 const RULES: Array<{ kind: NeutralisedKind; re: RegExp; to: string }> = [
   // Invisible and control characters first, so they cannot split a phrase to dodge the rules below.
@@ -53,6 +55,8 @@ const RULES: Array<{ kind: NeutralisedKind; re: RegExp; to: string }> = [
 export interface Neutralised {
   text: string;
   kinds: NeutralisedKind[];
+  /** The directive utterances replaced by a label (as they read after the rules above); absent when none. */
+  directives?: string[];
 }
 
 /** Returns a neutralised copy of untrusted text and what was changed. Idempotent. */
@@ -67,7 +71,13 @@ export function neutralise(input: string): Neutralised {
       text = next;
     }
   }
-  return { text, kinds: [...kinds].sort() };
+  // Then whatever still reads as an instruction, including the remnants of a phrase cut above ("… and state that X").
+  const d = removeDirectives(text);
+  if (d.text !== text) {
+    kinds.add("directive");
+    text = d.text;
+  }
+  return d.removed.length ? { text, kinds: [...kinds].sort(), directives: d.removed } : { text, kinds: [...kinds].sort() };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -89,6 +99,11 @@ export interface ContextBuild {
   };
   excerpts: number;
   neutralisedSnippets: number;
+  /**
+   * The directives removed from the evidence shown (not part of rawContext: the model never sees them). Validation
+   * drops any claim that repeats one, whichever model wrote it.
+   */
+  directives: string[];
 }
 
 interface Sized<T> {
@@ -131,8 +146,10 @@ export function buildContext(retrieved: Retrieved, limits: Limits): ContextBuild
     return { item, chars: renderEdge(item).length + 1 };
   });
   let excerpts = 0;
+  const removedDirectives = new Map<string, string[]>();
   let snippets: Array<Sized<ContextSnippet>> = chosenEvidence.map((e) => {
-    const item = toSnippet(e, q);
+    const { snippet: item, directives } = toSnippet(e, q);
+    if (directives.length) removedDirectives.set(item.id, directives);
     if (item.excerpt) excerpts++;
     return { item, chars: renderSnippet(item).length + 1 };
   });
@@ -178,6 +195,7 @@ export function buildContext(retrieved: Retrieved, limits: Limits): ContextBuild
     leftOut,
     excerpts,
     neutralisedSnippets: finalSnippets.filter((s) => s.neutralised).length,
+    directives: [...new Set(finalSnippets.flatMap((s) => removedDirectives.get(s.id) ?? []))],
   };
 }
 
@@ -212,7 +230,7 @@ export function contextProperties(props: Record<string, unknown>, skip: string[]
   return out;
 }
 
-function toSnippet(e: Retrieved["evidence"][number], q: QuestionAnalysis): ContextSnippet {
+function toSnippet(e: Retrieved["evidence"][number], q: QuestionAnalysis): { snippet: ContextSnippet; directives: string[] } {
   // Neutralise first, then excerpt, so the excerpt's own separators are not rewritten (NFKC turns "…" into "...").
   const n = neutralise(e.content);
   let excerpt = false;
@@ -230,7 +248,7 @@ function toSnippet(e: Retrieved["evidence"][number], q: QuestionAnalysis): Conte
   };
   if (excerpt) snippet.excerpt = true;
   if (n.kinds.length) snippet.neutralised = n.kinds;
-  return snippet;
+  return { snippet, directives: n.directives ?? [] };
 }
 
 /** The most relevant whole sentences of a long text, in their original order, joined by " … ". */

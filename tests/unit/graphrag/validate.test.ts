@@ -33,11 +33,11 @@ describe("parsing model output", () => {
 describe("citation validation", () => {
   it("reads every marker form models use and rewrites them canonically with server claim ids", () => {
     const v = validateAnswer(out({
-      answerText: "Anna used WS-1 [evidence: EV-Y-001, claim: CLM-9]. It beaconed out. [EVID:EV-Y-002] Both are linked [EV-Y-001; EV-Y-002].",
+      answerText: "Anna used WS-1 [evidence: EV-Y-001, claim: CLM-9]. It beaconed out. [EVID:EV-Y-002] Anna used WS-1, which beaconed to 203.0.113.47 [EV-Y-001; EV-Y-002].",
     }), ctx);
     expect(v.answerText).toBe(
       "Anna used WS-1 [evidence: EV-Y-001, claim: CLM-001]. It beaconed out [evidence: EV-Y-002, claim: CLM-002]. " +
-      "Both are linked [evidence: EV-Y-001, claim: CLM-003] [evidence: EV-Y-002, claim: CLM-003].",
+      "Anna used WS-1, which beaconed to 203.0.113.47 [evidence: EV-Y-001, claim: CLM-003] [evidence: EV-Y-002, claim: CLM-003].",
     );
     expect(v.citations).toEqual([
       { evidenceId: "EV-Y-001", claimId: "CLM-001" }, { evidenceId: "EV-Y-001", claimId: "CLM-003" },
@@ -84,15 +84,18 @@ describe("citation validation", () => {
       answerText: "Anna used WS-1 [evidence: EV-Y-001].",
       explanationSteps: [
         { stepNumber: 4, claim: "Anna uses WS-1.", citations: ["EV-Y-001", "p-a", "e-17"] },
-        { stepNumber: 5, claim: "Edge by triple.", citations: ["p-a:USES:did:ws-1"] },
+        { stepNumber: 5, claim: "WS-1 is used by Anna.", citations: ["p-a:USES:did:ws-1"] },
         { stepNumber: 6, claim: "Made up.", citations: ["p-zz", "p-a:KNOWS:did:ws-1"] },
+        // Valid citations, but the edge does not say this: dropped by the support check (issue 13).
+        { stepNumber: 7, claim: "Anna wiped the disk of WS-1.", citations: ["p-a:USES:did:ws-1"] },
       ],
     }), ctx);
     expect(v.explanationSteps).toEqual([
       { stepNumber: 1, claim: "Anna uses WS-1.", citations: ["EV-Y-001", "p-a", "p-a:USES:did:ws-1"] },
-      { stepNumber: 2, claim: "Edge by triple.", citations: ["p-a:USES:did:ws-1"] },
+      { stepNumber: 2, claim: "WS-1 is used by Anna.", citations: ["p-a:USES:did:ws-1"] },
     ]);
-    expect(v.report.droppedSteps).toBe(1);
+    expect(v.report.droppedSteps).toBe(2);
+    expect(v.report.droppedUnsupportedSteps).toBe(1);
   });
 
   it("allows a cited quote of evidence that mentions an action, but not the model recommending one", () => {
@@ -104,7 +107,7 @@ describe("citation validation", () => {
   });
 
   it("keeps the answer within 10,000 characters by dropping whole trailing sentences", () => {
-    const sentence = "Anna used WS-1 on the day in question, according to the note " + "and more words ".repeat(10) + "[evidence: EV-Y-001].";
+    const sentence = "Anna used WS-1 on 3 May, according to the note " + "and Anna used WS-1 ".repeat(10) + "[evidence: EV-Y-001].";
     const v = validateAnswer(out({ answerText: Array.from({ length: 80 }, () => sentence).join(" ") }), ctx);
     expect(v.answerText.length).toBeLessThanOrEqual(10_000);
     expect(v.report.shortened).toBe(true);

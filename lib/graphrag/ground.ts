@@ -1,0 +1,368 @@
+// Step 7b — Ground: is each claim supported by what it cites? (issue 13 §1). Deterministic, model-agnostic, pure.
+//
+// PUBLIC API (the contract with the offline answerer, lib/adapters/model/, which checks its own answers with it):
+//
+//   groundAnswer(answerText, context, { directives? }) → { claims: GroundedClaim[], counts }
+//       Lexes the answer like validation does (claims.ts: sentences, and inside a sentence the clause each marker
+//       group closes) and gives every clause a verdict against the evidence it cites. A clause citing nothing valid,
+//       or reading as an instruction, is `unsupported`.
+//   new SupportChecker(context)
+//       .claim(text, evidenceIds) → SupportVerdict    one claim against the evidence snippets it cites
+//       .step(claim, citations)   → SupportVerdict    an explanation step against the evidence, nodes and edges it cites
+//   SupportVerdict = { support: "supported" | "partial" | "unsupported", reasons: string[] }
+//
+// What a claim is checked against ("its sources"):
+// - an evidence id: the snippet text as the model saw it (neutralised), its metadata (id, type, source system,
+//   collected date), the names and aliases of the case nodes the item is linked to, and the relationships between
+//   those nodes in the context ("Dmitri Kovac ASSOCIATE OF Victor Marchetti") — the evidence that links both ends of a
+//   relationship supports it;
+// - a node id (explanation steps): its id, label, name and properties;
+// - an edge (`source:TYPE:target` or its id): both endpoints' ids and names, the type and its properties.
+//
+// The verdict (documented in README "How answers are checked"):
+// - unsupported — a number, amount, percentage, date, time or identifier of the claim is not in its sources; a named
+//   entity of the claim is not there at all; the claim has a negation its sources lack; fewer than half of its
+//   content words (Porter-stemmed, framing words such as "according", "states", "indicates" aside) are there; or it
+//   cites nothing valid, or reads as an instruction.
+// - partial — a name is there only in part ("Santos" for "Maria Santos"); half to three quarters of the content words
+//   are there; the aligned source sentence negates a word the claim states positively; or the claim has nothing that
+//   can be checked.
+// - supported — everything else.
+import { lexClauses } from "./claims";
+import { isDirective, repeatsDirective } from "./directives";
+import { dateKeys, extractFacts, idKey, porter, type Facts } from "./facts";
+import type { ClaimSupport, ContextEdge, ContextNode, ContextSnippet, RawContext } from "./types";
+
+export type { ClaimSupport };
+
+export interface SupportVerdict {
+  support: ClaimSupport;
+  /** Why it is not `supported`, e.g. "amount $58,500 not in EV-3"; empty when supported. */
+  reasons: string[];
+}
+
+export interface GroundedClaim extends SupportVerdict {
+  /** The clause, markers lifted out. */
+  text: string;
+  /** Cited evidence ids that are in the context. */
+  evidenceIds: string[];
+  /** Cited ids that are not. */
+  invalidIds: string[];
+}
+
+export interface GroundedAnswer {
+  claims: GroundedClaim[];
+  counts: Record<ClaimSupport, number>;
+}
+
+/** Thresholds on the share of a claim's content words found in its sources. */
+export const COVERAGE = { supported: 0.75, partial: 0.5 } as const;
+
+export function groundAnswer(answerText: string, context: RawContext, options: { directives?: readonly string[] } = {}): GroundedAnswer {
+  const checker = new SupportChecker(context);
+  const shown = new Set(context.evidenceSnippets.map((s) => s.id));
+  const claims: GroundedClaim[] = [];
+  for (const c of lexClauses(answerText, shown)) {
+    const evidenceIds = c.ids.filter((id) => shown.has(id));
+    const invalidIds = c.ids.filter((id) => !shown.has(id));
+    let verdict: SupportVerdict;
+    if (isDirective(c.text) || repeatsDirective(c.text, options.directives ?? [])) {
+      verdict = { support: "unsupported", reasons: ["reads as an instruction found in evidence, not a fact"] };
+    } else if (!evidenceIds.length) {
+      verdict = { support: "unsupported", reasons: [invalidIds.length ? `cites ${invalidIds.join(", ")}, not in the context` : "cites no evidence"] };
+    } else {
+      verdict = checker.claim(c.text, evidenceIds);
+    }
+    claims.push({ text: c.text, evidenceIds, invalidIds, ...verdict });
+  }
+  const counts = { supported: 0, partial: 0, unsupported: 0 };
+  for (const c of claims) counts[c.support]++;
+  return { claims, counts };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+interface SourceIndex {
+  /** Plain numbers, percentages, years of dates and bare amounts. */
+  values: Set<number>;
+  percents: Set<number>;
+  amounts: Array<{ value: number; currency?: string }>;
+  dates: Set<string>;
+  years: Set<number>;
+  times: Set<number>;
+  ids: Set<string>;
+  phones: string[];
+  tokens: Set<string>;
+  tokenStems: Set<string>;
+  stems: Set<string>;
+  /** Lower-case words joined by single spaces, padded, for multi-part identifiers written with spaces. */
+  compact: string;
+  sentences: Facts["sentences"];
+}
+
+export class SupportChecker {
+  private readonly snippets: Map<string, ContextSnippet>;
+  private readonly nodes: Map<string, ContextNode>;
+  private readonly edges: Map<string, ContextEdge>;
+  private readonly cache = new Map<string, SourceIndex>();
+  private readonly properNouns: Set<string>;
+
+  constructor(private readonly context: RawContext) {
+    this.snippets = new Map(context.evidenceSnippets.map((s) => [s.id, s]));
+    this.nodes = new Map(context.nodes.map((n) => [n.id, n]));
+    this.edges = new Map();
+    for (const e of context.edges) {
+      this.edges.set(e.id, e);
+      this.edges.set(`${e.source}:${e.type}:${e.target}`, e);
+    }
+    this.properNouns = properNounsOf(context);
+  }
+
+  /** A claim of the answer text against the evidence items it cites (ids not in the context are ignored). */
+  claim(text: string, evidenceIds: readonly string[]): SupportVerdict {
+    const ids = evidenceIds.filter((id) => this.snippets.has(id));
+    if (!ids.length) return { support: "unsupported", reasons: ["cites no evidence in the context"] };
+    const verdict = this.check(text, ids.map((id) => this.evidenceIndex(id)), ids.join(", "));
+    if (verdict.support === "unsupported") {
+      const laundered = this.namedInsideOther(ids);
+      if (laundered) verdict.reasons.push(laundered);
+    }
+    return verdict;
+  }
+
+  /** An explanation step against the evidence, nodes and edges it cites. */
+  step(claim: string, citations: readonly string[]): SupportVerdict {
+    const parts: SourceIndex[] = [];
+    const used: string[] = [];
+    for (const id of citations) {
+      if (this.snippets.has(id)) parts.push(this.evidenceIndex(id));
+      else if (this.nodes.has(id)) parts.push(this.nodeIndex(id));
+      else if (this.edges.has(id)) parts.push(this.edgeIndex(this.edges.get(id)!));
+      else continue;
+      used.push(id);
+    }
+    if (!parts.length) return { support: "unsupported", reasons: ["cites nothing in the context"] };
+    return this.check(claim, parts, used.join(", "));
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+
+  private check(text: string, parts: SourceIndex[], label: string): SupportVerdict {
+    const src = parts.length === 1 ? parts[0] : merge(parts);
+    const facts = extractFacts(text, { claim: true, properNouns: this.properNouns });
+    const hard: Array<{ at: number; reason: string }> = [];
+    const soft: Array<{ at: number; reason: string }> = [];
+    const missing = (what: string, raw: string) => `${what} ${raw.trim()} not in ${label}`;
+
+    for (const n of facts.numbers) {
+      const v = round(n.value);
+      const ok = n.kind === "amount"
+        ? src.amounts.some((a) => round(a.value) === v && (!a.currency || !n.currency || a.currency === n.currency)) || src.values.has(v)
+        : n.kind === "percent"
+          ? src.percents.has(v) || src.values.has(v)
+          : src.values.has(v) || src.percents.has(v) || src.amounts.some((a) => round(a.value) === v);
+      if (!ok) hard.push({ at: n.at, reason: missing(n.kind === "amount" ? "amount" : n.kind === "percent" ? "percentage" : "number", n.raw) });
+    }
+    for (const d of facts.dates) {
+      const ok = d.readings.some((r) => {
+        if (r.y !== undefined && r.m !== undefined && r.d !== undefined) return src.dates.has(`${r.y}-${r.m}-${r.d}`) || (src.dates.has(`--${r.m}-${r.d}`) && src.years.has(r.y));
+        if (r.m !== undefined && r.d !== undefined) return src.dates.has(`--${r.m}-${r.d}`);
+        return src.dates.has(`${r.y}-${r.m}`);
+      });
+      if (!ok) hard.push({ at: d.at, reason: missing("date", d.raw) });
+    }
+    for (const t of facts.times) if (!src.times.has(t.minutes)) hard.push({ at: t.at, reason: missing("time", t.raw) });
+    for (const id of facts.ids) {
+      const ok = id.kind === "phone"
+        ? src.phones.some((p) => p === id.key || (Math.min(p.length, id.key.length) >= 7 && (p.endsWith(id.key) || id.key.endsWith(p))))
+        : src.ids.has(id.key) || spelledOut(src.compact, id.raw);
+      if (!ok) hard.push({ at: id.at, reason: missing(id.kind === "phone" ? "phone number" : id.kind === "ip" ? "IP address" : "identifier", id.raw) });
+    }
+    for (const e of facts.entities) {
+      const found = e.tokens.filter((t) => src.tokens.has(t) || src.tokenStems.has(porter(t)));
+      if (found.length === 0) hard.push({ at: e.at, reason: `name "${e.raw}" not in ${label}` });
+      else if (found.length < e.tokens.length) soft.push({ at: e.at, reason: `name "${e.raw}" only partly in ${label}` });
+    }
+
+    // Negation: the claim's must be in the source sentences it rests on; a source negation of a word the claim
+    // states positively makes it partial.
+    const claimStems = new Set([...facts.stems, ...facts.entities.flatMap((e) => e.tokens.map(porter))]);
+    const overlap = (s: Facts["sentences"][number]) => [...claimStems].filter((t) => s.stems.has(t)).length;
+    const best = Math.max(0, ...src.sentences.map(overlap));
+    const aligned = best > 0 ? src.sentences.filter((s) => overlap(s) === best) : src.sentences;
+    if (facts.negations.length) {
+      if (!aligned.some((s) => s.negated.length)) hard.push({ at: Infinity, reason: `negation "${facts.negations[0]}" not in ${label}` });
+    } else {
+      const flipped = best > 0 ? aligned.flatMap((s) => s.negated).find((t) => t !== null && claimStems.has(t)) : undefined;
+      if (flipped) soft.push({ at: Infinity, reason: `${label} negates "${wordOf(facts, flipped)}"` });
+    }
+
+    // Content words.
+    const stems = [...new Set(facts.stems)];
+    if (stems.length) {
+      const absent = stems.filter((t) => !src.stems.has(t));
+      const share = (stems.length - absent.length) / stems.length;
+      if (share < COVERAGE.supported) {
+        const words = absent.slice(0, 5).map((t) => wordOf(facts, t));
+        const reason = `only ${stems.length - absent.length} of ${stems.length} content words in ${label} (missing: ${words.join(", ")}${absent.length > 5 ? ", …" : ""})`;
+        (share < COVERAGE.partial ? hard : soft).push({ at: Infinity + 1, reason });
+      }
+    } else if (!facts.numbers.length && !facts.dates.length && !facts.times.length && !facts.ids.length && !facts.entities.length) {
+      soft.push({ at: Infinity, reason: `nothing in the claim can be checked against ${label}` });
+    }
+
+    const order = (a: { at: number }, b: { at: number }) => a.at - b.at;
+    if (hard.length) return { support: "unsupported", reasons: [...hard.sort(order), ...soft.sort(order)].map((r) => r.reason) };
+    if (soft.length) return { support: "partial", reasons: soft.sort(order).map((r) => r.reason) };
+    return { support: "supported", reasons: [] };
+  }
+
+  /** "EV-2 is named inside EV-7's text": a cited id that only appears inside another item (citation laundering). */
+  private namedInsideOther(ids: string[]): string | null {
+    for (const id of ids) {
+      const re = new RegExp(`(?<![\\p{L}\\p{N}-])${escapeRe(id)}(?![\\p{L}\\p{N}]|-\\p{N})`, "u");
+      const other = this.context.evidenceSnippets.find((s) => s.id !== id && !ids.includes(s.id) && re.test(s.text));
+      if (other) return `${id} is named inside ${other.id}'s text`;
+    }
+    return null;
+  }
+
+  private evidenceIndex(id: string): SourceIndex {
+    const key = `ev\u0000${id}`;
+    let idx = this.cache.get(key);
+    if (!idx) {
+      const s = this.snippets.get(id)!;
+      const linked = s.nodeIds.filter((n) => this.nodes.has(n));
+      const linkedSet = new Set(linked);
+      const texts = [
+        s.text.replace(/\[(?:instruction-like text|role prefix|markup|citation token) removed\]/g, " "),
+        `${s.id}. ${words(s.type)}. ${s.sourceSystem}. ${s.collectedAt}.`,
+        ...linked.map((n) => nameText(this.nodes.get(n)!)),
+        ...this.context.edges.filter((e) => linkedSet.has(e.source) && linkedSet.has(e.target)).map((e) => this.edgeText(e)),
+      ];
+      idx = buildIndex(texts, [s.id, ...linked], this.properNouns);
+      this.cache.set(key, idx);
+    }
+    return idx;
+  }
+
+  private nodeIndex(id: string): SourceIndex {
+    const key = `node\u0000${id}`;
+    let idx = this.cache.get(key);
+    if (!idx) {
+      const n = this.nodes.get(id)!;
+      idx = buildIndex([nameText(n), `${words(n.label)}.`, ...propertyTexts(n.properties)], [n.id], this.properNouns);
+      this.cache.set(key, idx);
+    }
+    return idx;
+  }
+
+  private edgeIndex(e: ContextEdge): SourceIndex {
+    const key = `edge\u0000${e.id}`;
+    let idx = this.cache.get(key);
+    if (!idx) {
+      const ends = [e.source, e.target].map((id) => this.nodes.get(id)).filter((n): n is ContextNode => !!n);
+      idx = buildIndex([this.edgeText(e), ...ends.map(nameText), ...propertyTexts(e.properties)], [e.id, e.source, e.target], this.properNouns);
+      this.cache.set(key, idx);
+    }
+    return idx;
+  }
+
+  private edgeText(e: ContextEdge): string {
+    const name = (id: string) => this.nodes.get(id)?.name || id;
+    return `${name(e.source)} ${words(e.type)} ${name(e.target)}.`;
+  }
+}
+
+function buildIndex(texts: string[], ids: string[], properNouns: ReadonlySet<string>): SourceIndex {
+  const idx: SourceIndex = {
+    values: new Set(), percents: new Set(), amounts: [], dates: new Set(), years: new Set(), times: new Set(), ids: new Set(),
+    phones: [], tokens: new Set(), tokenStems: new Set(), stems: new Set(), compact: " ", sentences: [],
+  };
+  for (const id of ids) idx.ids.add(idKey(id));
+  for (const text of texts) {
+    const f = extractFacts(text, { properNouns });
+    for (const n of f.numbers) {
+      if (n.kind === "percent") idx.percents.add(round(n.value));
+      else if (n.kind === "amount" && n.currency) idx.amounts.push({ value: n.value, currency: n.currency });
+      else idx.values.add(round(n.value));
+    }
+    for (const d of f.dates) {
+      for (const r of d.readings) {
+        for (const k of dateKeys(r)) idx.dates.add(k);
+        if (r.y !== undefined) {
+          idx.years.add(r.y);
+          idx.values.add(r.y);
+        }
+      }
+    }
+    for (const t of f.times) idx.times.add(t.minutes);
+    for (const id of f.ids) {
+      if (id.kind === "phone") idx.phones.push(id.key);
+      else idx.ids.add(id.key);
+    }
+    for (const t of f.tokens) {
+      idx.tokens.add(t);
+      idx.tokenStems.add(porter(t));
+    }
+    for (const e of f.entities) for (const t of e.tokens) idx.stems.add(porter(t));
+    for (const s of f.stems) idx.stems.add(s);
+    for (const t of f.tokens) if (!/\d/.test(t)) idx.stems.add(porter(t.replace(/['’]/g, "")));
+    idx.compact += text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).join(" ") + " ";
+    idx.sentences.push(...f.sentences);
+  }
+  return idx;
+}
+
+function merge(parts: SourceIndex[]): SourceIndex {
+  const union = <T>(pick: (p: SourceIndex) => Iterable<T>) => new Set(parts.flatMap((p) => [...pick(p)]));
+  return {
+    values: union((p) => p.values), percents: union((p) => p.percents), amounts: parts.flatMap((p) => p.amounts),
+    dates: union((p) => p.dates), years: union((p) => p.years), times: union((p) => p.times), ids: union((p) => p.ids),
+    phones: parts.flatMap((p) => p.phones), tokens: union((p) => p.tokens), tokenStems: union((p) => p.tokenStems),
+    stems: union((p) => p.stems), compact: parts.map((p) => p.compact).join(" "), sentences: parts.flatMap((p) => p.sentences),
+  };
+}
+
+/** Words of the context that are names: node names, and capitalised words not at the start of a sentence. */
+function properNounsOf(context: RawContext): Set<string> {
+  const out = new Set<string>();
+  const add = (w: string) => {
+    const lower = w.toLowerCase();
+    if (lower.length > 1 && !STOP_NAMES.has(lower)) out.add(lower);
+  };
+  for (const n of context.nodes) for (const w of n.name.match(/\p{Lu}[\p{L}'’-]*/gu) ?? []) add(w.replace(/['’]s$/u, ""));
+  for (const s of context.evidenceSnippets) {
+    for (const m of s.text.matchAll(/(?<=[\p{L}\p{N},;)]\s+)\p{Lu}[\p{Ll}'’-]+/gu)) add(m[0].replace(/['’]s$/u, ""));
+  }
+  return out;
+}
+
+const STOP_NAMES = new Set(["the", "a", "an", "this", "that", "these", "those", "he", "she", "it", "they", "we", "i", "his", "her", "their", "on", "in", "at", "of", "and", "or", "but"]);
+
+function nameText(n: ContextNode): string {
+  const aliases = Object.entries(n.properties).filter(([k]) => /alias|aka|nickname|also_known/i.test(k)).flatMap(([, v]) => (Array.isArray(v) ? v : [v])).map(String);
+  return [n.name, ...aliases].join(". ") + ".";
+}
+
+function propertyTexts(props: Record<string, unknown>): string[] {
+  return Object.entries(props).map(([k, v]) => `${words(k)}: ${(Array.isArray(v) ? v : [v]).map(String).join(", ")}.`);
+}
+
+/** "MET_WITH" → "met with", "interview_transcript" → "interview transcript". */
+function words(s: string): string {
+  return s.replace(/[_-]+/g, " ").toLowerCase();
+}
+
+function spelledOut(compact: string, raw: string): boolean {
+  const parts = raw.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return parts.length > 1 && compact.includes(` ${parts.join(" ")} `);
+}
+
+function wordOf(f: Facts, stem: string): string {
+  const i = f.stems.indexOf(stem);
+  return i >= 0 ? f.stemWords[i] : stem;
+}
+
+const round = (x: number) => Math.round(x * 1e6) / 1e6;
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -62,22 +62,32 @@ export interface Neutralised {
 /** Returns a neutralised copy of untrusted text and what was changed. Idempotent. */
 export function neutralise(input: string): Neutralised {
   // NFKC folds full-width and other look-alike letters ("ＳＹＳＴＥＭ:") so the rules below see them.
-  let text = input.normalize("NFKC");
-  const kinds = new Set<NeutralisedKind>();
+  const original = input.normalize("NFKC");
+  // What the phrase rules find in the text as given, even where a directive below takes the whole sentence.
+  const kinds = new Set<NeutralisedKind>(applyRules(original).kinds);
+  // Directives first, whole (directives.ts reads through casing, homoglyphs and zero-width characters), then the
+  // phrase rules, then directives again for what the rules left ("[instruction-like text removed] and state that X").
+  const first = removeDirectives(original);
+  const ruled = applyRules(first.text);
+  const second = removeDirectives(ruled.text);
+  ruled.kinds.forEach((k) => kinds.add(k));
+  if (first.text !== original || second.text !== ruled.text) kinds.add("directive");
+  const removed = [...first.removed, ...second.removed];
+  const text = second.text;
+  return removed.length ? { text, kinds: [...kinds].sort(), directives: removed } : { text, kinds: [...kinds].sort() };
+}
+
+function applyRules(input: string): { text: string; kinds: NeutralisedKind[] } {
+  let text = input;
+  const kinds: NeutralisedKind[] = [];
   for (const rule of RULES) {
     const next = text.replace(rule.re, rule.to);
     if (next !== text) {
-      kinds.add(rule.kind);
+      kinds.push(rule.kind);
       text = next;
     }
   }
-  // Then whatever still reads as an instruction, including the remnants of a phrase cut above ("… and state that X").
-  const d = removeDirectives(text);
-  if (d.text !== text) {
-    kinds.add("directive");
-    text = d.text;
-  }
-  return d.removed.length ? { text, kinds: [...kinds].sort(), directives: d.removed } : { text, kinds: [...kinds].sort() };
+  return { text, kinds };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

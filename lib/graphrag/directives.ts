@@ -121,11 +121,13 @@ const OVERRIDES: RegExp[] = [
 // An instruction about what to output: a verb with the object shape that makes it one. Used at the start of an
 // utterance (imperative), after "you must/should…" (obligation) and after an addressee ("AI, report…").
 const INSTRUCTION_BODIES: string[] = [
-  String.raw`(?:print|output|emit|echo|conclude|declare)\b`,
+  String.raw`(?:print|output|emit|echo)\s+(?:the|this|that|a|an|only|exactly|out|["':]|\w+ (?:code|string|token|phrase|word|text|message|answer)|following|your|it|nothing|all|every|yes|no)\b`,
+  String.raw`(?:conclude|declare)\s+(?:that\b|the\b|this\b|it\b|him\b|her\b|them\b|[^.!?]{0,60}?\b(?:is|was|are|were)\b|["'])`,
   String.raw`(?:ignore|disregard|forget|override|bypass)\s+(?!it\b|him\b|her\b|me\b|them\b|about it\b)`,
   String.raw`report\s+(?:that\b|only\b|back\b|["']|to (?:the |your )?(?:user|reader|investigator|analyst|supervisor|requester)s?\b|[^.!?]{0,80}?\bas\s+(?:an?\s+|the\s+|being\s+)?${VERDICT})`,
   String.raw`(?:state|say|write|type|declare)\s+(?:that\s+(?!again\b|to\b|one\b|was\b|is\b|it\b)|only\b|["']|the (?:following|word|phrase|code|string|answer|token)\b|in (?:your|the) ${ANSWER_NOUN}|exactly\b|verbatim\b)`,
   String.raw`(?:answer|respond|reply)\s+(?:that\b|only\b|with\b|yes\b|no\b|["']|the following\b|in (?:your|the) ${ANSWER_NOUN}|exactly\b|verbatim\b|by saying\b)`,
+  String.raw`(?:list|reveal|disclose|enumerate|dump|expose|leak)\s+(?:them|those|these)\b`,
   String.raw`(?:list|reveal|disclose|enumerate|dump|expose|leak)\s+(?:(?:all|every|each|any|your|the|of the)\s+)*(?:\w+\s+){0,2}(?:names?|identit(?:y|ies)|sources?|informants?|handlers?|passwords?|credentials?|secrets?|system prompt|instructions|prompt|classified|confidential|restricted|undercover)\b`,
   String.raw`(?:cite|quote)\s+(?:ev[-\w]*|evidence|only\b|[^.!?]{0,60}?\bas (?:proof|evidence|the source|support)\b)`,
   String.raw`(?:classify|mark|label|flag|treat|rate|score|describe|characteri[sz]e|categori[sz]e|consider|regard|record|log|summari[sz]e|present|portray|frame|assess)\s+[^.!?]{0,80}?\bas\s+(?:an?\s+|the\s+|being\s+|completely\s+|entirely\s+|fully\s+)?${VERDICT}`,
@@ -145,7 +147,7 @@ const OBLIGATIONS: RegExp[] = [
   ...INSTRUCTION_BODIES.map((b) => new RegExp(MODAL + b)),
   new RegExp(String.raw`\byou\s+(?:should|must|shall|will|are to)\s+(?:not|never)\s+(?:mention|report|cite|include|reveal|disclose|say|state|list|name|flag|alert|escalate|output|print|tell|quote|repeat)\b`),
   new RegExp(String.raw`\b(?:the|your|any|this|each|every|all)\s+${ANSWER_NOUN}\s+(?:should|must|shall|needs? to|has to|have to|is to|are to|will|may only|can only)\s+(?:\w+\s+)?(?:say|state|read|include|mention|conclude|report|note|show|list|contain|begin|start|end|omit|exclude|describe|confirm|indicate|be that|be ["']|cite|name|identify|declare|treat|classify|call)\b`),
-  new RegExp(String.raw`\b(?:it is|it's)\s+(?:important|essential|critical|crucial|mandatory|required|vital|imperative|necessary)\s+(?:that|to)\s+(?:you\b|the ${ANSWER_NOUN}|any ${AI}|${AI_STRICT}|(?:always\s+)?(?:say|state|report|conclude|mention|describe|answer|cite|ignore|disregard)\b)`),
+  new RegExp(String.raw`\b(?:it is|it's)\s+(?:important|essential|critical|crucial|mandatory|required|vital|imperative|necessary)\s+(?:that|to)\s+(?:you\b|the ${ANSWER_NOUN}|(?:any|the|every|each) ${AI}|${AI_STRICT}|(?:always\s+)?(?:say|state|report|conclude|mention|describe|answer|cite|ignore|disregard)\b)`),
   new RegExp(String.raw`\bin\s+(?:your|the|any|every|each)\s+${ANSWER_NOUN}\s*,?\s+(?:you\s+)?(?:should|must|shall|please|always|never|do not|don't|make sure|be sure|remember|note|say|state|report|mention|include|describe|treat|conclude|write)\b`),
   new RegExp(String.raw`\b(?:make sure|ensure|be sure|remember)\s+(?:that\s+)?(?:you\s+|to\s+|the ${ANSWER_NOUN}\s+)(?:(?:always|never|only|not)\s+)*(?:${INSTRUCTION_BODIES.join("|")})`),
 ];
@@ -171,7 +173,9 @@ interface Utterance {
  */
 export function utterances(text: string): Utterance[] {
   const out: Utterance[] = [];
-  const re = /[.!?]+["'”’)\]]*(?=\s|$)|\n+|:(?=\s)|(?<=\s)["“‘](?=\S)|(?<=[.!?:]\s*)["“‘]/gu;
+  // Ends: . ! ? (not after an abbreviation or an initial), line breaks, ": ", a closing quote or brace; starts: an
+  // opening quote.
+  const re = /[.!?]+["'”’)\]]*(?=\s|$)|\n+|:(?=\s)|(?<=\S)["”’}](?=\s)|(?<=\s)["“‘](?=\S)|(?<=[.!?:]\s*)["“‘]/gu;
   let start = 0;
   const push = (end: number) => {
     const raw = text.slice(start, end);
@@ -182,13 +186,17 @@ export function utterances(text: string): Utterance[] {
   };
   for (const m of text.matchAll(re)) {
     const at = m.index ?? 0;
+    if (m[0].startsWith(".") && ABBREVIATION.test(text.slice(Math.max(0, at - 8), at))) continue;
     // Punctuation ends the utterance it closes; an opening quote starts the next one.
-    if (/^["“‘]$/u.test(m[0])) push(at);
+    if (/^["“‘]$/u.test(m[0]) && !/\S$/u.test(text.slice(0, at))) push(at);
+    else if (/^["“‘]$/u.test(m[0]) && /[.!?:]\s*$/u.test(text.slice(0, at))) push(at);
     else push(at + m[0].length);
   }
   push(text.length);
   return out;
 }
+
+const ABBREVIATION = /(?:^|[^\p{L}])(?:mr|mrs|ms|mx|dr|det|sgt|lt|capt|insp|prof|st|no|nr|pc|supt|cpl|vs|etc|approx|e\.g|i\.e|a\.m|p\.m)$/iu;
 
 /** Which kind of directive an utterance is, if any (on its folded text). */
 export function directiveKind(folded: string): DirectiveKind | null {
@@ -203,23 +211,53 @@ export function directiveKind(folded: string): DirectiveKind | null {
   return null;
 }
 
+// Chat-template and prompt markup blocks: everything from the opener to its closer (or the end) is an instruction.
+const MARKUP_BLOCKS = [
+  /<\|im_start\|>[\s\S]*?(?:<\|im_end\|>|$)/giu,
+  /\[\s*INST\s*\][\s\S]*?(?:\[\s*\/\s*INST\s*\]|$)/giu,
+  /<<\s*SYS\s*>>[\s\S]*?(?:<<\s*\/\s*SYS\s*>>|$)/giu,
+  /<\s*(system|instructions?|assistant|prompt|developer)\b[^>\n]{0,200}>[\s\S]*?(?:<\s*\/\s*\1\s*>|$)/giu,
+  /^[ \t]*#{1,6}[ \t]*(?:system|instructions?|assistant|developer)\b.*(?:\n(?![ \t]*\n).*)*/gimu,
+];
+
 /** Every directive utterance in `text`, in order. */
 export function findDirectives(text: string): DirectiveHit[] {
   const hits: DirectiveHit[] = [];
+  const blocks: Array<[number, number]> = [];
+  for (const re of MARKUP_BLOCKS) for (const m of text.matchAll(re)) blocks.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
+  if (blocks.length) {
+    // Blocks first; the text around them is read on its own.
+    blocks.sort((a, b) => a[0] - b[0]);
+    let last = 0;
+    for (const [s, e] of blocks) {
+      if (s < last) continue;
+      hits.push(...findDirectives(text.slice(last, s)).map((h) => ({ ...h, start: h.start + last, end: h.end + last })));
+      hits.push({ start: s, end: e, kind: "role_prefix", text: text.slice(s, e) });
+      last = e;
+    }
+    hits.push(...findDirectives(text.slice(last)).map((h) => ({ ...h, start: h.start + last, end: h.end + last })));
+    return hits;
+  }
   const us = utterances(text);
   let carry = false;
+  let lineCarry = false; // a role prefix speaks for the rest of its line
+  let prevEnd = 0;
   for (const u of us) {
+    if (lineCarry && text.slice(prevEnd, u.start).includes("\n")) lineCarry = false;
+    prevEnd = u.end;
     const folded = foldForDetection(u.text);
     let kind = directiveKind(folded);
-    if (!kind && carry && /[\p{L}\p{N}]/u.test(folded)) kind = "continuation";
+    if (!kind && (carry || lineCarry) && /[\p{L}\p{N}]/u.test(folded)) kind = "continuation";
     carry = false;
     if (!kind) continue;
     hits.push({ start: u.start, end: u.end, kind, text: u.text });
+    if (kind === "role_prefix" || /\[role prefix removed\]/.test(folded)) lineCarry = true;
     // An addressee or role prefix with nothing after it, or an instruction that announces what follows, carries
     // over to the next utterance.
     const role = ROLE_PREFIX.exec(folded);
     if ((kind === "role_prefix" && (!role || !/[\p{L}\p{N}]/u.test(role[1]))) || ANNOUNCES_NEXT.test(folded) ||
-        (kind === "addressed_to_ai" && !IMPERATIVES.some((re) => re.test(stripAddressee(folded))) && !OBLIGATIONS.some((re) => re.test(folded)) && wordCount(folded) <= 12)) {
+        (kind === "addressed_to_ai" && !IMPERATIVES.some((re) => re.test(stripAddressee(folded))) && !OBLIGATIONS.some((re) => re.test(folded)) &&
+          wordCount(folded) <= 8 && !/\b(?:must|should|shall|will|is to|are to|need to|has to|have to)\b/.test(folded))) {
       carry = true;
     }
   }
@@ -253,8 +291,12 @@ export function removeDirectives(text: string): { text: string; removed: string[
   const removed: string[] = [];
   for (const h of hits) {
     const opening = /^["“‘(]*/u.exec(h.text)![0];
-    const closing = /[.!?]*["'”’)\]]*$/u.exec(h.text.replace(/\[[^\]]*removed\]$/u, ""))![0];
-    out += text.slice(last, h.start) + opening + DIRECTIVE_LABEL + closing;
+    const labelEnd = h.text.lastIndexOf("removed]");
+    const afterLabel = labelEnd >= 0 ? h.text.slice(labelEnd + "removed]".length) : h.text;
+    const closing = /^[<[]/.test(h.text) ? "" : /[.!?]*["'”’)}]*$/u.exec(afterLabel)![0];
+    // The label ends its sentence, so the text after it is read on its own next time (idempotence).
+    const stop = /[.!?]/.test(closing) || /^[\s]*$/.test(text.slice(h.end)) ? "" : ".";
+    out += text.slice(last, h.start) + opening + DIRECTIVE_LABEL + stop + closing;
     last = h.end;
     if (h.kind !== "neutralised_remnant" || h.text.replace(REMNANT_ALL, "").replace(/[\s\p{P}]/gu, "")) removed.push(h.text);
   }

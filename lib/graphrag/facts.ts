@@ -289,7 +289,10 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
 const AUXILIARIES = new Set(["be", "been", "being", "is", "was", "were", "are", "do", "did", "does", "have", "has", "had", "could", "would", "should", "can", "will", "yet", "ever", "even", "also", "always"]);
 
 function isInitial(text: string, at: number): boolean {
-  return /(?:^|[.!?:;]["'”’)]*\s+|["“‘(\[]|\n)\s*$/u.test(text.slice(Math.max(0, at - 6), at)) || /^\s*$/u.test(text.slice(0, at));
+  const before = text.slice(Math.max(0, at - 12), at);
+  // "Det. Reyes", "Dr. Holt": the full stop of a title does not start a sentence.
+  if (/(?:^|[^\p{L}])(?:mr|mrs|ms|mx|dr|det|sgt|lt|capt|insp|prof|st|no|pc|supt|cpl)\.\s+$/iu.test(before)) return false;
+  return /(?:^|[.!?:;]["'”’)]*\s+|["“‘(\[]|\n)\s*$/u.test(before.slice(-6)) || /^\s*$/u.test(text.slice(0, at));
 }
 
 /** An identifier-like word: letters and digits mixed, or id punctuation, or an upper-case hyphenated code. */

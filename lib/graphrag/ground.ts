@@ -9,7 +9,9 @@
 //   new SupportChecker(context)
 //       .claim(text, evidenceIds) → SupportVerdict    one claim against the evidence snippets it cites
 //       .step(claim, citations)   → SupportVerdict    an explanation step against the evidence, nodes and edges it cites
-//   SupportVerdict = { support: "supported" | "partial" | "unsupported", reasons: string[] }
+//   SupportVerdict = { support: "supported" | "partial" | "unsupported", reasons: string[], gaps: string[] }
+//       reasons quote the claim ("amount $58,500 not in EV-3"); gaps say the same without the claim's words ("an
+//       amount not in EV-3"), for places that must not echo a withheld claim (the unknowns).
 //
 // What a claim is checked against ("its sources"):
 // - an evidence id: the snippet text as the model saw it (neutralised), its metadata (id, type, source system,
@@ -39,6 +41,8 @@ export interface SupportVerdict {
   support: ClaimSupport;
   /** Why it is not `supported`, e.g. "amount $58,500 not in EV-3"; empty when supported. */
   reasons: string[];
+  /** The reasons without the claim's own words ("an amount not in EV-3"): safe to show when the claim is withheld. */
+  gaps: string[];
 }
 
 export interface GroundedClaim extends SupportVerdict {
@@ -67,9 +71,9 @@ export function groundAnswer(answerText: string, context: RawContext, options: {
     const invalidIds = c.ids.filter((id) => !shown.has(id));
     let verdict: SupportVerdict;
     if (isDirective(c.text) || repeatsDirective(c.text, options.directives ?? [])) {
-      verdict = { support: "unsupported", reasons: ["reads as an instruction found in evidence, not a fact"] };
+      verdict = unsupported("reads as an instruction found in evidence, not a fact");
     } else if (!evidenceIds.length) {
-      verdict = { support: "unsupported", reasons: [invalidIds.length ? `cites ${invalidIds.join(", ")}, not in the context` : "cites no evidence"] };
+      verdict = invalidIds.length ? { support: "unsupported", reasons: [`cites ${invalidIds.join(", ")}, not in the context`], gaps: ["cites ids not in the context"] } : unsupported("cites no evidence");
     } else {
       verdict = checker.claim(c.text, evidenceIds);
     }
@@ -121,11 +125,14 @@ export class SupportChecker {
   /** A claim of the answer text against the evidence items it cites (ids not in the context are ignored). */
   claim(text: string, evidenceIds: readonly string[]): SupportVerdict {
     const ids = evidenceIds.filter((id) => this.snippets.has(id));
-    if (!ids.length) return { support: "unsupported", reasons: ["cites no evidence in the context"] };
+    if (!ids.length) return unsupported("cites no evidence in the context");
     const verdict = this.check(text, ids.map((id) => this.evidenceIndex(id)), ids.join(", "));
     if (verdict.support === "unsupported") {
       const laundered = this.namedInsideOther(ids);
-      if (laundered) verdict.reasons.push(laundered);
+      if (laundered) {
+        verdict.reasons.push(laundered);
+        verdict.gaps.push(laundered);
+      }
     }
     return verdict;
   }
@@ -141,7 +148,7 @@ export class SupportChecker {
       else continue;
       used.push(id);
     }
-    if (!parts.length) return { support: "unsupported", reasons: ["cites nothing in the context"] };
+    if (!parts.length) return unsupported("cites nothing in the context");
     return this.check(claim, parts, used.join(", "));
   }
 
@@ -150,9 +157,9 @@ export class SupportChecker {
   private check(text: string, parts: SourceIndex[], label: string): SupportVerdict {
     const src = parts.length === 1 ? parts[0] : merge(parts);
     const facts = extractFacts(text, { claim: true, properNouns: this.properNouns });
-    const hard: Array<{ at: number; reason: string }> = [];
-    const soft: Array<{ at: number; reason: string }> = [];
-    const missing = (what: string, raw: string) => `${what} ${raw.trim()} not in ${label}`;
+    const hard: Finding[] = [];
+    const soft: Finding[] = [];
+    const missing = (at: number, what: string, raw: string): Finding => ({ at, reason: `${what} ${raw.trim()} not in ${label}`, gap: `${/^[aeiou]/.test(what) ? "an" : "a"} ${what} not in ${label}` });
 
     for (const n of facts.numbers) {
       const v = round(n.value);
@@ -161,7 +168,7 @@ export class SupportChecker {
         : n.kind === "percent"
           ? src.percents.has(v) || src.values.has(v)
           : src.values.has(v) || src.percents.has(v) || src.amounts.some((a) => round(a.value) === v);
-      if (!ok) hard.push({ at: n.at, reason: missing(n.kind === "amount" ? "amount" : n.kind === "percent" ? "percentage" : "number", n.raw) });
+      if (!ok) hard.push(missing(n.at, n.kind === "amount" ? "amount" : n.kind === "percent" ? "percentage" : "number", n.raw));
     }
     for (const d of facts.dates) {
       const ok = d.readings.some((r) => {
@@ -169,19 +176,19 @@ export class SupportChecker {
         if (r.m !== undefined && r.d !== undefined) return src.dates.has(`--${r.m}-${r.d}`);
         return src.dates.has(`${r.y}-${r.m}`);
       });
-      if (!ok) hard.push({ at: d.at, reason: missing("date", d.raw) });
+      if (!ok) hard.push(missing(d.at, "date", d.raw));
     }
-    for (const t of facts.times) if (!src.times.has(t.minutes)) hard.push({ at: t.at, reason: missing("time", t.raw) });
+    for (const t of facts.times) if (!src.times.has(t.minutes)) hard.push(missing(t.at, "time", t.raw));
     for (const id of facts.ids) {
       const ok = id.kind === "phone"
         ? src.phones.some((p) => p === id.key || (Math.min(p.length, id.key.length) >= 7 && (p.endsWith(id.key) || id.key.endsWith(p))))
         : src.ids.has(id.key) || spelledOut(src.compact, id.raw);
-      if (!ok) hard.push({ at: id.at, reason: missing(id.kind === "phone" ? "phone number" : id.kind === "ip" ? "IP address" : "identifier", id.raw) });
+      if (!ok) hard.push(missing(id.at, id.kind === "phone" ? "phone number" : id.kind === "ip" ? "IP address" : "identifier", id.raw));
     }
     for (const e of facts.entities) {
       const found = e.tokens.filter((t) => src.tokens.has(t) || src.tokenStems.has(porter(t)));
-      if (found.length === 0) hard.push({ at: e.at, reason: `name "${e.raw}" not in ${label}` });
-      else if (found.length < e.tokens.length) soft.push({ at: e.at, reason: `name "${e.raw}" only partly in ${label}` });
+      if (found.length === 0) hard.push({ at: e.at, reason: `name "${e.raw}" not in ${label}`, gap: `a name not in ${label}` });
+      else if (found.length < e.tokens.length) soft.push({ at: e.at, reason: `name "${e.raw}" only partly in ${label}`, gap: `a name only partly in ${label}` });
     }
 
     // Negation: the claim's must be in the source sentences it rests on; a source negation of a word the claim
@@ -191,10 +198,10 @@ export class SupportChecker {
     const best = Math.max(0, ...src.sentences.map(overlap));
     const aligned = best > 0 ? src.sentences.filter((s) => overlap(s) === best) : src.sentences;
     if (facts.negations.length) {
-      if (!aligned.some((s) => s.negated.length)) hard.push({ at: Infinity, reason: `negation "${facts.negations[0]}" not in ${label}` });
+      if (!aligned.some((s) => s.negated.length)) hard.push({ at: LATE, reason: `negation "${facts.negations[0]}" not in ${label}`, gap: `a negation not in ${label}` });
     } else {
       const flipped = best > 0 ? aligned.flatMap((s) => s.negated).find((t) => t !== null && claimStems.has(t)) : undefined;
-      if (flipped) soft.push({ at: Infinity, reason: `${label} negates "${wordOf(facts, flipped)}"` });
+      if (flipped) soft.push({ at: LATE, reason: `${label} negates "${wordOf(facts, flipped)}"`, gap: `${label} negates part of it` });
     }
 
     // Content words.
@@ -205,16 +212,15 @@ export class SupportChecker {
       if (share < COVERAGE.supported) {
         const words = absent.slice(0, 5).map((t) => wordOf(facts, t));
         const reason = `only ${stems.length - absent.length} of ${stems.length} content words in ${label} (missing: ${words.join(", ")}${absent.length > 5 ? ", …" : ""})`;
-        (share < COVERAGE.partial ? hard : soft).push({ at: Infinity + 1, reason });
+        (share < COVERAGE.partial ? hard : soft).push({ at: LATE + 1, reason, gap: `${share < COVERAGE.partial ? "most" : "some"} of its words not in ${label}` });
       }
     } else if (!facts.numbers.length && !facts.dates.length && !facts.times.length && !facts.ids.length && !facts.entities.length) {
-      soft.push({ at: Infinity, reason: `nothing in the claim can be checked against ${label}` });
+      soft.push({ at: LATE, reason: `nothing in the claim can be checked against ${label}`, gap: `nothing in it can be checked against ${label}` });
     }
 
-    const order = (a: { at: number }, b: { at: number }) => a.at - b.at;
-    if (hard.length) return { support: "unsupported", reasons: [...hard.sort(order), ...soft.sort(order)].map((r) => r.reason) };
-    if (soft.length) return { support: "partial", reasons: soft.sort(order).map((r) => r.reason) };
-    return { support: "supported", reasons: [] };
+    const order = (a: Finding, b: Finding) => a.at - b.at;
+    const all = hard.length ? [...hard.sort(order), ...soft.sort(order)] : soft.sort(order);
+    return { support: hard.length ? "unsupported" : soft.length ? "partial" : "supported", reasons: all.map((f) => f.reason), gaps: all.map((f) => f.gap) };
   }
 
   /** "EV-2 is named inside EV-7's text": a cited id that only appears inside another item (citation laundering). */
@@ -273,6 +279,17 @@ export class SupportChecker {
     return `${name(e.source)} ${words(e.type)} ${name(e.target)}.`;
   }
 }
+
+interface Finding {
+  /** Where in the claim (for a stable order); whole-claim findings come after the positioned ones. */
+  at: number;
+  reason: string;
+  gap: string;
+}
+
+const LATE = 1e9;
+
+const unsupported = (reason: string): SupportVerdict => ({ support: "unsupported", reasons: [reason], gaps: [reason] });
 
 function buildIndex(texts: string[], ids: string[], properNouns: ReadonlySet<string>): SourceIndex {
   const idx: SourceIndex = {

@@ -131,7 +131,7 @@ export interface ValidationReport {
   partialSteps: number;
   /** Verdicts of the claims that reached the support check (kept: supported, partial; removed: unsupported). */
   claimSupport: Record<ClaimSupport, number>;
-  /** The first reason of each removed unsupported claim (at most 5), for the unknowns. */
+  /** Why each removed unsupported claim went (at most 5), without its words ("an amount not in EV-3"). */
   unsupportedReasons: string[];
   /** Marker ids missing from the model's citations array, and array entries with no marker. */
   markersWithoutEntry: number;
@@ -244,7 +244,8 @@ export function validateAnswer(output: ModelOutput, context: RawContext, options
           gapStatements.push(asSentence(text, c.terminator)); // a cited statement of absence: an unknown, not a claim
         } else {
           droppedUnsupportedClaims++;
-          if (unsupportedReasons.length < 5) unsupportedReasons.push(verdict.reasons[0]);
+          // The gap, not the reason: the unknowns must not echo the withheld claim's own words.
+          if (unsupportedReasons.length < 5) unsupportedReasons.push(verdict.gaps[0]);
         }
       } else if (GAP.test(text)) {
         gapStatements.push(asSentence(text, c.terminator));
@@ -322,6 +323,17 @@ export function validateAnswer(output: ModelOutput, context: RawContext, options
     }
   }
 
+  // The model's own unknowns are free text too: one that repeats an instruction found in evidence goes.
+  const unknowns = [...gapStatements, ...output.unknowns]
+    .filter((u) => {
+      if (!isInstruction(u)) return true;
+      droppedDirectives++;
+      return false;
+    })
+    .map((u) => clip(clean(u), 500))
+    .filter((u, i, all) => u && all.indexOf(u) === i)
+    .slice(0, 20);
+
   // 5. Outcome, confidence and what the model said it could not answer. Confidence: the model's, scaled by the share
   //    of its statements that survived, a partly supported claim counting half.
   const modelConfidence = output.confidence === null ? null : clamp01(output.confidence);
@@ -360,10 +372,6 @@ export function validateAnswer(output: ModelOutput, context: RawContext, options
     text = NO_EVIDENCE_TEXT;
     confidence = modelConfidence ?? 0;
   }
-  const unknowns = [...gapStatements, ...output.unknowns.map(clean)]
-    .map((u) => clip(u, 500))
-    .filter((u, i, all) => u && all.indexOf(u) === i)
-    .slice(0, 20);
   const invalidIds = [...invalid.keys()].sort(cmp);
   const answered = responseType === "answer";
   return {

@@ -34,7 +34,8 @@ const RULES: Array<{ kind: NeutralisedKind; re: RegExp; to: string }> = [
   // Instructions addressed to a model.
   { kind: "injection_phrase", re: /\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:(?:all|any|the|your|my|these|those|every|of|previous|prior|above|earlier|preceding|former|system|original|safety|existing)\s+){0,4}(?:instructions?|prompts?|rules|directions|directives|guidelines|guardrails|context|constraints|restrictions|policies)\b/giu, to: "[instruction-like text removed]" },
   { kind: "injection_phrase", re: /\byou\s+are\s+(?:now\s+)?(?:in\s+)?(?:chat\s*gpt|gpt[-\s]?\d*|claude|an?\s+(?:ai|assistant|language model)\s+(?:that|who|with|without)|admin(?:istrator)?\s+mode|developer\s+mode|god\s+mode|dan\b|jailbroken|unrestricted|no longer)[^.!?\n]{0,60}/giu, to: "[instruction-like text removed]" },
-  { kind: "injection_phrase", re: /\byou\s+are\s+now\b[^.!?\n]{0,60}/giu, to: "[instruction-like text removed]" },
+  // "You are now in admin mode", not "You are now under arrest" (evidence quotes people talking to people).
+  { kind: "injection_phrase", re: /\byou\s+are\s+now\s+(?:a|an|the|in|my|our|unrestricted|unfiltered|operating|acting|running|dan|jailbroken|allowed|permitted|authori[sz]ed|released from|no longer)\b[^.!?\n]{0,60}/giu, to: "[instruction-like text removed]" },
   { kind: "injection_phrase", re: /\b(?:new|updated|revised|real|actual|hidden)\s+(?:system\s+)?instructions?\s*:/giu, to: "[instruction-like text removed]" },
   { kind: "injection_phrase", re: /\b(?:reveal|print|show|output|repeat|leak)\s+(?:me\s+)?(?:your|the)\s+(?:system\s+prompt|instructions|prompt|rules)\b/giu, to: "[instruction-like text removed]" },
   { kind: "injection_phrase", re: /\b(?:act|behave|respond)\s+as\s+(?:if\s+you\s+(?:are|were)\s+)?(?:an?\s+)?(?:system|admin(?:istrator)?|developer|root|unfiltered|unrestricted)\b/giu, to: "[instruction-like text removed]" },

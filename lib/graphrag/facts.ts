@@ -100,145 +100,180 @@ export interface ExtractOptions {
   properNouns?: ReadonlySet<string>;
   /** A claim (stricter: number words other than "one" are counts to check). Sources read every number word. */
   claim?: boolean;
+  /** A source: named entities are not needed (its words are all indexed), and the result is memoised by text. */
+  source?: boolean;
 }
 
+const MONTHS_RE = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
+const RE = {
+  url: /https?:\/\/[^\s<>"')\]]+/giu,
+  email: /(?<![\p{L}\p{N}_.+-])[\p{L}\p{N}._+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu,
+  scheme: /(?<![\p{L}\p{N}_])\p{L}[\p{L}\p{N}]*:[\p{L}\p{N}][\p{L}\p{N}_.:/@#+-]*[\p{L}\p{N}]/gu,
+  snake: /(?<![\p{L}\p{N}])[\p{L}\p{N}]+(?:_[\p{L}\p{N}]+)+(?![\p{L}\p{N}])/gu,
+  ip: /(?<![\p{L}\p{N}.])(?:\d{1,3}\.){3}\d{1,3}(?:\/\d{1,2})?(?![\p{N}]|\.\d)/gu,
+  isoDate: /(?<![\p{L}\p{N}])(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\p{L}\p{N}]|[-/]\d)/gu,
+  numericDate: /(?<![\p{L}\p{N}/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\p{L}\p{N}]|[/.-]\d)/gu,
+  dayMonth: new RegExp(String.raw`(?<![\p{L}\p{N}])(\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+${MONTH}(?:,?\s+(\d{4}))?(?![\p{L}\p{N}])`, "giu"),
+  monthDay: new RegExp(String.raw`(?<![\p{L}\p{N}])${MONTH}\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?(?![\p{L}\p{N}]|:\d)`, "giu"),
+  monthYear: new RegExp(String.raw`(?<![\p{L}\p{N}])${MONTH},?\s+(\d{4})(?![\p{L}\p{N}])`, "giu"),
+  clock: /(?<![\p{L}\p{N}:.])([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?(?:\s*([ap])\.?\s?m\b\.?)?(?![\p{N}]|:\d)/giu,
+  clockDot: /(?<![\p{L}\p{N}:.])(1[0-2]|0?[1-9])[.h]([0-5]\d)\s*([ap])\.?\s?m\b\.?/giu,
+  hourAmPm: /(?<![\p{L}\p{N}:.])(1[0-2]|0?[1-9])\s*([ap])\.?\s?m(?![\p{L}])\.?/giu,
+  military: /(?<![\p{L}\p{N}])([01]\d|2[0-3])([0-5]\d)\s*(?:hrs|hours|h)(?![\p{L}])/giu,
+  noon: /\b(noon|midday|midnight)\b/giu,
+  moneyPrefix: /(?<![\p{L}\p{N}])(US\$|USD|EUR|GBP|CAD|AUD|CHF|\$|€|£|¥)\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s?(k|m|bn|thousand|million|billion)(?![\p{L}]))?/giu,
+  moneySuffix: /(?<![\p{L}\p{N}.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s?(k|m|bn|thousand|million|billion))?\s?(USD|EUR|GBP|CAD|AUD|CHF|US dollars|dollars?|euros?|pounds? sterling|pounds?)(?![\p{L}])/giu,
+  percent: /(?<![\p{L}\p{N}.])(\d+(?:\.\d+)?)\s?(%|percent(?![\p{L}])|per cent(?![\p{L}])|pct(?![\p{L}]))/giu,
+  phonePlus: /(?<![\p{L}\p{N}+-])\+\d{1,3}(?:[\s.-]?\(?\d{1,4}\)?){2,5}(?![\p{L}\p{N}]|-\d)/gu,
+  phone: /(?<![\p{L}\p{N}.-])(?:\(\d{2,4}\)\s?)?\d{2,4}(?:[.-]\d{2,4}){1,3}(?![\p{L}\p{N}]|[.-]\d)/gu,
+  thousands: /(?<![\p{L}\p{N}.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\p{N}]|[.,]\d)/gu,
+  word: /[\p{L}\p{N}](?:[\p{L}\p{N}_'’.:/@#+-]*[\p{L}\p{N}])?/gu,
+  sentenceEnd: /[.!?]+["'”’)]*(?:\s+|$)|\n+/gu,
+};
+
+/** Sources are read again and again (every answer over the same evidence): their facts are kept, by text. */
+const sourceMemo = new Map<string, Facts>();
+
 export function extractFacts(input: string, options: ExtractOptions = {}): Facts {
-  const text = input.normalize("NFKC");
+  if (options.source) {
+    const hit = sourceMemo.get(input);
+    if (hit) return hit;
+  }
+  const text = /[^\x00-\x7f]/.test(input) ? input.normalize("NFKC") : input;
   // Consumed spans are blanked in `work` (offsets kept) so later patterns do not read them again.
   let work = text;
-  const consume = (at: number, len: number) => {
-    work = work.slice(0, at) + " ".repeat(len) + work.slice(at + len);
-  };
   const scan = (re: RegExp, fn: (m: RegExpExecArray) => boolean | void) => {
-    const hits: RegExpExecArray[] = [];
     re.lastIndex = 0;
+    let out = "";
+    let last = 0;
     for (let m = re.exec(work); m; m = re.exec(work)) {
-      hits.push(m);
-      if (m[0].length === 0) re.lastIndex++;
+      if (m[0].length === 0) {
+        re.lastIndex++;
+        continue;
+      }
+      if (fn(m) !== false) {
+        out += work.slice(last, m.index) + " ".repeat(m[0].length);
+        last = m.index + m[0].length;
+      }
     }
-    for (const m of hits) if (fn(m) !== false) consume(m.index, m[0].length);
+    if (last) work = out + work.slice(last);
   };
   const f: Facts = { numbers: [], dates: [], times: [], ids: [], entities: [], negations: [], tokens: [], stems: [], stemWords: [], sentences: [] };
+  const hasDigit = /\d/.test(text);
+  const id = (kind: IdFact["kind"]) => (m: RegExpExecArray) => void f.ids.push({ kind, key: kind === "ip" ? m[0] : idKey(m[0]), raw: m[0], at: m.index });
 
-  // 1. Compound identifiers: scheme-prefixed ids, URLs, e-mail addresses, snake_case names.
-  scan(/https?:\/\/[^\s<>"')\]]+/giu, (m) => void f.ids.push({ kind: "id", key: idKey(m[0]), raw: m[0], at: m.index }));
-  scan(/(?<![\p{L}\p{N}_.+-])[\p{L}\p{N}._+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu, (m) => void f.ids.push({ kind: "id", key: idKey(m[0]), raw: m[0], at: m.index }));
-  scan(/(?<![\p{L}\p{N}_])\p{L}[\p{L}\p{N}]*:[\p{L}\p{N}][\p{L}\p{N}_.:/@#+-]*[\p{L}\p{N}]/gu, (m) => void f.ids.push({ kind: "id", key: idKey(m[0]), raw: m[0], at: m.index }));
-  scan(/(?<![\p{L}\p{N}])[\p{L}\p{N}]+(?:_[\p{L}\p{N}]+)+(?![\p{L}\p{N}])/gu, (m) => void f.ids.push({ kind: "id", key: idKey(m[0]), raw: m[0], at: m.index }));
-  // 2. IP addresses.
-  scan(/(?<![\p{L}\p{N}.])(?:\d{1,3}\.){3}\d{1,3}(?:\/\d{1,2})?(?![\p{N}]|\.\d)/gu, (m) => void f.ids.push({ kind: "ip", key: m[0], raw: m[0], at: m.index }));
-  // 3. Dates.
-  scan(/(?<![\p{L}\p{N}])(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\p{L}\p{N}]|[-/]\d)/gu, (m) => {
-    const r = ymd(+m[1], +m[2], +m[3]);
-    if (!r) return false;
-    f.dates.push({ readings: [r], raw: m[0], at: m.index });
-    if (m[4]) f.times.push({ minutes: +m[4] * 60 + +m[5], raw: m[0], at: m.index });
-  });
-  scan(/(?<![\p{L}\p{N}/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\p{L}\p{N}]|[/.-]\d)/gu, (m) => {
-    const y = m[4].length === 2 ? 2000 + +m[4] : +m[4];
-    const readings = [ymd(y, +m[3], +m[1]), ymd(y, +m[1], +m[3])].filter((r): r is YMD => !!r);
-    if (!readings.length) return false;
-    f.dates.push({ readings: dedupeYmd(readings), raw: m[0], at: m.index });
-  });
-  const monthOk = (word: string) => word.toLowerCase() !== "may" || word.startsWith("M");
-  scan(new RegExp(String.raw`(?<![\p{L}\p{N}])(\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+${MONTH}(?:,?\s+(\d{4}))?(?![\p{L}\p{N}])`, "giu"), (m) => {
-    if (!monthOk(m[2])) return false;
-    const r = ymd(m[3] ? +m[3] : undefined, MONTHS[m[2].toLowerCase()], +m[1]);
-    if (!r) return false;
-    f.dates.push({ readings: [r], raw: m[0], at: m.index });
-  });
-  scan(new RegExp(String.raw`(?<![\p{L}\p{N}])${MONTH}\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?(?![\p{L}\p{N}]|:\d)`, "giu"), (m) => {
-    if (!monthOk(m[1])) return false;
-    const r = ymd(m[3] ? +m[3] : undefined, MONTHS[m[1].toLowerCase()], +m[2]);
-    if (!r) return false;
-    f.dates.push({ readings: [r], raw: m[0], at: m.index });
-  });
-  scan(new RegExp(String.raw`(?<![\p{L}\p{N}])${MONTH},?\s+(\d{4})(?![\p{L}\p{N}])`, "giu"), (m) => {
-    if (!monthOk(m[1])) return false;
-    f.dates.push({ readings: [{ y: +m[2], m: MONTHS[m[1].toLowerCase()] }], raw: m[0], at: m.index });
-  });
-  // 4. Times.
-  const ampm = (h: number, mer: string | undefined) => (mer ? (h % 12) + (/^p/i.test(mer) ? 12 : 0) : h);
-  scan(/(?<![\p{L}\p{N}:.])([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?(?:\s*([ap])\.?\s?m\b\.?)?(?![\p{N}]|:\d)/giu, (m) => {
-    f.times.push({ minutes: ampm(+m[1], m[3]) * 60 + +m[2], raw: m[0], at: m.index });
-  });
-  scan(/(?<![\p{L}\p{N}:.])(1[0-2]|0?[1-9])[.h]([0-5]\d)\s*([ap])\.?\s?m\b\.?/giu, (m) => {
-    f.times.push({ minutes: ampm(+m[1], m[3]) * 60 + +m[2], raw: m[0], at: m.index });
-  });
-  scan(/(?<![\p{L}\p{N}:.])(1[0-2]|0?[1-9])\s*([ap])\.?\s?m(?![\p{L}])\.?/giu, (m) => {
-    f.times.push({ minutes: ampm(+m[1], m[2]) * 60, raw: m[0], at: m.index });
-  });
-  scan(/(?<![\p{L}\p{N}])([01]\d|2[0-3])([0-5]\d)\s*(?:hrs|hours|h)(?![\p{L}])/giu, (m) => {
-    f.times.push({ minutes: +m[1] * 60 + +m[2], raw: m[0], at: m.index });
-  });
-  scan(/\b(noon|midday|midnight)\b/giu, (m) => void f.times.push({ minutes: /night/i.test(m[1]) ? 0 : 720, raw: m[0], at: m.index }));
-  // 5. Amounts and percentages.
-  const num = (int: string, frac: string | undefined, mult: string | undefined) => Number(int.replace(/,/g, "") + (frac ? `.${frac}` : "")) * multiplier(mult);
-  scan(/(?<![\p{L}\p{N}])(US\$|USD|EUR|GBP|CAD|AUD|CHF|\$|€|£|¥)\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s?(k|m|bn|thousand|million|billion)(?![\p{L}]))?/giu, (m) => {
-    f.numbers.push({ kind: "amount", value: num(m[2], m[3], m[4]), currency: currencyOf(m[1]), raw: m[0], at: m.index });
-  });
-  scan(/(?<![\p{L}\p{N}.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s?(k|m|bn|thousand|million|billion))?\s?(USD|EUR|GBP|CAD|AUD|CHF|US dollars|dollars?|euros?|pounds? sterling|pounds?)(?![\p{L}])/giu, (m) => {
-    f.numbers.push({ kind: "amount", value: num(m[1], m[2], m[3]), currency: currencyOf(m[4]), raw: m[0], at: m.index });
-  });
-  scan(/(?<![\p{L}\p{N}.])(\d+(?:\.\d+)?)\s?(%|percent(?![\p{L}])|per cent(?![\p{L}])|pct(?![\p{L}]))/giu, (m) => {
-    f.numbers.push({ kind: "percent", value: Number(m[1]), raw: m[0], at: m.index });
-  });
-  // 6. Phone numbers: 7–15 digits with separators or a leading "+"; a year range ("1990-2005") is two numbers.
-  const phone = (m: RegExpExecArray) => {
-    const digits = m[0].replace(/\D/g, "");
-    if (digits.length < 7 || digits.length > 15) return false;
-    if (/^(19|20)\d\d[-–](19|20)\d\d$/.test(m[0])) return false;
-    f.ids.push({ kind: "phone", key: digits, raw: m[0], at: m.index });
-  };
-  scan(/(?<![\p{L}\p{N}+-])\+\d{1,3}(?:[\s.-]?\(?\d{1,4}\)?){2,5}(?![\p{L}\p{N}]|-\d)/gu, phone);
-  scan(/(?<![\p{L}\p{N}.-])(?:\(\d{2,4}\)\s?)?\d{2,4}(?:[.-]\d{2,4}){1,3}(?![\p{L}\p{N}]|[.-]\d)/gu, phone);
-  // 7. Numbers written with thousands separators, before the word pass splits them at the comma.
-  scan(/(?<![\p{L}\p{N}.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\p{N}]|[.,]\d)/gu, (m) => {
-    f.numbers.push({ kind: "number", value: Number(m[0].replace(/,/g, "")), raw: m[0], at: m.index });
-  });
+  // 1. Compound identifiers: URLs, e-mail addresses, scheme-prefixed ids, snake_case names; IP addresses.
+  if (text.includes("://")) scan(RE.url, id("id"));
+  if (text.includes("@")) scan(RE.email, id("id"));
+  if (text.includes(":")) scan(RE.scheme, id("id"));
+  if (text.includes("_")) scan(RE.snake, id("id"));
+  if (hasDigit) {
+    if (/\d\.\d+\.\d+\.\d/.test(text)) scan(RE.ip, id("ip"));
+    // 2. Dates.
+    if (/\d{4}[-/]\d/.test(text)) scan(RE.isoDate, (m) => {
+      const r = ymd(+m[1], +m[2], +m[3]);
+      if (!r) return false;
+      f.dates.push({ readings: [r], raw: m[0], at: m.index });
+      if (m[4]) f.times.push({ minutes: +m[4] * 60 + +m[5], raw: m[0], at: m.index });
+    });
+    if (/\d[/.-]\d{1,2}[/.-]\d\d/.test(text)) scan(RE.numericDate, (m) => {
+      const y = m[4].length === 2 ? 2000 + +m[4] : +m[4];
+      const readings = [ymd(y, +m[3], +m[1]), ymd(y, +m[1], +m[3])].filter((r): r is YMD => !!r);
+      if (!readings.length) return false;
+      f.dates.push({ readings: dedupeYmd(readings), raw: m[0], at: m.index });
+    });
+    if (MONTHS_RE.test(text)) {
+      const monthOk = (word: string) => word.toLowerCase() !== "may" || word.startsWith("M");
+      scan(RE.dayMonth, (m) => {
+        if (!monthOk(m[2])) return false;
+        const r = ymd(m[3] ? +m[3] : undefined, MONTHS[m[2].toLowerCase()], +m[1]);
+        if (!r) return false;
+        f.dates.push({ readings: [r], raw: m[0], at: m.index });
+      });
+      scan(RE.monthDay, (m) => {
+        if (!monthOk(m[1])) return false;
+        const r = ymd(m[3] ? +m[3] : undefined, MONTHS[m[1].toLowerCase()], +m[2]);
+        if (!r) return false;
+        f.dates.push({ readings: [r], raw: m[0], at: m.index });
+      });
+      scan(RE.monthYear, (m) => {
+        if (!monthOk(m[1])) return false;
+        f.dates.push({ readings: [{ y: +m[2], m: MONTHS[m[1].toLowerCase()] }], raw: m[0], at: m.index });
+      });
+    }
+    // 3. Times.
+    const ampm = (h: number, mer: string | undefined) => (mer ? (h % 12) + (/^p/i.test(mer) ? 12 : 0) : h);
+    if (text.includes(":")) scan(RE.clock, (m) => void f.times.push({ minutes: ampm(+m[1], m[3]) * 60 + +m[2], raw: m[0], at: m.index }));
+    if (/\d\s*[ap]\.?\s?m/i.test(text)) {
+      scan(RE.clockDot, (m) => void f.times.push({ minutes: ampm(+m[1], m[3]) * 60 + +m[2], raw: m[0], at: m.index }));
+      scan(RE.hourAmPm, (m) => void f.times.push({ minutes: ampm(+m[1], m[2]) * 60, raw: m[0], at: m.index }));
+    }
+    if (/\d\s*h/i.test(text)) scan(RE.military, (m) => void f.times.push({ minutes: +m[1] * 60 + +m[2], raw: m[0], at: m.index }));
+    // 4. Amounts and percentages.
+    const num = (int: string, frac: string | undefined, mult: string | undefined) => Number(int.replace(/,/g, "") + (frac ? `.${frac}` : "")) * multiplier(mult);
+    if (/[$€£¥]|USD|EUR|GBP|CAD|AUD|CHF/i.test(text)) scan(RE.moneyPrefix, (m) => void f.numbers.push({ kind: "amount", value: num(m[2], m[3], m[4]), currency: currencyOf(m[1]), raw: m[0], at: m.index }));
+    if (/USD|EUR|GBP|CAD|AUD|CHF|dollar|euro|pound/i.test(text)) scan(RE.moneySuffix, (m) => void f.numbers.push({ kind: "amount", value: num(m[1], m[2], m[3]), currency: currencyOf(m[4]), raw: m[0], at: m.index }));
+    if (/%|per ?cent|pct/i.test(text)) scan(RE.percent, (m) => void f.numbers.push({ kind: "percent", value: Number(m[1]), raw: m[0], at: m.index }));
+    // 5. Phone numbers: 7–15 digits with separators or a leading "+"; a year range ("1990-2005") is two numbers.
+    const phone = (m: RegExpExecArray) => {
+      const digits = m[0].replace(/\D/g, "");
+      if (digits.length < 7 || digits.length > 15) return false;
+      if (/^(19|20)\d\d[-–](19|20)\d\d$/.test(m[0])) return false;
+      f.ids.push({ kind: "phone", key: digits, raw: m[0], at: m.index });
+    };
+    if (text.includes("+")) scan(RE.phonePlus, phone);
+    if (/\d[.-]\d/.test(text)) scan(RE.phone, phone);
+    // 6. Numbers written with thousands separators, before the word pass splits them at the comma.
+    if (/\d,\d{3}/.test(text)) scan(RE.thousands, (m) => void f.numbers.push({ kind: "number", value: Number(m[0].replace(/,/g, "")), raw: m[0], at: m.index }));
+  }
+  if (/noon|midday|midnight/i.test(text)) scan(RE.noon, (m) => void f.times.push({ minutes: /night/i.test(m[1]) ? 0 : 720, raw: m[0], at: m.index }));
 
-  // 8. Words: numbers, identifiers, negations, entities, content.
-  const WORD = /[\p{L}\p{N}](?:[\p{L}\p{N}_'’.:/@#+-]*[\p{L}\p{N}])?/gu;
-  interface Tok { raw: string; lower: string; at: number; end: number; cap: boolean; initial: boolean }
+  // 7. Words: numbers, identifiers, negations, entities, content.
+  interface Tok { raw: string; lower: string; at: number; end: number; cap: boolean }
   const toks: Tok[] = [];
-  for (const m of work.matchAll(WORD)) {
-    const raw = m[0].replace(/['’]s$/iu, "");
+  RE.word.lastIndex = 0;
+  for (const m of work.matchAll(RE.word)) {
+    const w = m[0];
+    const raw = w.length > 2 && (w.endsWith("'s") || w.endsWith("’s") || w.endsWith("'S") || w.endsWith("’S")) ? w.slice(0, -2) : w;
     const at = m.index ?? 0;
-    toks.push({ raw, lower: raw.toLowerCase(), at, end: at + m[0].length, cap: /^\p{Lu}/u.test(raw), initial: isInitial(text, at) });
+    const lower = raw.toLowerCase();
+    toks.push({ raw, lower, at, end: at + w.length, cap: raw[0] !== lower[0] });
   }
   const plain: Tok[] = [];
   for (const t of toks) {
-    if (/^\d+(?:\.\d+)?$/.test(t.raw)) f.numbers.push({ kind: "number", value: Number(t.raw), raw: t.raw, at: t.at });
+    if (!/[\d_:@#/.-]/.test(t.raw)) plain.push(t);
+    else if (/^\d+(?:\.\d+)?$/.test(t.raw)) f.numbers.push({ kind: "number", value: Number(t.raw), raw: t.raw, at: t.at });
     else if (/^\d+(?:st|nd|rd|th|s)$/iu.test(t.raw)) f.numbers.push({ kind: "number", value: parseInt(t.raw, 10), raw: t.raw, at: t.at });
-    else if (isIdentifier(t.raw) || /\d/.test(t.raw)) f.ids.push({ kind: "id", key: idKey(t.raw), raw: t.raw, at: t.at });
+    else if (/\d/.test(t.raw) || isIdentifier(t.raw)) f.ids.push({ kind: "id", key: idKey(t.raw), raw: t.raw, at: t.at });
     else plain.push(t);
   }
 
-  // Named entities: runs of capitalised words (connectors like "of" inside), titles, months and weekdays aside. A
-  // sentence-initial capital is grammar, not a name, unless the context knows the word as a name.
+  // Named entities (claims only): runs of capitalised words (connectors like "of" inside), titles, months and
+  // weekdays aside. A sentence-initial capital is grammar, not a name, unless the context knows the word as a name.
   const inEntity = new Set<Tok>();
-  for (let i = 0; i < plain.length; i++) {
-    if (!plain[i].cap) continue;
-    const run: Tok[] = [plain[i]];
-    let j = i + 1;
-    while (j < plain.length) {
-      const gap = text.slice(run[run.length - 1].end, plain[j].at);
-      if (!/^\s+$/u.test(gap)) break;
-      if (plain[j].cap) run.push(plain[j]);
-      else if (CONNECTORS.has(plain[j].lower) && plain[j + 1]?.cap && /^\s+$/u.test(text.slice(plain[j].end, plain[j + 1].at))) run.push(plain[j]);
-      else break;
-      j++;
+  if (!options.source) {
+    for (let i = 0; i < plain.length; i++) {
+      if (!plain[i].cap) continue;
+      const run: Tok[] = [plain[i]];
+      let j = i + 1;
+      while (j < plain.length) {
+        const gap = text.slice(run[run.length - 1].end, plain[j].at);
+        if (!/^\s+$/u.test(gap)) break;
+        if (plain[j].cap) run.push(plain[j]);
+        else if (CONNECTORS.has(plain[j].lower) && plain[j + 1]?.cap && /^\s+$/u.test(text.slice(plain[j].end, plain[j + 1].at))) run.push(plain[j]);
+        else break;
+        j++;
+      }
+      i = j - 1;
+      let names = run;
+      // "Raymond Dunn was…" vs "Yesterday Kovac…", "Officers found…".
+      if (isInitial(text, names[0].at) && !options.properNouns?.has(names[0].lower)) names = names.slice(1);
+      if (!names.length) continue;
+      const tokens = names.filter((t) => !TITLES.has(t.lower) && !MONTHS[t.lower] && !WEEKDAYS.has(t.lower) && !CONNECTORS.has(t.lower) && t.raw !== "I" && !isStopword(t.lower));
+      if (!tokens.length) continue;
+      for (const t of tokens) inEntity.add(t);
+      f.entities.push({ tokens: tokens.map((t) => t.lower), raw: text.slice(names[0].at, names[names.length - 1].end), at: names[0].at });
     }
-    i = j - 1;
-    let names = run;
-    // A sentence-initial capital is grammar unless the context knows the word as a name ("Raymond Dunn was…" vs
-    // "Yesterday Kovac…", "Officers found…").
-    if (names[0].initial && !options.properNouns?.has(names[0].lower)) names = names.slice(1);
-    if (!names.length) continue;
-    const tokens = names.filter((t) => !TITLES.has(t.lower) && !MONTHS[t.lower] && !WEEKDAYS.has(t.lower) && !CONNECTORS.has(t.lower) && t.raw !== "I" && !isStopword(t.lower));
-    if (!tokens.length) continue;
-    for (const t of tokens) inEntity.add(t);
-    f.entities.push({ tokens: tokens.map((t) => t.lower), raw: text.slice(names[0].at, names[names.length - 1].end), at: names[0].at });
   }
 
   for (const t of toks) {
@@ -246,7 +281,7 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
     if (t.lower.includes("-")) f.tokens.push(...t.lower.split("-").filter(Boolean));
   }
   for (const t of plain) {
-    if (NEGATIONS.has(t.lower) || /n['’]t$/u.test(t.lower)) {
+    if (isNegation(t.lower)) {
       f.negations.push(t.lower);
       continue;
     }
@@ -255,7 +290,8 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
       f.numbers.push({ kind: "number", value: n, raw: t.raw, at: t.at });
       continue;
     }
-    if (inEntity.has(t) || MONTHS[t.lower] && t.cap) continue;
+    // A source's words are all indexed by the caller; a claim's content words are what must be covered.
+    if (options.source || inEntity.has(t) || (MONTHS[t.lower] && t.cap)) continue;
     for (const part of t.lower.split("-")) {
       if (part.length < 2 || isStopword(part) || FRAMING_WORDS.has(part) || /\d/.test(part)) continue;
       const w = part.replace(/['’]/g, "");
@@ -264,27 +300,38 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
     }
   }
 
-  // Sentences, for negation alignment.
-  const bounds = [...text.matchAll(/[.!?]+["'”’)]*(?:\s+|$)|\n+/gu)].map((m) => (m.index ?? 0) + m[0].length);
-  let start = 0;
-  for (const end of [...bounds, text.length + 1]) {
-    const inside = plain.filter((t) => t.at >= start && t.at < end);
-    if (inside.length) {
-      const stems = new Set<string>();
-      const negated: Array<string | null> = [];
-      inside.forEach((t, k) => {
-        if (NEGATIONS.has(t.lower) || /n['’]t$/u.test(t.lower)) {
-          const next = inside.slice(k + 1).find((x) => !isStopword(x.lower) && !NEGATIONS.has(x.lower) && !AUXILIARIES.has(x.lower));
-          negated.push(next ? porter(next.lower) : null);
-        } else if (!isStopword(t.lower)) stems.add(porter(t.lower));
-      });
-      f.sentences.push({ stems, negated });
-    }
-    start = end;
-  }
+  // Sentences of a source, for negation alignment: one pass over the words.
+  if (options.source) addSentences(f, text, plain);
   for (const list of [f.numbers, f.dates, f.times, f.ids, f.entities] as Array<Array<{ at: number }>>) list.sort((a, b) => a.at - b.at);
+  if (options.source) {
+    if (sourceMemo.size > 5_000) sourceMemo.clear();
+    sourceMemo.set(input, f);
+  }
   return f;
 }
+
+function addSentences(f: Facts, text: string, plain: Array<{ lower: string; at: number }>) {
+  RE.sentenceEnd.lastIndex = 0;
+  const bounds = [...text.matchAll(RE.sentenceEnd)].map((m) => (m.index ?? 0) + m[0].length);
+  bounds.push(Infinity);
+  let k = 0;
+  for (let b = 0; b < bounds.length && k < plain.length; b++) {
+    const inside: Array<{ lower: string; at: number }> = [];
+    while (k < plain.length && plain[k].at < bounds[b]) inside.push(plain[k++]);
+    if (!inside.length) continue;
+    const stems = new Set<string>();
+    const negated: Array<string | null> = [];
+    inside.forEach((t, i) => {
+      if (isNegation(t.lower)) {
+        const next = inside.slice(i + 1).find((x) => !isStopword(x.lower) && !isNegation(x.lower) && !AUXILIARIES.has(x.lower));
+        negated.push(next ? porter(next.lower) : null);
+      } else if (!isStopword(t.lower)) stems.add(porter(t.lower));
+    });
+    f.sentences.push({ stems, negated });
+  }
+}
+
+const isNegation = (lower: string) => NEGATIONS.has(lower) || lower.endsWith("n't") || lower.endsWith("n’t");
 
 const AUXILIARIES = new Set(["be", "been", "being", "is", "was", "were", "are", "do", "did", "does", "have", "has", "had", "could", "would", "should", "can", "will", "yet", "ever", "even", "also", "always"]);
 

@@ -97,7 +97,7 @@ interface SourceIndex {
   ids: Set<string>;
   phones: string[];
   tokens: Set<string>;
-  tokenStems: Set<string>;
+  /** Porter stems of every word. */
   stems: Set<string>;
   /** Lower-case words joined by single spaces, padded, for multi-part identifiers written with spaces. */
   compact: string;
@@ -155,7 +155,7 @@ export class SupportChecker {
   // -------------------------------------------------------------------------------------------------------------
 
   private check(text: string, parts: SourceIndex[], label: string): SupportVerdict {
-    const src = parts.length === 1 ? parts[0] : merge(parts);
+    const src: SourceView = parts.length === 1 ? parts[0] : merge(parts);
     const facts = extractFacts(text, { claim: true, properNouns: this.properNouns });
     const hard: Finding[] = [];
     const soft: Finding[] = [];
@@ -186,7 +186,7 @@ export class SupportChecker {
       if (!ok) hard.push(missing(id.at, id.kind === "phone" ? "phone number" : id.kind === "ip" ? "IP address" : "identifier", id.raw));
     }
     for (const e of facts.entities) {
-      const found = e.tokens.filter((t) => src.tokens.has(t) || src.tokenStems.has(porter(t)));
+      const found = e.tokens.filter((t) => src.tokens.has(t) || src.stems.has(porter(t)));
       if (found.length === 0) hard.push({ at: e.at, reason: `name "${e.raw}" not in ${label}`, gap: `a name not in ${label}` });
       else if (found.length < e.tokens.length) soft.push({ at: e.at, reason: `name "${e.raw}" only partly in ${label}`, gap: `a name only partly in ${label}` });
     }
@@ -194,9 +194,13 @@ export class SupportChecker {
     // Negation: the claim's must be in the source sentences it rests on; a source negation of a word the claim
     // states positively makes it partial.
     const claimStems = new Set([...facts.stems, ...facts.entities.flatMap((e) => e.tokens.map(porter))]);
-    const overlap = (s: Facts["sentences"][number]) => [...claimStems].filter((t) => s.stems.has(t)).length;
-    const best = Math.max(0, ...src.sentences.map(overlap));
-    const aligned = best > 0 ? src.sentences.filter((s) => overlap(s) === best) : src.sentences;
+    const overlaps = src.sentences.map((s) => {
+      let n = 0;
+      for (const t of claimStems) if (s.stems.has(t)) n++;
+      return n;
+    });
+    const best = Math.max(0, ...overlaps);
+    const aligned = best > 0 ? src.sentences.filter((_, i) => overlaps[i] === best) : src.sentences;
     if (facts.negations.length) {
       if (!aligned.some((s) => s.negated.length)) hard.push({ at: LATE, reason: `negation "${facts.negations[0]}" not in ${label}`, gap: `a negation not in ${label}` });
     } else {
@@ -246,7 +250,7 @@ export class SupportChecker {
         ...linked.map((n) => nameText(this.nodes.get(n)!)),
         ...this.context.edges.filter((e) => linkedSet.has(e.source) && linkedSet.has(e.target)).map((e) => this.edgeText(e)),
       ];
-      idx = buildIndex(texts, [s.id, ...linked], this.properNouns);
+      idx = buildIndex(texts, [s.id, ...linked]);
       this.cache.set(key, idx);
     }
     return idx;
@@ -257,7 +261,7 @@ export class SupportChecker {
     let idx = this.cache.get(key);
     if (!idx) {
       const n = this.nodes.get(id)!;
-      idx = buildIndex([nameText(n), `${words(n.label)}.`, ...propertyTexts(n.properties)], [n.id], this.properNouns);
+      idx = buildIndex([nameText(n), `${words(n.label)}.`, ...propertyTexts(n.properties)], [n.id]);
       this.cache.set(key, idx);
     }
     return idx;
@@ -268,7 +272,7 @@ export class SupportChecker {
     let idx = this.cache.get(key);
     if (!idx) {
       const ends = [e.source, e.target].map((id) => this.nodes.get(id)).filter((n): n is ContextNode => !!n);
-      idx = buildIndex([this.edgeText(e), ...ends.map(nameText), ...propertyTexts(e.properties)], [e.id, e.source, e.target], this.properNouns);
+      idx = buildIndex([this.edgeText(e), ...ends.map(nameText), ...propertyTexts(e.properties)], [e.id, e.source, e.target]);
       this.cache.set(key, idx);
     }
     return idx;
@@ -291,14 +295,27 @@ const LATE = 1e9;
 
 const unsupported = (reason: string): SupportVerdict => ({ support: "unsupported", reasons: [reason], gaps: [reason] });
 
-function buildIndex(texts: string[], ids: string[], properNouns: ReadonlySet<string>): SourceIndex {
+/** Indexes by content: the same evidence, nodes and edges recur across the answers of a case. */
+const indexMemo = new Map<string, SourceIndex>();
+
+function buildIndex(texts: string[], ids: string[]): SourceIndex {
+  const key = `${ids.join("\u0001")}\u0002${texts.join("\u0001")}`;
+  const hit = indexMemo.get(key);
+  if (hit) return hit;
+  const idx = indexTexts(texts, ids);
+  if (indexMemo.size > 2_000) indexMemo.clear();
+  indexMemo.set(key, idx);
+  return idx;
+}
+
+function indexTexts(texts: string[], ids: string[]): SourceIndex {
   const idx: SourceIndex = {
     values: new Set(), percents: new Set(), amounts: [], dates: new Set(), years: new Set(), times: new Set(), ids: new Set(),
-    phones: [], tokens: new Set(), tokenStems: new Set(), stems: new Set(), compact: " ", sentences: [],
+    phones: [], tokens: new Set(), stems: new Set(), compact: " ", sentences: [],
   };
   for (const id of ids) idx.ids.add(idKey(id));
   for (const text of texts) {
-    const f = extractFacts(text, { properNouns });
+    const f = extractFacts(text, { source: true });
     for (const n of f.numbers) {
       if (n.kind === "percent") idx.percents.add(round(n.value));
       else if (n.kind === "amount" && n.currency) idx.amounts.push({ value: n.value, currency: n.currency });
@@ -319,25 +336,28 @@ function buildIndex(texts: string[], ids: string[], properNouns: ReadonlySet<str
       else idx.ids.add(id.key);
     }
     for (const t of f.tokens) {
+      if (idx.tokens.has(t)) continue;
       idx.tokens.add(t);
-      idx.tokenStems.add(porter(t));
+      // Every word of a source counts for coverage and for names (stemmed, so "Kovac's"/"Kovac", "seen"/"see").
+      if (!/\d/.test(t)) idx.stems.add(porter(t.includes("'") || t.includes("’") ? t.replace(/['’]/g, "") : t));
     }
-    for (const e of f.entities) for (const t of e.tokens) idx.stems.add(porter(t));
-    for (const s of f.stems) idx.stems.add(s);
-    for (const t of f.tokens) if (!/\d/.test(t)) idx.stems.add(porter(t.replace(/['’]/g, "")));
-    idx.compact += text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).join(" ") + " ";
+    idx.compact += text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ") + " ";
     idx.sentences.push(...f.sentences);
   }
   return idx;
 }
 
-function merge(parts: SourceIndex[]): SourceIndex {
-  const union = <T>(pick: (p: SourceIndex) => Iterable<T>) => new Set(parts.flatMap((p) => [...pick(p)]));
+type Has<T> = { has(value: T): boolean };
+type SetKeys = "values" | "percents" | "dates" | "years" | "times" | "ids" | "tokens" | "stems";
+type SourceView = Omit<SourceIndex, SetKeys> & { [K in SetKeys]: Has<SourceIndex[K] extends Set<infer T> ? T : never> };
+
+/** Several sources read as one, without copying their sets. */
+function merge(parts: SourceIndex[]): SourceView {
+  const any = <K extends SetKeys>(key: K) => ({ has: (v: never) => parts.some((p) => (p[key] as Set<unknown>).has(v)) });
   return {
-    values: union((p) => p.values), percents: union((p) => p.percents), amounts: parts.flatMap((p) => p.amounts),
-    dates: union((p) => p.dates), years: union((p) => p.years), times: union((p) => p.times), ids: union((p) => p.ids),
-    phones: parts.flatMap((p) => p.phones), tokens: union((p) => p.tokens), tokenStems: union((p) => p.tokenStems),
-    stems: union((p) => p.stems), compact: parts.map((p) => p.compact).join(" "), sentences: parts.flatMap((p) => p.sentences),
+    values: any("values"), percents: any("percents"), amounts: parts.flatMap((p) => p.amounts), dates: any("dates"),
+    years: any("years"), times: any("times"), ids: any("ids"), phones: parts.flatMap((p) => p.phones), tokens: any("tokens"),
+    stems: any("stems"), compact: parts.map((p) => p.compact).join(" "), sentences: parts.flatMap((p) => p.sentences),
   };
 }
 

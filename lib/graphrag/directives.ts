@@ -83,14 +83,17 @@ const NOT_LETTER = String.raw`(?![a-z])`;
 const AI_STRICT = String.raw`(?:a\.?i\.?|artificial intelligence|llms?|large language models?|language models?|gpt[-\w]*|chat ?gpt|claude|gemini|copilot|chat ?bots?|(?:ai|virtual|digital) (?:assistants?|models?|systems?|tools?|agents?|readers?|reviewers?|analysts?)|summari[sz](?:er|ation (?:tool|system|engine|model))s?|(?:automated|automatic|machine) (?:systems?|tools?|readers?|reviewers?|agents?|pipelines?|processes|processing|analy[sz]ers?|summari[sz]ers?|assistants?|analysis|triage|review))${NOT_LETTER}`;
 const AI = String.raw`(?:${AI_STRICT}|(?:assistants?|models?|bots?)${NOT_LETTER})`;
 const WHOEVER = String.raw`(?:whoever|anyone|anybody|any(?:one|body| person| reader| system| tool| program)|every (?:reader|system|tool|model))\s+(?:who\s+|that\s+)?(?:is\s+|are\s+|will\s+be\s+|may\s+be\s+)?(?:summari[sz](?:es|ing|e)\b|process(?:es|ing)?\s+(?:this|these)\s+(?:file|document|record|case|report|note|text|evidence|data|item|message|email|material)s?\b|answer(?:s|ing)?\s+(?:questions?|queries|this|about)\b|generat(?:es|ing)\s+(?:a|an|the)\b|compil(?:es|ing)\s+(?:a|an|the|this)\s+(?:summary|report|brief|answer)\b|analy[sz](?:es|ing|e)\s+(?:this|these)\b|writ(?:es|ing)\s+(?:the|a|an)\s+(?:summary|report|answer|brief)\b|auto-?(?:summari[sz]\w*|process\w*|analy[sz]\w*)\b)`;
+/** "any computer reading this", "software scanning these files". */
+const MACHINE_READER = String.raw`(?:computers?|machines?|software|programs?|algorithms?|crawlers?|scrapers?|scanners?|bots?|systems?|tools?|readers?)\s+(?:that\s+(?:is|are)\s+|which\s+(?:is|are)\s+)?(?:reading|processing|scanning|parsing|summari[sz]ing|analy[sz]ing|ingesting|indexing)\s+(?:this|these)\b`;
 const VERDICT = String.raw`(?:clean|safe|benign|verified|legitimate|trusted|trustworthy|resolved|closed|innocent|harmless|not involved|uninvolved|false positives?|low[- ]risk|no risk|high[- ]risk|compromised|malicious|guilty|cleared|confirmed|authentic|genuine|accurate|true|false|irrelevant|unrelated|fabricated|fake|forged|reliable|unreliable|the (?:answer|conclusion|truth|source|final word))\b`;
 const ANSWER_NOUN = String.raw`(?:answers?|responses?|repl(?:y|ies)|summar(?:y|ies)|outputs?|conclusions?|verdicts?|completions?)\b`;
 
 const ADDRESSED: RegExp[] = [
   // "Note to automated systems", "Message for any AI reading this", "Instructions for the summariser".
-  new RegExp(String.raw`^\W*(?:note|message|memo|notice|instructions?|reminder|warning|request|directive|attention|attn|important|p\.?s\.?)\s*(?:to|for)\s*:?\s*(?:(?:all|any|the|every|each|our|you)\s+)?(?:${AI}|${WHOEVER})`),
-  // "To whoever summarises this case:", "Dear AI,", "Hey assistant:", "Attention, language models".
-  new RegExp(String.raw`^\W*(?:dear|hey|hi|hello|greetings|attention|attn|to|for|psst|calling)\s*[,:]?\s*(?:(?:all|any|the|every|each|you)\s+)?(?:${AI_STRICT}|${WHOEVER}|(?:assistant|model|bot)\s*[,:!])`),
+  new RegExp(String.raw`^\W*(?:note|message|memo|notice|instructions?|reminder|warning|request|directive|attention|attn|important|p\.?s\.?)\s*(?:to|for)\s*:?\s*(?:(?:all|any|the|every|each|our|you)\s+)?(?:${AI}|${WHOEVER}|${MACHINE_READER})`),
+  // "To whoever summarises this case:", "Dear AI,", "Hey assistant:", "Attention, language models", "TO ANY COMPUTER
+  // READING THIS:".
+  new RegExp(String.raw`^\W*(?:dear|hey|hi|hello|greetings|attention|attn|to|for|psst|calling)\s*[,:]?\s*(?:(?:all|any|the|every|each|you)\s+)?(?:${AI_STRICT}|${WHOEVER}|(?:assistant|model|bot)\s*[,:!]|${MACHINE_READER})`),
   // "If you are an AI…", "As an AI, you…", "You, the model, …".
   new RegExp(String.raw`\b(?:if|when|since|because|as)\s+you\s+(?:are|'re)\s+(?:an?\s+|the\s+)?(?:${AI}|automated\b|machine\b|reading this as\b)`),
   new RegExp(String.raw`^\W*as\s+an?\s+(?:${AI}),?\s+you\b`),
@@ -243,7 +246,8 @@ export function findDirectives(text: string): DirectiveHit[] {
   let lineCarry = false; // a role prefix speaks for the rest of its line
   let prevEnd = 0;
   for (const u of us) {
-    if (lineCarry && text.slice(prevEnd, u.start).includes("\n")) lineCarry = false;
+    // It ends with the line, or with the quotation it stands in.
+    if (lineCarry && (text.slice(prevEnd, u.start).includes("\n") || /["”’]$/u.test(text.slice(0, prevEnd)))) lineCarry = false;
     prevEnd = u.end;
     const folded = foldForDetection(u.text);
     let kind = directiveKind(folded);

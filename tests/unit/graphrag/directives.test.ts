@@ -2,6 +2,7 @@
 // corpus is fenced, labelled and withheld from the model-visible context, and none reaches an answer as a claim —
 // neither with the offline model nor with an AI SDK mock model that obeys it and parrots it. Benign investigative
 // sentences are not flagged (false-positive rate measured on the benign corpus).
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { answerQuestion } from "@/lib/graphrag/answer";
 import { neutralise } from "@/lib/graphrag/context";
@@ -123,6 +124,23 @@ describe("benign evidence sentences", () => {
     const directives = INJECTIONS.map((i) => i.text);
     expect(BENIGN.filter((s) => repeatsDirective(s, directives))).toEqual([]);
     for (const inj of INJECTIONS) expect(repeatsDirective(inj.parrot, [inj.text]), inj.id).toBe(true);
+  });
+});
+
+describe("the demo workspace's planted injections", () => {
+  const bundle = JSON.parse(readFileSync("prisma/demo/workspace.json", "utf8")) as { cases: Array<{ evidence: Array<{ id: string; content: string }> }> };
+  const item = (id: string) => bundle.cases.flatMap((c) => c.evidence).find((e) => e.id === id)!.content;
+
+  it("EV-C-012: the note addressed to any computer goes whole; the handler's remarks stay", () => {
+    const n = neutralise(item("EV-C-012"));
+    expect(n.text).toContain(`Transcribed verbatim: "${LABEL}." Handler note: the crew suspects a leak. Original retained as exhibit CI-417-N3.`);
+    expect(n.text).not.toMatch(/COMPUTER READING|classified sources|informant name|Captain is clean/i);
+  });
+
+  it("EV-Y-019: the SYSTEM line speaks until its quotation ends; the analyst's remark after it stays", () => {
+    const n = neutralise(item("EV-Y-019"));
+    expect(n.text).toMatch(/please review the attached reconciliation before Friday\. \[instruction-like text removed\]\." The bracketed token and the SYSTEM line are part of the attacker's email\.$/);
+    expect(n.text).not.toMatch(/admin mode|verified-safe|EV-Y-999|is clean/i);
   });
 });
 

@@ -5,7 +5,7 @@ import nextTs from "eslint-config-next/typescript";
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores([".next/**", "lib/generated/**", "node_modules/**", "tools/**", "e2e/artifacts/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "prisma/demo/*.mjs"]),
+  globalIgnores([".next/**", ".cache/**", "lib/generated/**", "node_modules/**", "tools/**", "e2e/artifacts/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "prisma/demo/*.mjs"]),
   {
     rules: {
       "@typescript-eslint/no-explicit-any": "off",

@@ -1,8 +1,17 @@
-// Runs once when the server starts (not during `next build`): open the database, migrate the embedded default, load
-// the demo workspace into an empty one, and schedule ledger maintenance (retention of question text, catch-up signed
-// checkpoints).
+// Runs once when the server starts (not during `next build`): refuse to start in production without its secrets, open
+// the database, migrate the embedded default, load the demo workspace into an empty one, and schedule ledger
+// maintenance (retention of question text, catch-up signed checkpoints).
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // Production needs secrets it owns (README "Production"): without them the server does not start at all.
+  const { assertProductionSecrets } = await import("./lib/server/production");
+  try {
+    assertProductionSecrets();
+  } catch (err) {
+    const e = err as { code?: string; message: string };
+    console.error(`casegraph: refusing to start: ${e.code ?? "CG-SYS-003"} ${e.message}`);
+    process.exit(78); // EX_CONFIG
+  }
   const { seedDemoIfEmpty } = await import("./lib/server/runtime");
   try {
     if (await seedDemoIfEmpty()) console.log("casegraph: demo workspace imported (see README for the demo sign-ins)");

@@ -3,6 +3,7 @@
 // fresh embedded database, so the demo workspace seeds on start. Screenshots: on failure, plus the ones the specs take
 // on purpose, all kept under e2e/artifacts/.
 import { defineConfig } from "@playwright/test";
+import { generateSigningKey } from "./lib/domain/checkpoint";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 const BASE_URL = `http://localhost:${PORT}`;
@@ -46,6 +47,8 @@ export default defineConfig({
       CASEGRAPH_DATA_DIR: DATA_DIR,
       BETTER_AUTH_URL: BASE_URL,
       BETTER_AUTH_SECRET: process.env.BETTER_AUTH_SECRET ?? "e2e-only-secret-0123456789abcdef0123456789",
+      // `next start` is production: it refuses to start without its own ledger key (README "Production").
+      CASEGRAPH_LEDGER_SIGNING_KEY: process.env.CASEGRAPH_LEDGER_SIGNING_KEY ?? generateSigningKey().privateKeyPem,
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },

@@ -26,6 +26,7 @@ import type {
   AnswerModel, AnswerModelRequest, CaseGraphStore, CaseScope, EvidenceRecord, EvidenceStore, Ledger, SeedCandidate, SeedQuery,
 } from "../lib/ports";
 import { prismaCaseAccess } from "../lib/server/graphrag";
+import { caseDisclosure } from "../lib/server/disclosure";
 import { generateBundleChunks } from "../lib/workspace/generate";
 import { BENCH_ADMIN_URL, percentile, printTable } from "./support";
 
@@ -101,6 +102,9 @@ class NaiveGraphStore implements CaseGraphStore {
       ORDER BY n.id LIMIT ${q.limit}`);
     const nodes = await this.real.nodesByIds(scope, rows.map((r) => r.id));
     return [...exact, ...nodes.filter((n) => !exact.some((e) => e.node.id === n.id)).map((node) => ({ node, match: "text" as const, rank: 0.1 }))];
+  }
+  outline(...a: Parameters<CaseGraphStore["outline"]>) {
+    return this.real.outline(...a);
   }
   expand(...a: Parameters<CaseGraphStore["expand"]>) {
     return this.real.expand(...a);
@@ -252,7 +256,7 @@ export default async function bench(args: string[]) {
     const realEvidence = new PrismaEvidenceStore(runner);
     const realGraph = new PrismaGraphStore(runner);
     const base = (): AnswerDeps => ({
-      access: prismaCaseAccess(db.prisma), graph: realGraph, evidence: realEvidence, model: new ZeroLatencyModel(), ledger, auditQueryMode: "text",
+      access: prismaCaseAccess(db.prisma), disclosure: caseDisclosure(db.prisma, realGraph), graph: realGraph, evidence: realEvidence, model: new ZeroLatencyModel(), ledger, auditQueryMode: "text",
     });
     const naive = (): AnswerDeps => ({ ...base(), graph: new NaiveGraphStore(runner, realGraph), evidence: new NaiveEvidenceStore(runner, realEvidence) });
 

@@ -16,6 +16,7 @@ import { chromium } from "@playwright/test";
 import { openDatabase } from "../lib/adapters/prisma/db";
 import { importBundle } from "../lib/adapters/prisma/workspace";
 import { generateBundleChunks } from "../lib/workspace/generate";
+import { generateSigningKey } from "../lib/domain/checkpoint";
 import { percentile, printTable } from "./support";
 
 const PASSWORD = "bench-graph-ui-password";
@@ -120,6 +121,7 @@ export default async function run(args: string[]) {
         CASEGRAPH_SEED_DEMO: "never",
         BETTER_AUTH_URL: base,
         BETTER_AUTH_SECRET: process.env.BETTER_AUTH_SECRET ?? "bench-only-secret-0123456789abcdef0123456789",
+        CASEGRAPH_LEDGER_SIGNING_KEY: process.env.CASEGRAPH_LEDGER_SIGNING_KEY ?? generateSigningKey().privateKeyPem,
         NEXT_TELEMETRY_DISABLED: "1",
       },
       stdio: ["ignore", "ignore", "inherit"],

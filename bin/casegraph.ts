@@ -1,25 +1,12 @@
-// The casegraph CLI: `npm run casegraph -- <command>`. Every failure prints a coded error and exits non-zero
-// (1 for a failure, 2 for a usage error).
-import { readdir } from "node:fs/promises";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
+// The casegraph CLI: `npm run casegraph -- <command>` (bin/run.mjs runs the bundle scripts/build-cli.mjs makes of this
+// file). Every failure prints a coded error and exits non-zero (1 for a failure, 2 for a usage error).
 import { asCasegraphError } from "../lib/domain/failure-codes";
 import { closeRuntime } from "../lib/server/runtime";
-import { UsageError, type Command } from "./command";
-
-async function loadCommands(): Promise<Map<string, Command>> {
-  const dir = path.join(import.meta.dirname, "commands");
-  const files = (await readdir(dir)).filter((f) => f.endsWith(".ts")).sort();
-  const out = new Map<string, Command>();
-  for (const f of files) {
-    const mod = (await import(pathToFileURL(path.join(dir, f)).href)) as { default: Command };
-    out.set(mod.default.name, mod.default);
-  }
-  return out;
-}
+import { UsageError } from "./command";
+import { COMMANDS } from "./commands";
 
 async function main(argv: string[]): Promise<number> {
-  const commands = await loadCommands();
+  const commands = new Map(COMMANDS.map((c) => [c.name, c]));
   const usage = (problem?: string) => {
     if (problem) console.error(`casegraph: ${problem}\n`);
     console.error("casegraph <command>\n\n" + [...commands.values()].map((c) => c.usage).join("\n"));

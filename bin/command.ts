@@ -1,4 +1,4 @@
-// A CLI command: one file per command under bin/commands/, discovered at start.
+// A CLI command: one file per command under bin/commands/, listed in bin/commands/index.ts.
 export interface Command {
   name: string;
   /** Usage lines shown by `casegraph` with no arguments. */

@@ -1,5 +1,5 @@
-// Acceptance 4: an admin signs in, creates a user, sets clearance and tags, adds them to a case, issues a token; that
-// user signs in and sees only that case.
+// Acceptance 4: an admin signs in, creates a user, sets clearance and tags, adds them to a case; that user signs in,
+// sees only that case and creates their own API token (admins never issue tokens for someone else: issue 11 §2).
 import { expect, test } from "@playwright/test";
 import { shot, signIn, signOut } from "./fixtures";
 
@@ -58,16 +58,37 @@ test("admin onboards an investigator who then sees only their case", async ({ pa
   await expect(page.getByTestId(`member-case-ledgerline-${email}`)).toHaveCount(0);
   await shot(page, "05-added-to-case");
 
-  // Issue an API token for them: shown once.
+  // The admin's own account: only the name can change (separation of duties), and clearances above the admin's own
+  // are not offered.
+  await page.goto("/admin/users");
+  await page.getByTestId("user-row-admin@metro.example").getByRole("link").click();
+  await expect(page.getByTestId("own-permissions-note")).toBeVisible();
+  await expect(page.getByTestId("edit-user-form").getByLabel("Clearance")).toBeDisabled();
+  await shot(page, "05b-own-permissions-read-only");
+
+  // The API tokens page lists and revokes; it issues none (tokens are created by their owner).
   await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "API tokens" }).click();
-  const issue = page.getByTestId("issue-token-form");
-  await issue.getByLabel("User").selectOption({ label: `E2E Investigator ${stamp} (${email})` });
-  await issue.getByLabel("Name").fill("e2e script");
-  await issue.getByLabel("Expires in").selectOption("7d");
-  await issue.getByRole("button", { name: "Issue token" }).click();
+  await expect(page.getByTestId("create-token-form")).toHaveCount(0);
+
+  // The new user signs in and sees exactly one case.
+  await signOut(page);
+  await signIn(page, email, password);
+  await expect(page).toHaveURL(/\/cases$/);
+  const cases = page.getByTestId("case-list").locator("li");
+  await expect(cases).toHaveCount(1);
+  await expect(page.getByTestId("case-case-harbor")).toBeVisible();
+  await expect(page.getByTestId("case-case-ledgerline")).toHaveCount(0);
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" })).toHaveCount(0);
+  await shot(page, "07-investigator-sees-only-their-case");
+
+  // They create their own API token on their account page: shown once.
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Account" }).click();
+  const create = page.getByTestId("create-token-form");
+  await create.getByLabel("Name").fill("e2e script");
+  await create.getByLabel("Expires in").selectOption("7d");
+  await create.getByRole("button", { name: "Create token" }).click();
   const secret = (await page.getByTestId("token-secret").textContent())?.trim() ?? "";
   expect(secret).toMatch(/^cgt_[A-Za-z0-9_-]{43}$/);
-  await expect(page.getByTestId("tokens-table")).toContainText(email);
   await expect(page.getByTestId("tokens-table")).toContainText(secret.slice(0, 12));
   await expect(page.getByTestId("tokens-table")).not.toContainText(secret);
   await shot(page, "06-token-issued-once");
@@ -83,11 +104,12 @@ test("admin onboards an investigator who then sees only their case", async ({ pa
   expect((await request.get("/api/me")).status()).toBe(401);
 
   // Destructive actions ask first: revoking a second token goes through a confirmation dialog, then it stops working.
-  await issue.getByLabel("User").selectOption({ label: `E2E Investigator ${stamp} (${email})` });
-  await issue.getByLabel("Name").fill("to revoke");
-  await issue.getByRole("button", { name: "Issue token" }).click();
+  const create2 = page.getByTestId("create-token-form");
+  await create2.getByLabel("Name").fill("to revoke");
+  await create2.getByRole("button", { name: "Create token" }).click();
   const doomed = (await page.getByTestId("token-secret").textContent())?.trim() ?? "";
   expect((await request.get("/api/me", { headers: { Authorization: `Bearer ${doomed}` } })).status()).toBe(200);
+  await page.reload();
   const doomedRow = page.getByTestId("tokens-table").getByRole("row").filter({ hasText: "to revoke" });
   await doomedRow.getByRole("button", { name: "Revoke" }).click();
   const dialog = page.getByRole("dialog");
@@ -97,17 +119,6 @@ test("admin onboards an investigator who then sees only their case", async ({ pa
   await expect(doomedRow).toContainText("revoked");
   expect((await request.get("/api/me", { headers: { Authorization: `Bearer ${doomed}` } })).status()).toBe(401);
   expect((await request.get("/api/me", { headers: { Authorization: `Bearer ${secret}` } })).status()).toBe(200);
-
-  // The new user signs in and sees exactly one case.
-  await signOut(page);
-  await signIn(page, email, password);
-  await expect(page).toHaveURL(/\/cases$/);
-  const cases = page.getByTestId("case-list").locator("li");
-  await expect(cases).toHaveCount(1);
-  await expect(page.getByTestId("case-case-harbor")).toBeVisible();
-  await expect(page.getByTestId("case-case-ledgerline")).toHaveCount(0);
-  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" })).toHaveCount(0);
-  await shot(page, "07-investigator-sees-only-their-case");
 
   // And the admin area does not exist for them.
   const admin = await page.goto("/admin/users");

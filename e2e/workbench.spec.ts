@@ -153,8 +153,9 @@ test.describe("investigator workbench", () => {
     expect(await wb.responseType()).toBe("answer");
     await expect(wb.hiddenByPolicyCount()).toBeVisible();
     const hidden = Number(await wb.hiddenByPolicyCount().textContent());
-    expect(hidden).toBeGreaterThan(0);
-    await expect(wb.unknownGroup("hidden_by_policy")).toContainText("not visible due to policy restrictions");
+    // The case totals (issue 11 §4: not per question, so not an oracle): what the case list says she cannot see.
+    expect(hidden).toBe(kim.hidden.evidence.length + kim.hidden.nodes.length + kim.hidden.edges.length);
+    await expect(wb.unknownGroup("hidden_by_policy")).toContainText("in this case are outside your permissions");
     await shot(page, "wb-08-analyst-hidden-by-policy");
 
     // Exercise the other reads too: evidence, a node with hidden linked evidence, the history.

@@ -2,7 +2,8 @@
 // neo4j-driver, Next.js or the AI SDK, so tests pass in-memory fakes and every entry point shares one pipeline.
 import type { ZodType } from "zod";
 import type { ChainBreak, ChainEntry } from "./domain/ledger-chain";
-import type { Classification, LicenseUse } from "./domain/markings";
+import type { LicenseUse, StoredClassification } from "./domain/markings";
+import type { Viewer } from "./domain/policy";
 
 export interface LedgerAppend {
   kind: string;
@@ -50,11 +51,31 @@ export interface CaseScope {
   caseId: string;
 }
 
+/**
+ * How an answer reports what the policy hid (issue 11 §4). `case`, the default: the case-level totals of what the
+ * asker cannot see, the same whatever the question, so the count cannot be used to test whether a word appears in
+ * hidden evidence. `exact`: per-question counts, for a tenant that accepts that risk.
+ */
+export type HiddenCountMode = "case" | "exact";
+
 export interface CaseRef {
   id: string;
   tenantId: string;
   title: string;
-  classification: Classification;
+  classification: StoredClassification;
+  /** The case's tenant's setting. */
+  hiddenCounts: HiddenCountMode;
+}
+
+export interface HiddenTotals {
+  evidence: number;
+  nodes: number;
+  edges: number;
+}
+
+/** What of a whole case a viewer may not see, as counts that depend on no question (the case page shows the same). */
+export interface CaseDisclosure {
+  hiddenTotals(viewer: Viewer, scope: CaseScope): Promise<HiddenTotals>;
 }
 
 /** Step 2: deny by default. Throws CasegraphError CG-ACCESS-001 unless the user is a member of the case in its tenant. */
@@ -62,9 +83,10 @@ export interface CaseAccess {
   assertCaseAccess(user: { userId: string; tenantId: string }, caseId: string): Promise<CaseRef>;
 }
 
+/** Markings as read back (lib/domain/markings.ts readMarking): an unreadable one is UNREADABLE, which the policy denies. */
 interface Marked {
   tenantId: string;
-  classification: Classification;
+  classification: StoredClassification;
   needToKnow: string[];
 }
 
@@ -81,6 +103,15 @@ export interface GraphEdgeRecord extends Marked {
   target: string;
   type: string;
   properties: Record<string, unknown>;
+}
+
+export type OutlineNode = Omit<GraphNodeRecord, "properties">;
+export type OutlineEdge = Omit<GraphEdgeRecord, "properties">;
+
+export interface CaseOutline {
+  nodes: OutlineNode[];
+  edges: OutlineEdge[];
+  truncated: boolean;
 }
 
 export interface SeedQuery {
@@ -149,11 +180,31 @@ export interface Subgraph {
  *   (never loaded, or an interrupted write) rather than answer from part of it.
  */
 export interface CaseGraphStore {
+  /**
+   * The whole case graph without properties (the workbench's view and counts): every node and every edge of the case,
+   * each in id order, at most maxNodes nodes and maxEdges edges; `truncated` when a cap cut something.
+   */
+  outline(scope: CaseScope, limits: { maxNodes: number; maxEdges: number }): Promise<CaseOutline>;
   findSeedNodes(scope: CaseScope, query: SeedQuery): Promise<SeedCandidate[]>;
   /** Bounded k-hop expansion from the seeds over every node and edge of the case (markings included). */
   expand(scope: CaseScope, seedIds: readonly string[], limits: SubgraphLimits): Promise<Subgraph>;
   nodesByIds(scope: CaseScope, ids: readonly string[]): Promise<GraphNodeRecord[]>;
   edgesByIds(scope: CaseScope, ids: readonly string[]): Promise<GraphEdgeRecord[]>;
+}
+
+/**
+ * How many stored items carry a marking the policy cannot read (a classification outside the catalogue, a malformed
+ * or blank need-to-know tag, no tenant): they are denied to everyone and counted here for operators (health, `graph
+ * status`). Counts only, over the whole store; never ids.
+ */
+export interface UnreadableMarkings {
+  nodes?: number;
+  edges?: number;
+  evidence?: number;
+}
+
+export interface MarkingAudit {
+  unreadableMarkings(): Promise<UnreadableMarkings>;
 }
 
 export interface EvidenceRecord extends Marked {
@@ -166,6 +217,8 @@ export interface EvidenceRecord extends Marked {
   /** Uses the item's license allows; null when the license is unknown (a denial). */
   licenseUses: LicenseUse[] | null;
   nodeIds: string[];
+  /** The item's metadata object as imported (source fields; shown in the evidence panel). */
+  metadata?: Record<string, unknown>;
 }
 
 export interface EvidenceSearch {

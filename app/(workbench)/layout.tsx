@@ -25,6 +25,7 @@ export default async function WorkbenchLayout({ children }: { children: React.Re
             <NavLink href="/cases">Cases</NavLink>
             {canAudit ? <NavLink href="/audit">Audit</NavLink> : null}
             {isAdmin ? <NavLink href="/admin">Admin</NavLink> : null}
+            <NavLink href="/account">Account</NavLink>
           </nav>
           <div className="ml-auto flex items-center gap-3 text-sm">
             <div className="text-right leading-tight" data-testid="current-user">

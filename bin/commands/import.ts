@@ -4,6 +4,7 @@ import { CasegraphError } from "../../lib/domain/failure-codes";
 import { env } from "../../lib/env";
 import { importWorkspace } from "../../lib/server/graph";
 import { runtime } from "../../lib/server/runtime";
+import { cliActor } from "./user";
 import { UsageError, type Command } from "../command";
 
 export async function readBundleFile(file: string): Promise<unknown> {
@@ -33,6 +34,7 @@ export default {
     const tty = process.stderr.isTTY;
     // With NEO4J_URI set, the graph goes to Neo4j in the same unit of work (lib/adapters/neo4j/sync.ts).
     const summary = await importWorkspace(db, bundle, env(), {
+      actor: { ...cliActor(null), via: "import" },
       onProgress: ({ done, total }) => {
         if (!tty) return;
         const rate = Math.round(done / ((performance.now() - started) / 1000));

@@ -8,13 +8,13 @@ import {
 } from "@/app/(workbench)/admin/actions";
 import { checkedValues, useAction } from "./use-action";
 
-function RolesField({ defaults, error, idPrefix }: { defaults: string[]; error?: string; idPrefix: string }) {
+function RolesField({ defaults, error, idPrefix, disabled }: { defaults: string[]; error?: string; idPrefix: string; disabled?: boolean }) {
   return (
     <fieldset className="space-y-1" aria-describedby={error ? `${idPrefix}-roles-error` : undefined}>
       <legend className="block text-sm font-medium text-slate-800">Roles</legend>
       <div className="flex flex-wrap gap-4 pt-1">
         {ROLES.map((r) => (
-          <Checkbox key={r} name="roles" value={r} label={r} defaultChecked={defaults.includes(r)} data-testid={`${idPrefix}-role-${r}`} />
+          <Checkbox key={r} name="roles" value={r} label={r} defaultChecked={defaults.includes(r)} disabled={disabled} data-testid={`${idPrefix}-role-${r}`} />
         ))}
       </div>
       {error ? <p id={`${idPrefix}-roles-error`} role="alert" className="text-xs font-medium text-red-700">{error}</p> : null}
@@ -22,18 +22,22 @@ function RolesField({ defaults, error, idPrefix }: { defaults: string[]; error?:
   );
 }
 
-function ClearanceSelect({ id, defaultValue, invalid }: { id: string; defaultValue?: string; invalid?: boolean }) {
+/** Levels above `max` (the admin's own clearance) are shown but not offered: the server refuses them (CG-ACCESS-006). */
+function ClearanceSelect({ id, defaultValue, invalid, max, disabled }: { id: string; defaultValue?: string; invalid?: boolean; max: string; disabled?: boolean }) {
+  const limit = CLASSIFICATIONS.indexOf(max as (typeof CLASSIFICATIONS)[number]);
   return (
-    <Select id={id} name="clearance" defaultValue={defaultValue ?? ""} aria-invalid={invalid}>
+    <Select id={id} name="clearance" defaultValue={defaultValue ?? ""} aria-invalid={invalid} disabled={disabled}>
       <option value="" disabled>Choose…</option>
-      {CLASSIFICATIONS.map((c) => (
-        <option key={c} value={c}>{classificationLabel(c)}</option>
+      {CLASSIFICATIONS.map((c, i) => (
+        <option key={c} value={c} disabled={i > limit && c !== defaultValue}>
+          {classificationLabel(c)}{i > limit ? " (above yours)" : ""}
+        </option>
       ))}
     </Select>
   );
 }
 
-export function CreateUserForm() {
+export function CreateUserForm({ maxClearance }: { maxClearance: string }) {
   const formRef = useRef<HTMLFormElement>(null);
   const { run, busy, error, fields, data } = useAction(createUserAction);
   return (
@@ -66,7 +70,7 @@ export function CreateUserForm() {
       </Field>
       <RolesField defaults={["investigator"]} error={fields.roles} idPrefix="new" />
       <Field label="Clearance" htmlFor="new-clearance" error={fields.clearance}>
-        <ClearanceSelect id="new-clearance" invalid={!!fields.clearance} />
+        <ClearanceSelect id="new-clearance" invalid={!!fields.clearance} max={maxClearance} />
       </Field>
       <Field label="Need-to-know tags" htmlFor="new-tags" error={fields.needToKnow} hint="Comma-separated, e.g. narcotics, homicide">
         <Input id="new-tags" name="needToKnow" autoComplete="off" aria-invalid={!!fields.needToKnow} />
@@ -81,7 +85,11 @@ export function CreateUserForm() {
   );
 }
 
-export function EditUserForm({ user }: { user: { id: string; name: string; roles: string[]; clearance: string; needToKnow: string[] } }) {
+/**
+ * `self`: the admin's own account — only the name can change here (separation of duties: another admin changes an
+ * admin's own clearance, tags and roles; the server refuses it anyway, CG-ACCESS-005).
+ */
+export function EditUserForm({ user, maxClearance, self }: { user: { id: string; name: string; roles: string[]; clearance: string; needToKnow: string[] }; maxClearance: string; self: boolean }) {
   const { run, busy, error, fields, data } = useAction(updateUserAction);
   return (
     <form
@@ -94,9 +102,9 @@ export function EditUserForm({ user }: { user: { id: string; name: string; roles
         await run({
           userId: user.id,
           name: String(f.get("name") ?? ""),
-          roles: checkedValues(f, "roles") as never,
-          clearance: String(f.get("clearance") ?? "") as never,
-          needToKnow: String(f.get("needToKnow") ?? ""),
+          roles: (self ? user.roles : checkedValues(f, "roles")) as never,
+          clearance: (self ? user.clearance : String(f.get("clearance") ?? "")) as never,
+          needToKnow: self ? user.needToKnow.join(", ") : String(f.get("needToKnow") ?? ""),
         });
       }}
     >
@@ -106,12 +114,17 @@ export function EditUserForm({ user }: { user: { id: string; name: string; roles
         <Input id="edit-name" name="name" defaultValue={user.name} aria-invalid={!!fields.name} />
       </Field>
       <Field label="Clearance" htmlFor="edit-clearance" error={fields.clearance}>
-        <ClearanceSelect id="edit-clearance" defaultValue={user.clearance} invalid={!!fields.clearance} />
+        <ClearanceSelect id="edit-clearance" defaultValue={user.clearance} invalid={!!fields.clearance} max={maxClearance} disabled={self} />
       </Field>
-      <RolesField defaults={user.roles} error={fields.roles} idPrefix="edit" />
+      <RolesField defaults={user.roles} error={fields.roles} idPrefix="edit" disabled={self} />
       <Field label="Need-to-know tags" htmlFor="edit-tags" error={fields.needToKnow} hint="Comma-separated">
-        <Input id="edit-tags" name="needToKnow" defaultValue={user.needToKnow.join(", ")} aria-invalid={!!fields.needToKnow} />
+        <Input id="edit-tags" name="needToKnow" defaultValue={user.needToKnow.join(", ")} aria-invalid={!!fields.needToKnow} disabled={self} />
       </Field>
+      {self ? (
+        <p className="text-sm text-slate-600 sm:col-span-2" data-testid="own-permissions-note">
+          This is your own account: another admin of your tenant changes your clearance, need-to-know, roles and case memberships.
+        </p>
+      ) : null}
       <div className="sm:col-span-2">
         <Button type="submit" busy={busy}>Save changes</Button>
       </div>

@@ -81,8 +81,12 @@ export function HistoryPanel({
                   <dd>
                     {plural(e.context.nodes, "node")} · {plural(e.context.edges, "relationship")} · {plural(e.context.evidence, "evidence item")}
                   </dd>
-                  <dt className="text-slate-500">Hidden by policy</dt>
-                  <dd>{plural(e.hiddenByPolicy, "item")}</dd>
+                  {e.hiddenByPolicy !== null ? (
+                    <>
+                      <dt className="text-slate-500">Hidden by policy</dt>
+                      <dd>{plural(e.hiddenByPolicy, "item")}</dd>
+                    </>
+                  ) : null}
                 </dl>
                 {e.citedEvidence.length || e.citedNoLongerVisible ? (
                   <div className="flex flex-wrap items-center gap-1">

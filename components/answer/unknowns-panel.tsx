@@ -7,7 +7,7 @@ import { plural } from "./format";
 
 const GROUPS: Array<{ kind: UnknownKind; title: string; empty: string; optional?: boolean }> = [
   { kind: "not_in_evidence", title: "Not in the evidence", empty: "The answer reports no gaps in the evidence." },
-  { kind: "hidden_by_policy", title: "Hidden by policy", empty: "Nothing related to this question was hidden from you." },
+  { kind: "hidden_by_policy", title: "Hidden by policy", empty: "Nothing was hidden from you." },
   { kind: "left_out_of_context", title: "Left out of context", empty: "Everything retrieved fitted the model's context." },
   { kind: "removed_by_validation", title: "Removed by validation", empty: "", optional: true },
 ];
@@ -16,7 +16,7 @@ const GROUPS: Array<{ kind: UnknownKind; title: string; empty: string; optional?
 export function detailsOf(answer: Pick<Answer, "unknowns"> & { unknownDetails?: UnknownDetail[] }): UnknownDetail[] {
   if (answer.unknownDetails) return answer.unknownDetails;
   return answer.unknowns.map((text) => ({
-    kind: /not visible due to policy/i.test(text)
+    kind: /not visible due to policy|outside your permissions/i.test(text)
       ? "hidden_by_policy"
       : /context|limit|excerpt|narrowed/i.test(text)
         ? "left_out_of_context"

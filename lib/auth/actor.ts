@@ -1,9 +1,9 @@
 // The acting user, resolved fresh from the database on every request (ASVS 8.3.2: a lowered clearance, a removed
 // membership or a deactivated account applies to the very next request). Nothing about permissions is cached in the
 // session or the token.
-import type { PrismaClient } from "../generated/prisma/client";
+import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import { CasegraphError } from "../domain/failure-codes";
-import type { Classification, Role } from "../domain/markings";
+import { readClassification, readHeldTags, readRoles, readTenantId, type Role } from "../domain/markings";
 import type { Viewer } from "../domain/policy";
 
 export type AuthMethod = "session" | "token" | "cli";
@@ -13,25 +13,31 @@ export interface Actor extends Viewer {
   name: string;
   roles: Role[];
   via: AuthMethod;
+  /** The API token a "token" request came with, and who issued it (the ledger names both). */
+  token?: { id: string; issuer: string | null };
 }
 
 /** Loads the user behind a session, token or CLI flag; a missing or deactivated user is refused. */
-export async function loadActor(prisma: PrismaClient, where: { id: string } | { email: string }, via: AuthMethod): Promise<Actor> {
-  const user = await prisma.user.findUnique({
-    where: "id" in where ? { id: where.id } : { email: where.email.toLowerCase() },
-    select: { id: true, email: true, name: true, tenantId: true, roles: true, clearance: true, needToKnow: true, active: true },
-  });
+export async function loadActor(prisma: PrismaClient, where: { id: string } | { email: string }, via: AuthMethod, token?: Actor["token"]): Promise<Actor> {
+  // Read as text: a clearance another tool added to the enum is UNREADABLE (sees nothing), not a failed sign-in.
+  const key = "id" in where ? where.id : where.email.toLowerCase();
+  const [user] = await prisma.$queryRaw<Array<{ id: string; email: string; name: string; tenantId: unknown; roles: unknown; clearance: unknown; needToKnow: unknown; active: boolean }>>`
+    SELECT u.id, u.email, u.name, u.tenant_id AS "tenantId", u.roles, u.clearance::text AS clearance,
+      u.need_to_know AS "needToKnow", u.active
+    FROM "user" u WHERE ${"id" in where ? Prisma.sql`u.id = ${key}` : Prisma.sql`u.email = ${key}`}`;
   if (!user) throw new CasegraphError("CG-AUTH-002");
   if (!user.active) throw new CasegraphError("CG-AUTH-003");
   return {
     userId: user.id,
     email: user.email,
     name: user.name,
-    tenantId: user.tenantId,
-    roles: user.roles as Role[],
-    clearance: user.clearance as Classification,
-    needToKnow: user.needToKnow,
+    // Parsed, not cast: a clearance this version cannot read sees nothing; unknown roles and blank tags grant nothing.
+    tenantId: readTenantId(user.tenantId),
+    roles: readRoles(user.roles),
+    clearance: readClassification(user.clearance),
+    needToKnow: readHeldTags(user.needToKnow),
     via,
+    ...(token ? { token } : {}),
   };
 }
 

@@ -49,6 +49,7 @@ export const setActiveInput = z.object({ userId: idSchema, active: z.boolean() }
 export const resetPasswordInput = z.object({ userId: idSchema, password: passwordSchema });
 
 export const renameTenantInput = z.object({ name: nameSchema });
+export const hiddenCountModeInput = z.object({ mode: z.enum(["case", "exact"]) });
 
 const LICENSE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export const licenseInput = z.object({
@@ -63,8 +64,8 @@ export const licenseInput = z.object({
 export const membershipInput = z.object({ caseId: idSchema, userId: idSchema });
 
 export const TOKEN_EXPIRIES = ["1d", "7d", "30d", "90d", "365d"] as const;
-export const issueTokenInput = z.object({
-  userId: idSchema,
+/** A token for the signed-in user: no user to choose (tokens are created by their owner). */
+export const ownTokenInput = z.object({
   name: z.string().trim().min(1, "Name the token (what it is for).").max(80, "At most 80 characters."),
   expiresIn: z.enum(TOKEN_EXPIRIES, { message: "Choose an expiry." }),
 });

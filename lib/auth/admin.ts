@@ -6,11 +6,28 @@ import { randomBytes } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import type { PrismaClient } from "../generated/prisma/client";
 import { CasegraphError } from "../domain/failure-codes";
-import type { Classification, LicenseUse, Role } from "../domain/markings";
+import { clearanceCovers, readClassification, readLicenseUses, type Classification, type LicenseUse, type Role, type StoredClassification } from "../domain/markings";
 import { userIdFor } from "../adapters/prisma/workspace";
 import { auditedChange, type ChangeActor, type Tx } from "./audit";
 import type { Actor } from "./actor";
 import { issueToken, parseDuration } from "./tokens";
+
+// Separation of duties (README "Users, roles and sign-in"): nobody changes their own permissions, and nobody grants a
+// clearance they do not hold themselves. Operators on the CLI (no Actor) are outside the tenant and not capped.
+
+/** CG-ACCESS-005 when an admin targets their own clearance, tags, roles or memberships. */
+function assertNotSelf(actor: Actor, userId: string): void {
+  if (actor.userId === userId) throw new CasegraphError("CG-ACCESS-005");
+}
+
+/** CG-ACCESS-006 unless the acting admin's own clearance covers `clearance` (an unreadable own clearance covers nothing). */
+function assertMayGrant(actor: Actor, clearance: Classification): void {
+  if (!clearanceCovers(actor.clearance, clearance)) {
+    throw new CasegraphError("CG-ACCESS-006", undefined, [{ path: "clearance", message: "Above your own clearance: ask an admin who holds it, or an operator." }]);
+  }
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
 
 export function changeActorOf(actor: Actor): ChangeActor {
   return { userId: actor.userId, email: actor.email, tenantId: actor.tenantId, via: actor.via };
@@ -29,7 +46,7 @@ export interface UserSnapshot {
   name: string;
   tenantId: string;
   roles: string[];
-  clearance: Classification;
+  clearance: StoredClassification;
   needToKnow: string[];
   active: boolean;
 }
@@ -37,7 +54,7 @@ export interface UserSnapshot {
 async function userInTenant(tx: Tx | PrismaClient, tenantId: string, userId: string): Promise<UserSnapshot> {
   const u = await tx.user.findFirst({ where: { id: userId, tenantId }, select: userView });
   if (!u) throw new CasegraphError("CG-ACCESS-003");
-  return { ...u, clearance: u.clearance as Classification };
+  return { ...u, clearance: readClassification(u.clearance) };
 }
 
 function conflict(path: string, message: string): CasegraphError {
@@ -67,7 +84,7 @@ export async function listUsers(prisma: PrismaClient, actor: Actor): Promise<Use
   });
   return rows.map(({ memberships, _count, ...u }) => ({
     ...u,
-    clearance: u.clearance as Classification,
+    clearance: readClassification(u.clearance),
     caseIds: memberships.map((m) => m.caseId),
     activeTokens: _count.apiTokens,
   }));
@@ -91,7 +108,9 @@ export async function createUserIn(prisma: PrismaClient, who: ChangeActor, tenan
   const email = input.email.trim().toLowerCase();
   const hash = await hashPassword(input.password); // Slow: outside the transaction.
   return auditedChange(prisma, who, async (tx) => {
-    if (await tx.user.findUnique({ where: { email }, select: { id: true } })) throw conflict("email", "A user with this email already exists.");
+    // E-mail addresses identify a sign-in across every tenant. The message does not say where the address is in use, so
+    // it reads the same for this tenant's users (listed to the admin anyway) and another tenant's (issue 11 §8).
+    if (await tx.user.findUnique({ where: { email }, select: { id: true } })) throw conflict("email", "This e-mail address cannot be used for a new account.");
     if (!(await tx.tenant.findUnique({ where: { id: tenantId }, select: { id: true } }))) throw new CasegraphError("CG-ACCESS-003");
     const id = userIdFor(email);
     const created = await tx.user.create({
@@ -99,12 +118,13 @@ export async function createUserIn(prisma: PrismaClient, who: ChangeActor, tenan
       select: userView,
     });
     await tx.account.create({ data: { id: "acc_" + id, accountId: id, providerId: "credential", userId: id, password: hash } });
-    const snapshot = { ...created, clearance: created.clearance as Classification };
+    const snapshot = { ...created, clearance: readClassification(created.clearance) };
     return { result: snapshot, audit: { kind: "admin.user.create", target: { type: "user", id, tenantId }, before: null, after: snapshot } };
   });
 }
 
 export async function createUser(prisma: PrismaClient, actor: Actor, input: NewUser): Promise<UserSnapshot> {
+  assertMayGrant(actor, input.clearance);
   const who = changeActorOf(actor);
   return createUserIn(prisma, who, tenantOf(who), input);
 }
@@ -118,15 +138,15 @@ export async function updateUser(
   const tenantId = tenantOf(who);
   return auditedChange(prisma, who, async (tx) => {
     const before = await userInTenant(tx, tenantId, input.userId);
-    if (before.id === actor.userId && before.roles.includes("admin") && !input.roles.includes("admin")) {
-      throw new CasegraphError("CG-INPUT-007");
-    }
+    const permissionsChange = before.clearance !== input.clearance || !sameSet(before.needToKnow, input.needToKnow) || !sameSet(before.roles, input.roles);
+    if (permissionsChange) assertNotSelf(actor, before.id);
+    if (before.clearance !== input.clearance) assertMayGrant(actor, input.clearance);
     const updated = await tx.user.update({
       where: { id: before.id },
       data: { name: input.name, roles: input.roles, clearance: input.clearance, needToKnow: input.needToKnow },
       select: userView,
     });
-    const after = { ...updated, clearance: updated.clearance as Classification };
+    const after = { ...updated, clearance: readClassification(updated.clearance) };
     const changed = JSON.stringify(before) !== JSON.stringify(after);
     return { result: after, audit: changed ? { kind: "admin.user.update", target: { type: "user", id: before.id, tenantId }, before, after } : null };
   });
@@ -143,7 +163,7 @@ export async function setUserActive(prisma: PrismaClient, actor: Actor, input: {
     const updated = await tx.user.update({ where: { id: before.id }, data: { active: input.active }, select: userView });
     let sessionsEnded = 0;
     if (!input.active) sessionsEnded = (await tx.session.deleteMany({ where: { userId: before.id } })).count;
-    const after = { ...updated, clearance: updated.clearance as Classification };
+    const after = { ...updated, clearance: readClassification(updated.clearance) };
     return {
       result: after,
       audit: {
@@ -186,10 +206,29 @@ export async function getTenant(prisma: PrismaClient, actor: Actor) {
   const tenantId = tenantOf(changeActorOf(actor));
   const t = await prisma.tenant.findUnique({
     where: { id: tenantId },
-    select: { id: true, name: true, createdAt: true, _count: { select: { users: true, cases: true } } },
+    select: { id: true, name: true, hiddenCountMode: true, createdAt: true, _count: { select: { users: true, cases: true } } },
   });
   if (!t) throw new CasegraphError("CG-ACCESS-003");
-  return { id: t.id, name: t.name, createdAt: t.createdAt, users: t._count.users, cases: t._count.cases };
+  return {
+    id: t.id, name: t.name, hiddenCountMode: t.hiddenCountMode === "exact" ? ("exact" as const) : ("case" as const),
+    createdAt: t.createdAt, users: t._count.users, cases: t._count.cases,
+  };
+}
+
+/**
+ * How answers report hidden items in this tenant (README "Hidden items in answers"): "case" totals (default) or
+ * "exact" per-question counts, which let a user probe hidden evidence word by word — the admin accepts that risk.
+ */
+export async function setHiddenCountMode(prisma: PrismaClient, actor: Actor, input: { mode: "case" | "exact" }) {
+  const who = changeActorOf(actor);
+  const tenantId = tenantOf(who);
+  return auditedChange(prisma, who, async (tx) => {
+    const before = await tx.tenant.findUnique({ where: { id: tenantId }, select: { id: true, hiddenCountMode: true } });
+    if (!before) throw new CasegraphError("CG-ACCESS-003");
+    if (before.hiddenCountMode === input.mode) return { result: before, audit: null };
+    const after = await tx.tenant.update({ where: { id: tenantId }, data: { hiddenCountMode: input.mode }, select: { id: true, hiddenCountMode: true } });
+    return { result: after, audit: { kind: "admin.tenant.hidden_counts", target: { type: "tenant", id: tenantId, tenantId }, before, after } };
+  });
 }
 
 export async function renameTenant(prisma: PrismaClient, actor: Actor, input: { name: string }) {
@@ -234,14 +273,15 @@ export async function listLicenses(prisma: PrismaClient, actor: Actor): Promise<
     orderBy: { id: "asc" },
     select: { id: true, name: true, allows: true, tenantId: true },
   });
-  return rows.map((l) => ({ id: l.id, name: l.name, allows: l.allows as LicenseUse[], shared: l.tenantId === null, evidenceCount: counts.get(l.id) ?? 0 }));
+  return rows.map((l) => ({ id: l.id, name: l.name, allows: readLicenseUses(l.allows) ?? [], shared: l.tenantId === null, evidenceCount: counts.get(l.id) ?? 0 }));
 }
 
 export async function createLicense(prisma: PrismaClient, actor: Actor, input: { id: string; name: string; allows: LicenseUse[] }) {
   const who = changeActorOf(actor);
   const tenantId = tenantOf(who);
   return auditedChange(prisma, who, async (tx) => {
-    if (await tx.license.findUnique({ where: { id: input.id }, select: { id: true } })) throw conflict("id", "A license with this id already exists.");
+    // License ids are unique across tenants; the message does not say whose license holds the id.
+    if (await tx.license.findUnique({ where: { id: input.id }, select: { id: true } })) throw conflict("id", "This license id cannot be used; choose another.");
     const after = await tx.license.create({ data: { id: input.id, name: input.name, allows: input.allows, tenantId }, select: { id: true, name: true, allows: true } });
     return { result: after, audit: { kind: "admin.license.create", target: { type: "license", id: after.id, tenantId }, before: null, after } };
   });
@@ -271,7 +311,7 @@ export async function updateLicense(prisma: PrismaClient, actor: Actor, input: {
 export interface CaseMembersRow {
   id: string;
   title: string;
-  classification: Classification;
+  classification: StoredClassification;
   status: string;
   members: Array<{ userId: string; email: string; name: string; active: boolean; addedAt: Date }>;
 }
@@ -289,7 +329,7 @@ export async function listCaseMemberships(prisma: PrismaClient, actor: Actor): P
   return cases.map((c) => ({
     id: c.id,
     title: c.title,
-    classification: c.classification as Classification,
+    classification: readClassification(c.classification),
     status: c.status,
     members: c.members.map((m) => ({ userId: m.user.id, email: m.user.email, name: m.user.name, active: m.user.active, addedAt: m.addedAt })),
   }));
@@ -307,6 +347,7 @@ export async function addCaseMember(prisma: PrismaClient, actor: Actor, input: {
   return auditedChange(prisma, who, async (tx) => {
     const c = await caseInTenant(tx, tenantId, input.caseId);
     const u = await userInTenant(tx, tenantId, input.userId);
+    assertNotSelf(actor, u.id);
     const existing = await tx.caseMember.findUnique({ where: { caseId_userId: { caseId: c.id, userId: u.id } } });
     if (existing) return { result: { added: false }, audit: null };
     await tx.caseMember.create({ data: { caseId: c.id, userId: u.id } });
@@ -323,6 +364,7 @@ export async function removeCaseMember(prisma: PrismaClient, actor: Actor, input
   return auditedChange(prisma, who, async (tx) => {
     const c = await caseInTenant(tx, tenantId, input.caseId);
     const u = await userInTenant(tx, tenantId, input.userId);
+    assertNotSelf(actor, u.id);
     const removed = await tx.caseMember.deleteMany({ where: { caseId: c.id, userId: u.id } });
     if (removed.count === 0) return { result: { removed: false }, audit: null };
     return {
@@ -366,7 +408,11 @@ export async function listTokens(prisma: PrismaClient, actor: Actor): Promise<To
   return listTokensIn(prisma, { tenantId: tenantOf(changeActorOf(actor)) });
 }
 
-/** Issues a token for a user (the secret is in the result, once); the ledger gets its id and prefix, never the secret. */
+/**
+ * Issues a token for a user (the secret is in the result, once); the ledger gets its id, prefix and issuer, never the
+ * secret. Owners issue their own (issueOwnToken); only an operator on the CLI issues one for someone else, and the
+ * entry says so (`onBehalf: true`).
+ */
 export async function issueTokenAs(
   prisma: PrismaClient,
   who: ChangeActor,
@@ -382,20 +428,36 @@ export async function issueTokenAs(
     if (!user) throw new CasegraphError("CG-ACCESS-003");
     if (!user.active) throw new CasegraphError("CG-AUTH-003", "The user is deactivated; reactivate them first.");
     const issued = await issueToken(tx, { userId: user.id, name: input.name, expiresAt: new Date(Date.now() + ms), createdBy: who.email });
-    const after = { id: issued.id, name: issued.name, prefix: issued.prefix, userId: user.id, userEmail: user.email, expiresAt: issued.expiresAt.toISOString() };
+    const after = {
+      id: issued.id, name: issued.name, prefix: issued.prefix, userId: user.id, userEmail: user.email, expiresAt: issued.expiresAt.toISOString(),
+      issuer: who.email, onBehalf: who.userId !== user.id,
+    };
     return { result: issued, audit: { kind: "admin.token.issue", target: { type: "api_token", id: issued.id, tenantId: user.tenantId }, before: null, after } };
   });
 }
 
-export async function issueTokenFor(prisma: PrismaClient, actor: Actor, input: { userId: string; name: string; expiresIn: string }) {
+/** A token for the signed-in user themselves (any role): tokens are created by their owner only. */
+export async function issueOwnToken(prisma: PrismaClient, actor: Actor, input: { name: string; expiresIn: string }) {
   const who = changeActorOf(actor);
-  return issueTokenAs(prisma, who, input, tenantOf(who));
+  return issueTokenAs(prisma, who, { ...input, userId: actor.userId }, tenantOf(who));
 }
 
-export async function revokeTokenAs(prisma: PrismaClient, who: ChangeActor, tokenId: string, scopeTenantId: string | null) {
+/** The signed-in user's own tokens. */
+export async function listOwnTokens(prisma: PrismaClient, actor: Actor): Promise<TokenRow[]> {
+  return listTokensIn(prisma, { tenantId: tenantOf(changeActorOf(actor)), userId: actor.userId });
+}
+
+/** Revokes one of the signed-in user's own tokens (anyone else's is "not found"). */
+export async function revokeOwnToken(prisma: PrismaClient, actor: Actor, input: { tokenId: string }) {
+  const who = changeActorOf(actor);
+  return revokeTokenAs(prisma, who, input.tokenId, { tenantId: tenantOf(who), userId: actor.userId });
+}
+
+/** Revokes a token; `scope` limits it to a tenant (admins) and optionally to one owner; null = any (operators). */
+export async function revokeTokenAs(prisma: PrismaClient, who: ChangeActor, tokenId: string, scope: { tenantId: string; userId?: string } | null) {
   return auditedChange(prisma, who, async (tx) => {
     const t = await tx.apiToken.findFirst({
-      where: { id: tokenId, ...(scopeTenantId ? { user: { tenantId: scopeTenantId } } : {}) },
+      where: { id: tokenId, ...(scope ? { user: { tenantId: scope.tenantId }, ...(scope.userId ? { userId: scope.userId } : {}) } : {}) },
       select: { id: true, name: true, prefix: true, revokedAt: true, userId: true, user: { select: { tenantId: true, email: true } } },
     });
     if (!t) throw new CasegraphError("CG-ACCESS-003");
@@ -416,7 +478,7 @@ export async function revokeTokenAs(prisma: PrismaClient, who: ChangeActor, toke
 
 export async function revokeToken(prisma: PrismaClient, actor: Actor, input: { tokenId: string }) {
   const who = changeActorOf(actor);
-  return revokeTokenAs(prisma, who, input.tokenId, tenantOf(who));
+  return revokeTokenAs(prisma, who, input.tokenId, { tenantId: tenantOf(who) });
 }
 
 /** A random password for generated accounts (CLI without --password and no TTY). */

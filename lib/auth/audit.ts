@@ -6,24 +6,11 @@ import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import { CasegraphError } from "../domain/failure-codes";
 import type { ChainEntry } from "../domain/ledger-chain";
 import { appendInTx } from "../adapters/prisma/ledger";
+import { adminChangeEntry, type AdminChange, type ChangeActor } from "../domain/admin-change";
 
 export type Tx = Prisma.TransactionClient;
 
-/** Who made a change: a signed-in admin, or an operator at the shell. */
-export interface ChangeActor {
-  userId: string | null;
-  email: string;
-  tenantId: string | null;
-  via: "session" | "token" | "cli";
-}
-
-export interface AdminChange {
-  kind: string;
-  target: { type: string; id: string; tenantId?: string | null };
-  before: unknown;
-  after: unknown;
-  caseId?: string | null;
-}
+export type { AdminChange, ChangeActor };
 
 export async function appendLedgerInTx(
   tx: Tx,
@@ -49,19 +36,7 @@ export async function auditedChange<T>(
         const { result, audit } = await change(tx);
         if (audit) {
           try {
-            await appendLedgerInTx(tx, {
-              kind: audit.kind,
-              tenantId: audit.target.tenantId ?? actor.tenantId,
-              actorId: actor.userId,
-              caseId: audit.caseId ?? null,
-              payload: {
-                actor: { id: actor.userId, email: actor.email, via: actor.via, tenantId: actor.tenantId },
-                target: audit.target,
-                ...(audit.caseId ? { caseId: audit.caseId } : {}),
-                before: audit.before ?? null,
-                after: audit.after ?? null,
-              },
-            });
+            await appendLedgerInTx(tx, adminChangeEntry(actor, audit));
           } catch (err) {
             ledgerFailed = true;
             throw err;

@@ -12,6 +12,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import { env } from "../env";
 import { defaultDataDir } from "../adapters/prisma/db";
 import { CasegraphError } from "../domain/failure-codes";
+import { requireInProduction } from "../server/production";
 
 /** Session lifetime: 12 hours, refreshed at most once an hour while in use. */
 export const SESSION_TTL_SECONDS = 12 * 60 * 60;
@@ -111,8 +112,9 @@ export function trustedOriginList(): string[] {
 let secretPromise: Promise<string> | undefined;
 
 /**
- * BETTER_AUTH_SECRET when set (required for several processes sharing PostgreSQL on different hosts); otherwise a random
- * secret generated once and kept (mode 0600) in the data folder, so the embedded default works without configuration.
+ * BETTER_AUTH_SECRET when set; required in production (lib/server/production.ts: the server refuses to start without
+ * it). Outside production, a random secret generated once and kept (mode 0600) in the data folder, so the embedded
+ * default and development work without configuration.
  */
 export function authSecret(): Promise<string> {
   secretPromise ??= (async () => {
@@ -121,6 +123,7 @@ export function authSecret(): Promise<string> {
       if (configured.length < 32) throw new CasegraphError("CG-SYS-003", "BETTER_AUTH_SECRET must be at least 32 characters");
       return configured;
     }
+    requireInProduction("BETTER_AUTH_SECRET");
     const dir = defaultDataDir();
     const file = path.join(dir, "auth-secret");
     try {

@@ -41,8 +41,8 @@ export async function actorFromSession(prisma: PrismaClient, h: Headers): Promis
 export async function actorFromRequest(prisma: PrismaClient, h: Headers): Promise<Actor> {
   const bearer = bearerFrom(h.get("authorization"));
   if (bearer !== null) {
-    const { userId } = await resolveToken(prisma, bearer);
-    return loadActor(prisma, { id: userId }, "token");
+    const { userId, tokenId, issuer } = await resolveToken(prisma, bearer);
+    return loadActor(prisma, { id: userId }, "token", { id: tokenId, issuer });
   }
   return actorFromSession(prisma, h);
 }

@@ -64,17 +64,17 @@ export async function issueToken(
  * The user id behind a presented token. Unknown, malformed, expired and revoked tokens are all CG-AUTH-002 (the caller
  * learns nothing about which). Records the last use.
  */
-export async function resolveToken(prisma: PrismaClient, presented: string, now = new Date()): Promise<{ userId: string; tokenId: string }> {
+export async function resolveToken(prisma: PrismaClient, presented: string, now = new Date()): Promise<{ userId: string; tokenId: string; issuer: string | null }> {
   if (!TOKEN_PATTERN.test(presented)) throw new CasegraphError("CG-AUTH-002");
   const row = await prisma.apiToken.findUnique({
     where: { tokenHash: hashToken(presented) },
-    select: { id: true, userId: true, expiresAt: true, revokedAt: true, lastUsedAt: true },
+    select: { id: true, userId: true, expiresAt: true, revokedAt: true, lastUsedAt: true, createdBy: true },
   });
   if (!row || row.revokedAt || row.expiresAt.getTime() <= now.getTime()) throw new CasegraphError("CG-AUTH-002");
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
     await prisma.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: now } });
   }
-  return { userId: row.userId, tokenId: row.id };
+  return { userId: row.userId, tokenId: row.id, issuer: row.createdBy };
 }
 
 /** Parses an Authorization header: null when absent; CG-AUTH-002 when present but not a Bearer token. */

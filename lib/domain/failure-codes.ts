@@ -19,7 +19,7 @@ export const FAILURES = {
   "CG-INPUT-003": { status: 400, message: "The question is too long.", description: "Questions are limited to 2,000 characters." },
   "CG-INPUT-004": { status: 400, message: "The question contains control characters.", description: "Control characters (other than newline and tab) are rejected rather than silently stripped." },
   "CG-INPUT-005": { status: 400, message: "A parameter is out of range.", description: "A limit, page size or identifier is outside what the API accepts." },
-  "CG-INPUT-006": { status: 409, message: "Already in use.", description: "An admin form names an email or license id that already exists; the issues name the field." },
+  "CG-INPUT-006": { status: 409, message: "Cannot be used.", description: "An admin form names an e-mail address or license id that is taken; neither the message nor the issue says by which tenant." },
   "CG-INPUT-007": { status: 409, message: "You cannot remove your own admin access.", description: "An admin tried to deactivate themselves or drop their own admin role; another admin of the tenant must do it." },
 
   "CG-AUTH-001": { status: 401, message: "Sign-in required.", description: "No session cookie and no Bearer token were sent." },
@@ -33,6 +33,8 @@ export const FAILURES = {
   "CG-ACCESS-002": { status: 403, message: "Your role does not allow this.", description: "The action needs a role (investigator, supervisor, admin) the user does not hold." },
   "CG-ACCESS-003": { status: 404, message: "Not found.", description: "The object (user, token, ledger entry…) does not exist in the caller's tenant." },
   "CG-ACCESS-004": { status: 403, message: "This is managed by operators.", description: "Shared licenses (from imported bundles, used by several tenants) are changed by operators through import, not by a tenant admin." },
+  "CG-ACCESS-005": { status: 403, message: "You cannot change your own clearance, need-to-know, roles or case memberships.", description: "Separation of duties: another admin of the tenant makes changes to an admin's own permissions, and the ledger names both." },
+  "CG-ACCESS-006": { status: 403, message: "You cannot grant a clearance above your own.", description: "An admin may set a clearance only up to the one they hold; an operator (CLI) sets higher ones." },
 
   "CG-POLICY-001": { status: 500, message: "The access policy could not be evaluated.", description: "A marking or license on stored data is unknown; the item is denied and the request fails closed." },
 
@@ -52,7 +54,7 @@ export const FAILURES = {
 
   "CG-AUDIT-001": { status: 500, message: "The audit record could not be written; the answer was withheld.", description: "No answer leaves the service without its ledger entry." },
   "CG-AUDIT-002": { status: 409, message: "The ledger chain does not verify.", description: "A stored entry's hash or link, a stored Merkle subtree hash or a signed checkpoint does not match what the entries recompute to, or the database's append-only protection is missing; the first bad sequence number is reported." },
-  "CG-AUDIT-003": { status: 503, message: "The ledger signing key is missing or invalid.", description: "Checkpoints are signed with Ed25519. Set CASEGRAPH_LEDGER_SIGNING_KEY (PEM or base64 PKCS#8; `casegraph audit keygen` prints one); the embedded database generates one in its data folder on first start." },
+  "CG-AUDIT-003": { status: 503, message: "The ledger signing key is missing or invalid.", description: "Checkpoints are signed with Ed25519. Set CASEGRAPH_LEDGER_SIGNING_KEY (PEM or base64 PKCS#8; `casegraph audit keygen` prints one); outside production one is generated in the data folder on first use; in production the server does not start without it." },
   "CG-AUDIT-004": { status: 422, message: "The proof does not verify.", description: "An exported inclusion or consistency proof failed a check (entry hash, Merkle path, checkpoint signature or key); the report names the failed check." },
 
   "CG-IMPORT-001": { status: 400, message: "The file is not valid JSON.", description: "The bundle could not be parsed." },

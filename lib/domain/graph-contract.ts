@@ -7,7 +7,7 @@
 // - id order: Unicode code point order (= UTF-8 byte order = PostgreSQL's "C" collation); Neo4j sorts by `idKey`;
 // - the breadth-first expansion with its node and edge caps and the exact meaning of `truncated`.
 // Pure and deterministic: no I/O.
-import type { GraphEdgeRecord, GraphNodeRecord, SeedCandidate, Subgraph, SubgraphLimits } from "../ports";
+import type { CaseOutline, GraphEdgeRecord, GraphNodeRecord, SeedCandidate, Subgraph, SubgraphLimits } from "../ports";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Properties
@@ -217,5 +217,25 @@ export function assembleSubgraph(
       .sort((a, b) => a.hop - b.hop || compareIds(a.id, b.id)),
     edges: [...edges].sort((a, b) => compareIds(a.id, b.id)),
     truncated: expansion.truncated || edges.length >= limits.maxEdges,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Outline
+
+/**
+ * The case outline from what a store read: each list in id order, without properties, cut to its cap. Stores read
+ * one item past each cap, so a cut is seen (`truncated`) rather than guessed.
+ */
+export function outlineOf(
+  nodes: readonly GraphNodeRecord[],
+  edges: readonly GraphEdgeRecord[],
+  limits: { maxNodes: number; maxEdges: number },
+): CaseOutline {
+  const byId = <T extends { id: string }>(items: readonly T[]) => [...items].sort((a, b) => compareIds(a.id, b.id));
+  return {
+    nodes: byId(nodes).slice(0, limits.maxNodes).map(({ properties: _p, ...n }) => n),
+    edges: byId(edges).slice(0, limits.maxEdges).map(({ properties: _p, ...e }) => e),
+    truncated: nodes.length > limits.maxNodes || edges.length > limits.maxEdges,
   };
 }

@@ -1,17 +1,21 @@
 // The deterministic policy decision (seed 003: filter before the model sees anything). Deny by default: every
-// check must pass positively; missing data is a denial, never an allow.
-import { clearanceCovers, type Classification, type LicenseUse, normaliseTag } from "./markings";
+// check must pass positively; missing or unreadable data is a denial, never an allow. The functions are total: they
+// take whatever a row, a Neo4j property or a session held (types can lie at runtime) and never grant more than the
+// rules below on well-formed values.
+import {
+  clearanceCovers, LICENSE_USES, normaliseTag, readClassification, readTenantId, UNREADABLE, type LicenseUse, type StoredClassification,
+} from "./markings";
 
 export interface Viewer {
   userId: string;
   tenantId: string;
-  clearance: Classification;
+  clearance: StoredClassification;
   needToKnow: readonly string[];
 }
 
 export interface Marking {
   tenantId: string;
-  classification: Classification;
+  classification: StoredClassification;
   needToKnow: readonly string[];
 }
 
@@ -20,16 +24,21 @@ export interface EvidenceMarking extends Marking {
   licenseUses: readonly LicenseUse[] | null;
 }
 
-export type DenialReason = "tenant" | "classification" | "need_to_know" | "license";
+export const DENIAL_REASONS = ["tenant", "unreadable_marking", "classification", "need_to_know", "license"] as const;
+export type DenialReason = (typeof DENIAL_REASONS)[number];
 
 /** Uses that let an item be shown to the model and the analyst. */
 const ANALYSIS_USES: readonly LicenseUse[] = ["ANALYZE", "INTERNAL_USE", "FULL_ACCESS"];
 
+const isTagList = (raw: unknown): raw is readonly string[] =>
+  Array.isArray(raw) && raw.every((t) => typeof t === "string" && normaliseTag(t) !== "");
+
 export function denialReason(viewer: Viewer, item: Marking): DenialReason | null {
-  if (!viewer.tenantId || item.tenantId !== viewer.tenantId) return "tenant";
+  if (readTenantId(viewer.tenantId) === "" || item.tenantId !== viewer.tenantId) return "tenant";
+  if (readClassification(item.classification) === UNREADABLE || !isTagList(item.needToKnow)) return "unreadable_marking";
   if (!clearanceCovers(viewer.clearance, item.classification)) return "classification";
   if (item.needToKnow.length > 0) {
-    const held = new Set(viewer.needToKnow.map(normaliseTag));
+    const held = new Set(Array.isArray(viewer.needToKnow) ? viewer.needToKnow.filter((t) => typeof t === "string").map(normaliseTag) : []);
     if (!item.needToKnow.some((t) => held.has(normaliseTag(t)))) return "need_to_know";
   }
   return null;
@@ -38,7 +47,8 @@ export function denialReason(viewer: Viewer, item: Marking): DenialReason | null
 export function evidenceDenialReason(viewer: Viewer, item: EvidenceMarking): DenialReason | null {
   const base = denialReason(viewer, item);
   if (base) return base;
-  if (!item.licenseUses || !item.licenseUses.some((u) => ANALYSIS_USES.includes(u))) return "license";
+  const uses = Array.isArray(item.licenseUses) ? item.licenseUses : [];
+  if (!uses.some((u) => ANALYSIS_USES.includes(u) && (LICENSE_USES as readonly string[]).includes(u))) return "license";
   return null;
 }
 
@@ -52,7 +62,7 @@ export interface PolicyCounts {
 }
 
 export function emptyCounts(): PolicyCounts {
-  return { allowed: 0, filtered: 0, byReason: { tenant: 0, classification: 0, need_to_know: 0, license: 0 } };
+  return { allowed: 0, filtered: 0, byReason: { tenant: 0, unreadable_marking: 0, classification: 0, need_to_know: 0, license: 0 } };
 }
 
 /** Splits items into the visible ones and counts of the rest; what was hidden is never returned. */

@@ -3,14 +3,14 @@
 // the bench and the unit tests (with in-memory fakes and a mock model) all run this same function.
 import { randomUUID } from "node:crypto";
 import { asCasegraphError, CasegraphError, FAILURES } from "../domain/failure-codes";
-import type { AnswerModel, CaseAccess, CaseGraphStore, EvidenceStore, Ledger } from "../ports";
+import type { AnswerModel, CaseAccess, CaseDisclosure, CaseGraphStore, CaseRef, CaseScope, EvidenceStore, Ledger } from "../ports";
 import { answerDigest, recordAudit, type AuditFacts } from "./audit";
 import { buildContext, type ContextBuild } from "./context";
 import { classifyRequest, parseInput, refusalText } from "./input";
 import { PolicyGate, type PolicySummary } from "./policy-filter";
 import { buildUserPrompt, modelOutputSchema, PROMPT_VERSION, SYSTEM_PROMPT } from "./prompt";
 import { retrieve } from "./retrieve";
-import { composeUnknownDetails } from "./unknowns";
+import { composeUnknownDetails, type HiddenReport } from "./unknowns";
 import {
   NO_EVIDENCE_TEXT, NO_VISIBLE_EVIDENCE_TEXT, parseModelOutput, validateAnswer, type ModelOutput, type ValidatedAnswer,
 } from "./validate";
@@ -21,6 +21,8 @@ import {
 
 export interface AnswerDeps {
   access: CaseAccess;
+  /** Case-level totals of what the asker cannot see (how hidden items are reported unless the tenant chose exact counts). */
+  disclosure: CaseDisclosure;
   graph: CaseGraphStore;
   evidence: EvidenceStore;
   model: AnswerModel;
@@ -62,6 +64,7 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
   const progress = (stage: ProgressEvent["stage"], detail?: Record<string, number>) => options.onProgress?.({ stage, ...(detail ? { detail } : {}) });
   let context: ContextBuild | undefined;
   let policy: PolicySummary | undefined;
+  let hidden: HiddenReport | undefined;
 
   try {
     // 1. Input: caseId + question (≤ 2,000 chars, trimmed, no control characters) + optional lower limits.
@@ -94,8 +97,12 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
     //    after it uses it; hidden evidence, nodes and edges only leave counts behind.
     progress("retrieving");
     const gate = new PolicyGate(asker);
-    const retrieved = await retrieve(deps, scope, input.question, limits, gate);
+    const [retrieved, totals] = await Promise.all([
+      retrieve(deps, scope, input.question, limits, gate),
+      caseTotals(deps, caseRef, asker, scope),
+    ]);
     policy = gate.summary();
+    hidden = totals ? { mode: "case", totals } : { mode: "exact", policy };
     progress("filtering", { evidence: retrieved.evidence.length, nodes: retrieved.nodes.length, edges: retrieved.edges.length });
 
     // 5. Context: minimal, fenced, neutralised, within the token budget (narrowed, never cut mid-item).
@@ -107,18 +114,23 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
     facts.narrowed = context.leftOut.hopsReducedTo !== null || context.leftOut.snippetsByBudget + context.leftOut.nodesByBudget + context.leftOut.edgesByBudget > 0;
 
     if (rawContext.evidenceSnippets.length === 0) {
-      // Nothing visible to cite: every claim would be uncited, so the model is not asked.
-      const hidden = policy.evidence.filtered > 0;
+      // Nothing visible to cite: every claim would be uncited, so the model is not asked. Whether hidden evidence
+      // "matched" is said only where the tenant accepts per-question counts; otherwise the case totals decide, so the
+      // reply is the same whatever words the question used.
+      const someHidden = hidden.mode === "exact" ? hidden.policy.evidence.filtered > 0 : hidden.totals.evidence > 0;
+      const matchedHidden = hidden.mode === "exact" && someHidden;
       facts.model = null;
       return await deliver(deps, facts, started, {
         answer: answerOf({
           responseType: "no_evidence",
-          answerText: hidden ? NO_VISIBLE_EVIDENCE_TEXT : NO_EVIDENCE_TEXT,
-          confidence: hidden ? 0.3 : 0.9,
-          confidenceJustification: hidden
+          answerText: matchedHidden ? NO_VISIBLE_EVIDENCE_TEXT : NO_EVIDENCE_TEXT,
+          confidence: someHidden ? 0.3 : 0.9,
+          confidenceJustification: matchedHidden
             ? "Matching evidence exists outside your permissions; the answer may be in evidence you cannot see."
-            : "No evidence visible to you matched the question's words or the entities it names; the search is lexical, so differently worded evidence can be missed.",
-          unknowns: composeUnknownDetails({ model: hidden ? [] : ["No visible evidence in this case matched the question."], policy, context, ...capsOf(limits) }),
+            : someHidden
+              ? "No evidence visible to you matched the question; part of this case is outside your permissions, so the answer may be in evidence you cannot see."
+              : "No evidence visible to you matched the question's words or the entities it names; the search is lexical, so differently worded evidence can be missed.",
+          unknowns: composeUnknownDetails({ model: matchedHidden ? [] : ["No visible evidence in this case matched the question."], hidden, context, ...capsOf(limits) }),
         }, rawContext),
         rawContext,
       });
@@ -138,16 +150,21 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
     progress("validating");
     const validated = validateAnswer(run.output, rawContext, { directives: context.directives });
     facts.validation = validated.report;
-    const unknowns = composeUnknownDetails({ model: validated.unknowns, policy, context, validation: validated.report, ...capsOf(limits) });
+    const unknowns = composeUnknownDetails({ model: validated.unknowns, hidden, context, validation: validated.report, ...capsOf(limits) });
 
     // 8. Audit and 9. Respond: the answer leaves only after its ledger entry is written.
     return await deliver(deps, facts, started, { answer: answerOf({ ...validated, unknowns }, rawContext), rawContext });
   } catch (err) {
-    return await fail(deps, facts, started, asCasegraphError(err), context?.rawContext, policy);
+    return await fail(deps, facts, started, asCasegraphError(err), context?.rawContext, policy, hidden);
   }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+
+/** The case-level totals, unless the case's tenant chose per-question counts (then null: the gate's counts are used). */
+async function caseTotals(deps: AnswerDeps, caseRef: CaseRef, asker: Asker, scope: CaseScope) {
+  return caseRef.hiddenCounts === "exact" ? null : deps.disclosure.hiddenTotals(asker, scope);
+}
 
 export function resolveLimits(configured: Partial<Limits> = {}, requested: Partial<Limits> = {}): Limits {
   // The configured value is the default; a request may choose any value up to the hard maximum (50 nodes by default,
@@ -270,6 +287,7 @@ async function fail(
   error: CasegraphError,
   rawContext: RawContext | undefined,
   policy: PolicySummary | undefined,
+  hidden: HiddenReport | undefined,
 ): Promise<AnswerOutcome> {
   if (error.code === "CG-AUDIT-001") return withheld(facts, error);
   if (error.code === "CG-SYS-002") console.error("casegraph: answer pipeline failed", error.cause ?? error);
@@ -289,7 +307,7 @@ async function fail(
     body.answer = answerOf({
       responseType: "error",
       answerText: error.message,
-      unknowns: policy ? composeUnknownDetails({ policy }) : [],
+      unknowns: hidden ? composeUnknownDetails({ hidden }) : [],
       confidence: 0,
       confidenceJustification: "No answer: the model failed.",
     }, rawContext);

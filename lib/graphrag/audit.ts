@@ -61,6 +61,7 @@ export function auditPayload(f: AuditFacts): Record<string, unknown> {
     tenant_id: f.asker.tenantId,
     actor_id: f.asker.userId,
     actor_via: f.asker.via ?? null,
+    actor_token: f.asker.token ? { id: f.asker.token.id, issuer: f.asker.token.issuer } : null,
     case_id: f.caseId,
     query_mode: f.queryMode,
     query_sha256: f.question === null ? null : sha256(f.question),

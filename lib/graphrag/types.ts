@@ -6,6 +6,8 @@ import type { Viewer } from "../domain/policy";
 export interface Asker extends Viewer {
   email?: string;
   via?: string;
+  /** The API token the request came with and its issuer (recorded in the ledger). */
+  token?: { id: string; issuer: string | null };
 }
 
 export interface Limits {

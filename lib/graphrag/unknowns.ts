@@ -1,14 +1,21 @@
 // What the answer cannot cover, said plainly (seed 002 "Unknowns & Gaps"): the model's own gaps, items hidden by
 // policy (counts only — never what they are), what the limits and the token budget left out, and what validation
 // removed. Order is fixed so the same request gives the same list.
+import type { HiddenTotals } from "../ports";
 import type { ContextBuild } from "./context";
 import type { PolicySummary } from "./policy-filter";
 import type { ValidationReport } from "./validate";
 import type { UnknownDetail, UnknownKind } from "./types";
 
+/**
+ * What the answer says was hidden (lib/ports.ts HiddenCountMode): the case-level totals, the same whatever the
+ * question (default), or this question's exact counts (a tenant's choice).
+ */
+export type HiddenReport = { mode: "case"; totals: HiddenTotals } | { mode: "exact"; policy: PolicySummary };
+
 export interface UnknownsInput {
   model?: string[];
-  policy: PolicySummary;
+  hidden: HiddenReport;
   context?: ContextBuild;
   validation?: ValidationReport;
   maxSnippets?: number;
@@ -35,17 +42,30 @@ export function composeUnknownDetails(input: UnknownsInput): UnknownDetail[] {
   };
   for (const text of input.model ?? []) add("not_in_evidence", text);
 
-  const p = input.policy;
-  if (p.evidence.filtered) {
-    add("hidden_by_policy", `${plural(p.evidence.filtered, "evidence item")} ${p.evidence.filtered === 1 ? "was" : "were"} not visible due to policy restrictions.`, { evidence: p.evidence.filtered });
-  }
-  const graphHidden = [
-    p.nodes.filtered ? plural(p.nodes.filtered, "graph node") : "",
-    p.edges.filtered ? plural(p.edges.filtered, "relationship") : "",
-  ].filter(Boolean);
-  if (graphHidden.length) {
-    const n = p.nodes.filtered + p.edges.filtered;
-    add("hidden_by_policy", `${graphHidden.join(" and ")} related to the question ${n === 1 ? "was" : "were"} not visible due to policy restrictions.`, { nodes: p.nodes.filtered, edges: p.edges.filtered });
+  const h = input.hidden;
+  if (h.mode === "exact") {
+    const p = h.policy;
+    if (p.evidence.filtered) {
+      add("hidden_by_policy", `${plural(p.evidence.filtered, "evidence item")} ${p.evidence.filtered === 1 ? "was" : "were"} not visible due to policy restrictions.`, { evidence: p.evidence.filtered });
+    }
+    const graphHidden = [
+      p.nodes.filtered ? plural(p.nodes.filtered, "graph node") : "",
+      p.edges.filtered ? plural(p.edges.filtered, "relationship") : "",
+    ].filter(Boolean);
+    if (graphHidden.length) {
+      const n = p.nodes.filtered + p.edges.filtered;
+      add("hidden_by_policy", `${graphHidden.join(" and ")} related to the question ${n === 1 ? "was" : "were"} not visible due to policy restrictions.`, { nodes: p.nodes.filtered, edges: p.edges.filtered });
+    }
+  } else {
+    // Case totals: whatever the question asks, the same sentence for the same user and case.
+    const t = h.totals;
+    if (t.evidence) {
+      add("hidden_by_policy", `${plural(t.evidence, "evidence item")} in this case ${t.evidence === 1 ? "is" : "are"} outside your permissions; no answer can draw on ${t.evidence === 1 ? "it" : "them"}.`, { evidence: t.evidence });
+    }
+    const graphHidden = [t.nodes ? plural(t.nodes, "graph node") : "", t.edges ? plural(t.edges, "relationship") : ""].filter(Boolean);
+    if (graphHidden.length) {
+      add("hidden_by_policy", `${graphHidden.join(" and ")} in this case ${t.nodes + t.edges === 1 ? "is" : "are"} outside your permissions.`, { nodes: t.nodes, edges: t.edges });
+    }
   }
 
   const c = input.context;

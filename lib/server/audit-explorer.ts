@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { CasegraphError } from "../domain/failure-codes";
-import type { Classification, LicenseUse } from "../domain/markings";
+import { readLicenseUses, readMarking, type StoredClassification } from "../domain/markings";
 import { mayViewEvidence } from "../domain/policy";
 import { sha256Text, type PrismaLedger } from "../adapters/prisma/ledger";
 
@@ -201,7 +201,7 @@ export interface CitedItem {
   /** Evidence: shown only when the viewer's own clearance, need-to-know and the license allow it. */
   visible: boolean;
   type?: string;
-  classification?: Classification;
+  classification?: StoredClassification;
   sourceSystem?: string;
   content?: string;
 }
@@ -259,7 +259,7 @@ export async function auditEntryDetail(prisma: PrismaClient, ledger: PrismaLedge
   const cited: CitedItem[] = citedIds.map((id) => {
     const e = byId.get(id);
     if (!e) return { id, kind: "graph", visible: false };
-    const marking = { tenantId: e.tenantId, classification: e.classification as Classification, needToKnow: e.needToKnow, licenseUses: (e.license?.allows ?? null) as LicenseUse[] | null };
+    const marking = { ...readMarking(e), licenseUses: readLicenseUses(e.license?.allows) };
     if (!mayViewEvidence(actor, marking)) return { id, kind: "evidence", visible: false };
     return { id, kind: "evidence", visible: true, type: e.type, classification: marking.classification, sourceSystem: e.sourceSystem, content: e.content.length > 1200 ? e.content.slice(0, 1200) + "…" : e.content };
   });

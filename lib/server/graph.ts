@@ -7,6 +7,9 @@ import { Neo4jGraphStore } from "../adapters/neo4j/graph-store";
 import { importBundleWithGraph } from "../adapters/neo4j/sync";
 import type { Database } from "../adapters/prisma/db";
 import { importBundle, type ImportOptions, type ImportSummary } from "../adapters/prisma/workspace";
+import { PrismaEvidenceStore } from "../adapters/prisma/evidence-store";
+import { PrismaGraphStore } from "../adapters/prisma/graph-store";
+import type { UnreadableMarkings } from "../ports";
 
 export type GraphEnv = Partial<Pick<Env, "NEO4J_URI" | "NEO4J_USER" | "NEO4J_PASSWORD" | "NEO4J_DATABASE" | "NEO4J_TIMEOUT_MS">>;
 
@@ -47,6 +50,20 @@ export type WorkspaceImport = ImportSummary & { graph?: { neo4jSeconds: number; 
 export async function importWorkspace(db: Database, raw: unknown, e: GraphEnv, options: Omit<ImportOptions, "mirrorGraph"> = {}): Promise<WorkspaceImport> {
   const store = configuredNeo4jStore(e);
   return store ? importBundleWithGraph(db, raw, store, options) : importBundle(db, raw, options);
+}
+
+/**
+ * Items whose markings the policy cannot read, in the stores this process reads: the graph from Neo4j when it is
+ * configured (else the PostgreSQL tables), evidence from PostgreSQL. They are denied to everyone; operators see how
+ * many there are (health, `graph status`) and fix them at the source.
+ */
+export async function unreadableMarkings(db: Database, e: GraphEnv, timeoutMs?: number): Promise<Required<UnreadableMarkings>> {
+  const neo4j = configuredNeo4jStore(e);
+  const [graph, evidence] = await Promise.all([
+    neo4j ? neo4j.unreadableMarkings(timeoutMs) : new PrismaGraphStore(db.prisma).unreadableMarkings(),
+    new PrismaEvidenceStore(db.prisma).unreadableMarkings(),
+  ]);
+  return { nodes: graph.nodes ?? 0, edges: graph.edges ?? 0, evidence: evidence.evidence ?? 0 };
 }
 
 export interface GraphHealth {

@@ -12,6 +12,7 @@ import type { AnswerOutcome, Asker } from "../graphrag/types";
 import { asCasegraphError, type CasegraphError } from "../domain/failure-codes";
 import type { AnswerModel, CaseAccess, Ledger, ModelProbe } from "../ports";
 import { assertCaseAccess } from "./case-access";
+import { caseDisclosure } from "./disclosure";
 import { configuredNeo4jStore, type GraphEnv } from "./graph";
 import { runtime } from "./runtime";
 
@@ -20,18 +21,20 @@ export function prismaCaseAccess(prisma: PrismaClient): CaseAccess {
   return {
     async assertCaseAccess(user, caseId) {
       const c = await assertCaseAccess(prisma, user as Parameters<typeof assertCaseAccess>[1], caseId);
-      return { id: c.id, tenantId: c.tenantId, title: c.title, classification: c.classification };
+      return { id: c.id, tenantId: c.tenantId, title: c.title, classification: c.classification, hiddenCounts: c.hiddenCounts };
     },
   };
 }
 
 export function pipelineDeps(db: Database, ledger: Ledger, model: AnswerModel, e: Pick<Env, "AUDIT_QUERY_MODE" | "GRAPHRAG_HOPS" | "GRAPHRAG_MAX_NODES" | "GRAPHRAG_MAX_EDGES" | "GRAPHRAG_MAX_SNIPPETS" | "GRAPHRAG_TOKEN_BUDGET"> & GraphEnv, reads: SqlRunner = driverRunner(db)): AnswerDeps {
+  const graph = configuredNeo4jStore(e) ?? new PrismaGraphStore(reads);
   return {
     access: prismaCaseAccess(db.prisma),
+    disclosure: caseDisclosure(db.prisma, graph),
     // Retrieval reads go to the driver directly: a Prisma $queryRaw round trip costs several times more. On PostgreSQL
     // the process's read pool runs each as one statement, without a BEGIN/COMMIT round trip around it.
     // The case graph: Neo4j when NEO4J_URI is set (one driver per process), else the PostgreSQL tables.
-    graph: configuredNeo4jStore(e) ?? new PrismaGraphStore(reads),
+    graph,
     evidence: new PrismaEvidenceStore(reads),
     model,
     ledger,

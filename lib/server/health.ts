@@ -4,7 +4,8 @@ import type { DatabaseKind } from "../adapters/prisma/db";
 import { env } from "../env";
 import type { ModelProbe } from "../ports";
 import { answerModel } from "./graphrag";
-import { checkGraphStore, type GraphHealth } from "./graph";
+import { checkGraphStore, unreadableMarkings, type GraphHealth } from "./graph";
+import type { UnreadableMarkings } from "../ports";
 
 export interface Health {
   status: "healthy" | "degraded";
@@ -15,6 +16,11 @@ export interface Health {
   graph: GraphHealth;
   /** The answer model: the offline extractive model is always ok; a remote provider is probed (bounded, cached). */
   model: ModelProbe;
+  /**
+   * How many stored items carry markings the policy cannot read (denied to everyone, so not a failure of the service,
+   * but data to fix). Whole-store counts, recomputed at most once a minute; null when they could not be read in time.
+   */
+  markings: { unreadable: Required<UnreadableMarkings> | null };
 }
 
 const MODEL_PROBE_MS = 3_000;
@@ -43,6 +49,23 @@ export async function checkModel(): Promise<ModelProbe> {
 }
 
 const GRAPH_PROBE_MS = 1_500;
+const MARKINGS_PROBE_MS = 2_000;
+const MARKINGS_CACHE_MS = 60_000;
+let markingsCache: { at: number; unreadable: Required<UnreadableMarkings> | null } | undefined;
+
+async function checkMarkings(databaseOk: boolean): Promise<Health["markings"]> {
+  if (!databaseOk) return { unreadable: null };
+  if (markingsCache && Date.now() - markingsCache.at < MARKINGS_CACHE_MS) return { unreadable: markingsCache.unreadable };
+  let unreadable: Required<UnreadableMarkings> | null = null;
+  try {
+    const { db } = await runtime();
+    unreadable = await withTimeout(unreadableMarkings(db, env(), MARKINGS_PROBE_MS), MARKINGS_PROBE_MS + 500, "markings count");
+  } catch {
+    // Reported as unknown; the graph and database probes say why.
+  }
+  markingsCache = { at: Date.now(), unreadable };
+  return { unreadable };
+}
 
 async function checkGraph(databaseOk: boolean): Promise<GraphHealth> {
   let e: ReturnType<typeof env>;
@@ -77,7 +100,7 @@ export async function checkHealth(): Promise<Health> {
   } catch {
     database = { ok: false, kind: process.env.DATABASE_URL ? "postgresql" : "pglite", error: "CG-SYS-001" };
   }
-  const [graph, model] = await Promise.all([checkGraph(database.ok), checkModel()]);
+  const [graph, model, markings] = await Promise.all([checkGraph(database.ok), checkModel(), checkMarkings(database.ok)]);
   return {
     status: database.ok && graph.ok && model.ok ? "healthy" : "degraded",
     service: "graphrag",
@@ -85,5 +108,6 @@ export async function checkHealth(): Promise<Health> {
     database,
     graph,
     model,
+    markings,
   };
 }

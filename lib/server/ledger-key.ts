@@ -1,12 +1,14 @@
-// The checkpoint signing key. From CASEGRAPH_LEDGER_SIGNING_KEY when set; otherwise, for the embedded database only,
-// generated on first start and kept in the data folder (ledger-signing-key.pem, mode 0600) so restarts keep signing with
-// the same key. With PostgreSQL and no key configured there is no signer: several servers each inventing a key would
-// sign conflicting views, so checkpoints wait for an operator to set one (`casegraph audit keygen` prints a fresh key).
+// The checkpoint signing key. From CASEGRAPH_LEDGER_SIGNING_KEY when set. In production it must be set (lib/server/
+// production.ts: the server refuses to start without it — several servers each inventing a key would sign conflicting
+// views, and a key nobody kept cannot prove the ledger was not cut short). Outside production it is generated on first
+// use and kept in the data folder (ledger-signing-key.pem, mode 0600), so restarts keep signing with the same key;
+// `casegraph audit keygen` prints a fresh one for production.
 import type { KeyObject } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { generateSigningKey, keyIdOf, parsePublicKey, parseSigningKey, publicKeyOf, publicKeyPem } from "../domain/checkpoint";
 import { CasegraphError } from "../domain/failure-codes";
+import { requireInProduction } from "./production";
 
 export interface LedgerSigner {
   privateKey: KeyObject;
@@ -23,7 +25,7 @@ function signerFrom(privateKey: KeyObject, source: LedgerSigner["source"]): Ledg
   return { privateKey, publicKey, publicKeyPem: publicKeyPem(publicKey), keyId: keyIdOf(publicKey), source };
 }
 
-export async function loadLedgerSigner(options: { key?: string; dataDir?: string; embedded: boolean }): Promise<LedgerSigner | null> {
+export async function loadLedgerSigner(options: { key?: string; dataDir?: string }): Promise<LedgerSigner | null> {
   if (options.key) {
     try {
       return signerFrom(parseSigningKey(options.key), "env");
@@ -31,7 +33,8 @@ export async function loadLedgerSigner(options: { key?: string; dataDir?: string
       throw new CasegraphError("CG-AUDIT-003", "CASEGRAPH_LEDGER_SIGNING_KEY is not an Ed25519 private key (PEM or base64 PKCS#8).", [], { cause: err });
     }
   }
-  if (!options.embedded || !options.dataDir) return null;
+  requireInProduction("CASEGRAPH_LEDGER_SIGNING_KEY");
+  if (!options.dataDir) return null;
   const file = path.join(options.dataDir, KEY_FILE);
   const existing = await readFile(file, "utf8").catch((err: NodeJS.ErrnoException) => {
     if (err.code === "ENOENT") return null;

@@ -35,11 +35,12 @@ async function open(): Promise<Runtime> {
   // The embedded default migrates itself; PostgreSQL is migrated by `npm run db:migrate` (an operator's step).
   const db = await openDatabase({ url: e.DATABASE_URL, migrate: !e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE });
   const le = readLedgerEnv();
-  // The checkpoint key is read (or, embedded only, generated) on first use, not at start: a misconfigured key must
-  // not stop answers, only checkpoints (which then report CG-AUDIT-003).
+  // The checkpoint key is read (or, outside production, generated) on first use, not at start: a misconfigured key must
+  // not stop answers, only checkpoints (which then report CG-AUDIT-003). A missing one in production stops the server
+  // at start (instrumentation.ts).
   let signer: Promise<LedgerSigner | null> | undefined;
   const loadSigner = () =>
-    (signer ??= loadLedgerSigner({ key: le.CASEGRAPH_LEDGER_SIGNING_KEY, dataDir: defaultDataDir(), embedded: !e.DATABASE_URL }).catch((err) => {
+    (signer ??= loadLedgerSigner({ key: le.CASEGRAPH_LEDGER_SIGNING_KEY, dataDir: defaultDataDir() }).catch((err) => {
       signer = undefined;
       throw err;
     }));
@@ -64,6 +65,7 @@ export async function seedDemoIfEmpty(): Promise<boolean> {
   const { db } = await runtime();
   if ((await db.prisma.tenant.count()) > 0) return false;
   const bundle = JSON.parse(await readFile(DEMO_BUNDLE, "utf8"));
-  await importWorkspace(db, bundle, env()); // into Neo4j too when NEO4J_URI is set
+  // Into Neo4j too when NEO4J_URI is set; its users, licenses and memberships enter the ledger like any import's.
+  await importWorkspace(db, bundle, env(), { actor: { userId: null, email: "system:demo-seed", tenantId: null, via: "import" } });
   return true;
 }

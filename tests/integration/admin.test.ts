@@ -1,11 +1,10 @@
 // Admin management: every change is exactly one chained ledger entry (who, what, before → after) written in the same
 // transaction; a failed ledger write rolls the change back; tenant isolation and guard rails; the CLI.
-import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { runCli } from "../support/cli";
 import { clearTestRuntime, importDemo, nextHeadersMock, request, setRequest, useTestRuntime } from "../support/auth-fixture";
 import { describeEachDatabase } from "../support/databases";
 import { openDatabase } from "@/lib/adapters/prisma/db";
@@ -14,13 +13,13 @@ import { PrismaLedger } from "@/lib/adapters/prisma/ledger";
 vi.mock("next/headers", () => nextHeadersMock);
 
 const admin = await import("@/app/(workbench)/admin/actions");
+const account = await import("@/app/(workbench)/account/actions");
 const { signInAction } = await import("@/app/(auth)/actions");
 const { listLicenses, listUsers } = await import("@/lib/auth/admin");
 const { loadActor } = await import("@/lib/auth/actor");
 const { userIdFor } = await import("@/lib/adapters/prisma/workspace");
 const { hashToken } = await import("@/lib/auth/tokens");
 
-const run = promisify(execFile);
 
 interface LedgerRow {
   seq: bigint;
@@ -95,6 +94,16 @@ describeEachDatabase("admin changes and the ledger", (fixture) => {
     const dup = await audited(() => admin.createUserAction({ email: "analyst.ng@cyber.example", name: "Dup", roles: ["investigator"], clearance: "CUI", needToKnow: "", password: "duplicate-password" }));
     expect(dup.result).toMatchObject({ ok: false, error: { code: "CG-INPUT-006", issues: [{ path: "email" }] } });
     expect(dup.entries).toHaveLength(0);
+    // Another tenant's address and this tenant's own read the same: no existence oracle across tenants (issue 11 §8).
+    const own = await asAdmin(() => admin.createUserAction({ email: "analyst.kim@metro.example", name: "Dup", roles: ["investigator"], clearance: "CUI", needToKnow: "", password: "duplicate-password" }));
+    expect(JSON.stringify(own)).toBe(JSON.stringify(dup.result));
+    await fixture().db.prisma.license.create({ data: { id: "LIC-CYBER-PROBE", name: "Cyber only", allows: ["ANALYZE"], tenantId: "cyber-jcu" } });
+    const otherLicense = await asAdmin(() => admin.createLicenseAction({ id: "LIC-CYBER-PROBE", name: "x", allows: ["ANALYZE"] }));
+    await asAdmin(() => admin.createLicenseAction({ id: "LIC-METRO-DUP", name: "x", allows: ["ANALYZE"] }));
+    const ownLicense = await asAdmin(() => admin.createLicenseAction({ id: "LIC-METRO-DUP", name: "x", allows: ["ANALYZE"] }));
+    expect(otherLicense).toMatchObject({ ok: false, error: { code: "CG-INPUT-006" } });
+    expect(JSON.stringify(ownLicense)).toBe(JSON.stringify(otherLicense));
+    expect(JSON.stringify([dup.result, otherLicense])).not.toMatch(/exist|cyber|another tenant/i);
   });
 
   it("update user: one entry with before → after; no change → no entry", async () => {
@@ -119,8 +128,10 @@ describeEachDatabase("admin changes and the ledger", (fixture) => {
       ["admin.user.password_reset", () => admin.resetPasswordAction({ userId: kim, password: "kim-new-password" })],
       ["admin.membership.add", () => admin.addMemberAction({ caseId: "case-ledgerline", userId: kim })],
       ["admin.membership.remove", () => admin.removeMemberAction({ caseId: "case-ledgerline", userId: kim })],
-      ["admin.token.issue", () => admin.issueTokenAction({ userId: kim, name: "nightly", expiresIn: "30d" })],
+      ["admin.token.issue", () => account.createOwnTokenAction({ name: "nightly", expiresIn: "30d" })],
       ["admin.tenant.rename", () => admin.renameTenantAction({ name: "Metro PD" })],
+      ["admin.tenant.hidden_counts", () => admin.setHiddenCountModeAction({ mode: "exact" })],
+      ["admin.tenant.hidden_counts", () => admin.setHiddenCountModeAction({ mode: "case" })],
       ["admin.license.create", () => admin.createLicenseAction({ id: "LIC-METRO-1", name: "Metro internal", allows: ["ANALYZE", "INGEST"] })],
       ["admin.license.update", () => admin.updateLicenseAction({ id: "LIC-METRO-1", name: "Metro internal", allows: ["INGEST"] })],
     ];
@@ -132,7 +143,7 @@ describeEachDatabase("admin changes and the ledger", (fixture) => {
       expect(entries[0].payload.before, kind).not.toBeUndefined();
       expect(entries[0].payload.after, kind).not.toBeUndefined();
     }
-    const issued = (await fixture().db.prisma.apiToken.findFirstOrThrow({ where: { userId: kim, name: "nightly" } }));
+    const issued = (await fixture().db.prisma.apiToken.findFirstOrThrow({ where: { userId: ADMIN_ID, name: "nightly" } }));
     const { result, entries } = await audited(() => admin.revokeTokenAction({ tokenId: issued.id }));
     expect(result).toMatchObject({ ok: true, data: { revoked: true } });
     expect(entries.map((e) => e.kind)).toEqual(["admin.token.revoke"]);
@@ -191,7 +202,7 @@ describeEachDatabase("admin changes and the ledger", (fixture) => {
   it("guard rails: no self-deactivation or self-demotion; shared licenses are read-only; other tenants' objects do not exist", async () => {
     expect(await asAdmin(() => admin.setUserActiveAction({ userId: ADMIN_ID, active: false }))).toMatchObject({ ok: false, error: { code: "CG-INPUT-007" } });
     expect(await asAdmin(() => admin.updateUserAction({ userId: ADMIN_ID, name: "Alex Admin", roles: ["investigator"], clearance: "SECRET", needToKnow: [] })))
-      .toMatchObject({ ok: false, error: { code: "CG-INPUT-007" } });
+      .toMatchObject({ ok: false, error: { code: "CG-ACCESS-005" } });
     expect(await asAdmin(() => admin.updateLicenseAction({ id: "LIC-INTERNAL", name: "Mine now", allows: ["FULL_ACCESS"] }))).toMatchObject({ ok: false, error: { code: "CG-ACCESS-004" } });
     expect(await asAdmin(() => admin.updateLicenseAction({ id: "LIC-CYBER-SECRET", name: "x", allows: [] }))).toMatchObject({ ok: false, error: { code: "CG-ACCESS-003" } });
     expect(await asAdmin(() => admin.createLicenseAction({ id: "LIC-CYBER-SECRET", name: "x", allows: [] }))).toMatchObject({ ok: false, error: { code: "CG-INPUT-006" } });
@@ -200,6 +211,56 @@ describeEachDatabase("admin changes and the ledger", (fixture) => {
     const t = await fixture().db.prisma.apiToken.create({ data: { id: "tok_cyber", userId: userIdFor("analyst.ng@cyber.example"), name: "c", tokenHash: hashToken("x"), prefix: "cgt_x", expiresAt: new Date(Date.now() + 60_000) } });
     expect(await asAdmin(() => admin.revokeTokenAction({ tokenId: t.id }))).toMatchObject({ ok: false, error: { code: "CG-ACCESS-003" } });
     expect((await fixture().db.prisma.apiToken.findUniqueOrThrow({ where: { id: t.id } })).revokedAt).toBeNull();
+  });
+
+  it("separation of duties: an admin cannot raise themselves, grant above their own clearance, or act through someone's token", async () => {
+    const { prisma } = fixture().db;
+    const self = await prisma.user.findUniqueOrThrow({ where: { id: ADMIN_ID } });
+    const snapshot = async () => JSON.stringify(await prisma.user.findMany({ orderBy: { id: "asc" }, select: { id: true, clearance: true, needToKnow: true, roles: true } })) +
+      JSON.stringify(await prisma.caseMember.findMany({ orderBy: [{ caseId: "asc" }, { userId: "asc" }] })) + (await prisma.apiToken.count());
+    const before = await snapshot();
+    const head0 = await head();
+    // The red team's sequence: raise own clearance, add every tag, add self to the case, issue a token for an investigator.
+    const attempts: Array<[string, () => Promise<unknown>, string]> = [
+      ["own clearance", () => admin.updateUserAction({ userId: ADMIN_ID, name: self.name, roles: self.roles as never, clearance: "TS_SCI", needToKnow: self.needToKnow }), "CG-ACCESS-005"],
+      ["own tags", () => admin.updateUserAction({ userId: ADMIN_ID, name: self.name, roles: self.roles as never, clearance: self.clearance as never, needToKnow: ["narcotics", "homicide", "informants", "financial"] }), "CG-ACCESS-005"],
+      ["own roles", () => admin.updateUserAction({ userId: ADMIN_ID, name: self.name, roles: ["admin", "investigator", "supervisor"], clearance: self.clearance as never, needToKnow: self.needToKnow }), "CG-ACCESS-005"],
+      ["own membership", () => admin.addMemberAction({ caseId: "case-harbor", userId: ADMIN_ID }), "CG-ACCESS-005"],
+      ["another's clearance above own", () => admin.updateUserAction({ userId: userIdFor("analyst.kim@metro.example"), name: "Kim", roles: ["investigator"], clearance: "TOP_SECRET", needToKnow: ["narcotics"] }), "CG-ACCESS-006"],
+      ["a new user above own", () => admin.createUserAction({ email: "shadow@metro.example", name: "Shadow", roles: ["investigator"], clearance: "TS_SCI", needToKnow: [], password: "shadow-password-1" }), "CG-ACCESS-006"],
+    ];
+    for (const [what, attempt, code] of attempts) {
+      expect(await asAdmin(attempt as () => Promise<unknown>), what).toMatchObject({ ok: false, error: { code } });
+    }
+    // There is no way to issue a token for someone else: the only token action issues for the caller.
+    expect("issueTokenAction" in admin).toBe(false);
+    expect(await snapshot()).toBe(before);
+    expect(await entriesAfter(head0)).toEqual([]);
+    // Changing their own name is fine; and another admin (an operator-made second admin) may raise this one — up to
+    // their own clearance — which is recorded with both names.
+    expect(await asAdmin(() => admin.updateUserAction({ userId: ADMIN_ID, name: "Alex Admin (renamed)", roles: self.roles as never, clearance: self.clearance as never, needToKnow: self.needToKnow }))).toMatchObject({ ok: true });
+    expect(await asAdmin(() => admin.updateUserAction({ userId: userIdFor("analyst.kim@metro.example"), name: "Kim", roles: ["investigator"], clearance: "SECRET", needToKnow: ["narcotics"] }))).toMatchObject({ ok: true });
+    await asAdmin(() => admin.updateUserAction({ userId: userIdFor("analyst.kim@metro.example"), name: "Kim", roles: ["investigator"], clearance: "CUI", needToKnow: ["narcotics"] }));
+    await asAdmin(() => admin.updateUserAction({ userId: ADMIN_ID, name: self.name, roles: self.roles as never, clearance: self.clearance as never, needToKnow: self.needToKnow }));
+  });
+
+  it("the ledger entry of a token-authenticated answer names the token and its issuer", async () => {
+    const { prisma } = fixture().db;
+    setRequest({});
+    expect(await signInAction({ email: "det.reyes@metro.example", password: "casegraph-demo" })).toMatchObject({ ok: true });
+    setRequest({ cookie: [...request.cookies].map(([k, v]) => `${k}=${v}`).join("; ") });
+    const issued = await account.createOwnTokenAction({ name: "reyes script", expiresIn: "1d" });
+    if (!issued.ok) throw new Error(issued.error.code);
+    const issueEntry = (await entriesAfter(0n)).filter((e) => e.kind === "admin.token.issue").pop()!;
+    expect(issueEntry.payload.after).toMatchObject({ id: issued.data.id, userEmail: "det.reyes@metro.example", issuer: "det.reyes@metro.example", onBehalf: false });
+    const { POST } = await import("@/app/api/graphrag/answer/route");
+    const res = await POST(new Request("http://casegraph.test/api/graphrag/answer", {
+      method: "POST", headers: { authorization: `Bearer ${issued.data.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ caseId: "case-harbor", question: "Who killed Raymond Dunn?" }),
+    }), { params: Promise.resolve({}) } as never);
+    expect(res.status).toBe(200);
+    const [entry] = await prisma.$queryRaw<Array<{ payload: any }>>`SELECT payload FROM "ledger" WHERE kind = 'graphrag.answer' ORDER BY seq DESC LIMIT 1`;
+    expect(entry.payload).toMatchObject({ actor_via: "token", actor_token: { id: issued.data.id, issuer: "det.reyes@metro.example" } });
   });
 
   it("non-admins are refused every admin action (role checked on the server)", async () => {
@@ -213,16 +274,11 @@ describeEachDatabase("admin changes and the ledger", (fixture) => {
 
 describe("CLI: user create and token create/list/revoke", () => {
   let dir = "";
-  const cli = (args: string[], input?: string) => {
-    const child = run(process.execPath, ["--import", "tsx", "bin/casegraph.ts", ...args], {
-      cwd: path.resolve(import.meta.dirname, "../.."),
-      env: { ...process.env, CASEGRAPH_DATA_DIR: dir, DATABASE_URL: "", CASEGRAPH_SEED_DEMO: "never" },
-      timeout: 120_000,
-    });
-    if (input !== undefined) {
-      child.child.stdin?.end(input);
-    }
-    return child;
+  /** The CLI as operators run it; a non-zero exit rejects with the result (code, stdout, stderr). */
+  const cli = async (args: string[], input?: string) => {
+    const r = await runCli(args, { env: { CASEGRAPH_DATA_DIR: dir, DATABASE_URL: "", CASEGRAPH_SEED_DEMO: "never" }, input });
+    if (r.code !== 0) throw r;
+    return r;
   };
 
   beforeAll(async () => {

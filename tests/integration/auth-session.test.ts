@@ -21,6 +21,7 @@ vi.mock("next/navigation", () => ({
 const { authedAction, authedRoute } = await import("@/lib/auth/guard");
 const { signInAction, signOutAction } = await import("@/app/(auth)/actions");
 const admin = await import("@/app/(workbench)/admin/actions");
+const account = await import("@/app/(workbench)/account/actions");
 const { signInWithPassword } = await import("@/lib/auth/sign-in");
 const { authFor } = await import("@/lib/auth/auth");
 const { LOCKOUT_MAX_FAILURES } = await import("@/lib/auth/lockout");
@@ -65,6 +66,14 @@ describeEachDatabase("sign-in, sessions and revocation", (fixture, kind) => {
   async function asAdmin<T>(fn: () => Promise<T>): Promise<T> {
     setRequest({ cookie: adminCookie });
     return fn();
+  }
+
+  /** A token the user creates for themselves (tokens are created by their owner). */
+  async function ownToken(email: string, name: string, expiresIn: "1d" | "7d" = "1d") {
+    setRequest({ cookie: await signInVia(email) });
+    const issued = await account.createOwnTokenAction({ name, expiresIn });
+    if (!issued.ok) throw new Error(issued.error.code);
+    return issued.data;
   }
 
   beforeAll(async () => {
@@ -184,9 +193,7 @@ describeEachDatabase("sign-in, sessions and revocation", (fixture, kind) => {
     it("a removed membership denies the very next request, by session and by token", async () => {
       const cookie = await signInVia(KIM);
       const kim = userIdFor(KIM);
-      const issued = await asAdmin(() => admin.issueTokenAction({ userId: kim, name: "kim", expiresIn: "1d" }));
-      if (!issued.ok) throw new Error(issued.error.code);
-      const bearer = { authorization: `Bearer ${issued.data.token}` };
+      const bearer = { authorization: `Bearer ${(await ownToken(KIM, "kim")).token}` };
       expect((await get(harborProbe, { cookie })).status).toBe(200);
       expect((await get(harborProbe, bearer)).status).toBe(200);
       expect(await asAdmin(() => admin.removeMemberAction({ caseId: "case-harbor", userId: kim }))).toMatchObject({ ok: true, data: { removed: true } });
@@ -215,13 +222,12 @@ describeEachDatabase("sign-in, sessions and revocation", (fixture, kind) => {
       const { prisma } = fixture().db;
       const cookie = await signInVia(KIM);
       const kim = userIdFor(KIM);
-      const issued = await asAdmin(() => admin.issueTokenAction({ userId: kim, name: "kim2", expiresIn: "1d" }));
-      if (!issued.ok) throw new Error(issued.error.code);
+      const issued = await ownToken(KIM, "kim2");
       expect(await asAdmin(() => admin.setUserActiveAction({ userId: kim, active: false }))).toMatchObject({ ok: true, data: { active: false } });
       expect(await prisma.session.count({ where: { userId: kim } })).toBe(0);
       const bySession = await get(me, { cookie });
       expect(bySession.status).toBe(401);
-      const byToken = await get(me, { authorization: `Bearer ${issued.data.token}` });
+      const byToken = await get(me, { authorization: `Bearer ${issued.token}` });
       expect(byToken.status).toBe(403);
       expect((await byToken.json()).error.code).toBe("CG-AUTH-003");
       setRequest({});
@@ -253,10 +259,8 @@ describeEachDatabase("sign-in, sessions and revocation", (fixture, kind) => {
   describe("API tokens", () => {
     it("are stored hashed, authenticate as their user, record last use, and die at expiry or revocation", async () => {
       const { prisma } = fixture().db;
-      const reyes = userIdFor(REYES);
-      const issued = await asAdmin(() => admin.issueTokenAction({ userId: reyes, name: "script", expiresIn: "7d" }));
-      if (!issued.ok) throw new Error(issued.error.code);
-      const { token, id } = issued.data;
+
+      const { token, id } = await ownToken(REYES, "script", "7d");
       const row = await prisma.apiToken.findUniqueOrThrow({ where: { id } });
       expect(JSON.stringify(row)).not.toContain(token);
       expect(row.tokenHash).toMatch(/^[0-9a-f]{64}$/);
@@ -293,11 +297,16 @@ describeEachDatabase("sign-in, sessions and revocation", (fixture, kind) => {
       }
     });
 
-    it("issuing validates the form and refuses deactivated users", async () => {
-      expect(await asAdmin(() => admin.issueTokenAction({ userId: userIdFor(REYES), name: "", expiresIn: "2y" as never })))
-        .toMatchObject({ ok: false, error: { code: "CG-INPUT-001" } });
-      const r = await asAdmin(() => admin.issueTokenAction({ userId: userIdFor(REYES), name: "", expiresIn: "2y" as never }));
+    it("issuing validates the form; an owner revokes only their own tokens", async () => {
+      setRequest({ cookie: await signInVia(REYES) });
+      const r = await account.createOwnTokenAction({ name: "", expiresIn: "2y" as never });
+      expect(r).toMatchObject({ ok: false, error: { code: "CG-INPUT-001" } });
       if (!r.ok) expect(r.error.issues?.map((i) => i.path).sort()).toEqual(["expiresIn", "name"]);
+      const kims = await ownToken(KIM, "kim3");
+      setRequest({ cookie: await signInVia(REYES) });
+      expect(await account.revokeOwnTokenAction({ tokenId: kims.id })).toMatchObject({ ok: false, error: { code: "CG-ACCESS-003" } });
+      setRequest({ cookie: await signInVia(KIM) });
+      expect(await account.revokeOwnTokenAction({ tokenId: kims.id })).toMatchObject({ ok: true, data: { revoked: true } });
     });
   });
 

@@ -343,6 +343,12 @@ const MATRIX: Record<string, Row> = {
     notApplicable: "renames the admin's own tenant; no tenant can be named",
     scopeDenial: "-",
   },
+  "action setHiddenCountModeAction app/(workbench)/admin/actions.ts": {
+    roles: ["admin"],
+    scopes: { "own-tenant": async () => ({ mode: "case" }) },
+    notApplicable: "sets the admin's own tenant's setting; no tenant can be named",
+    scopeDenial: "-",
+  },
   "action createLicenseAction app/(workbench)/admin/actions.ts": {
     roles: ["admin"],
     scopes: { "own-tenant": async (ctx) => ({ id: `LIC-M-${ctx.fresh()}`, name: "Matrix", allows: ["ANALYZE"] }) },
@@ -377,11 +383,17 @@ const MATRIX: Record<string, Row> = {
     notApplicable: "own tenant = own case for a membership",
     scopeDenial: "CG-ACCESS-003",
   },
-  "action issueTokenAction app/(workbench)/admin/actions.ts": {
-    roles: ["admin"],
+  "action createOwnTokenAction app/(workbench)/account/actions.ts": {
+    roles: [],
+    scopes: { "own-tenant": async () => ({ name: "matrix", expiresIn: "1d" }) },
+    notApplicable: "issues a token for the caller only; no user or tenant can be named",
+    scopeDenial: "-",
+  },
+  "action revokeOwnTokenAction app/(workbench)/account/actions.ts": {
+    roles: [],
     scopes: {
-      "own-tenant": async () => ({ userId: id(METRO_TARGET), name: "matrix", expiresIn: "1d" }),
-      "other-tenant": async () => ({ userId: id(CYBER_USER), name: "hijack", expiresIn: "365d" }),
+      "own-tenant": async (ctx) => ({ tokenId: await tokenOf(ctx.db, ctx.person.email) }),
+      "other-tenant": async (ctx) => ({ tokenId: await tokenOf(ctx.db, CYBER_USER) }),
     },
     scopeDenial: "CG-ACCESS-003",
   },

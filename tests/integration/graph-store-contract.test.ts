@@ -11,6 +11,7 @@ import type { CaseGraphStore, CaseScope, SeedQuery, SubgraphLimits } from "@/lib
 import { prng } from "@/lib/workspace/generate";
 import { describeEachDatabase } from "../support/databases";
 import { demoBundle } from "../support/demo";
+import { compareIds } from "@/lib/domain/graph-contract";
 import { bfsDistances, referenceCases, referenceExpand, referenceSeeds, type RefCase } from "../support/graph-reference";
 import { neo4jAvailable, testNeo4jStore, uniqueCaseIds } from "../support/neo4j";
 
@@ -126,6 +127,44 @@ describeEachDatabase("CaseGraphStore contract", (fixture, kind) => {
       for (const [name, store] of stores) {
         const [seed] = await store.findSeedNodes(scopeOf(c), { ids: ["p-marchetti"], phrases: [], terms: [], limit: 1 });
         expect(seed.node, name).toEqual(c.nodes.find((n) => n.id === "p-marchetti"));
+      }
+    });
+  });
+
+  describe("case outline", () => {
+    const strip = <T extends { properties: unknown }>({ properties: _p, ...rest }: T) => rest;
+    const byId = <T extends { id: string }>(xs: readonly T[]) => [...xs].sort((a, b) => compareIds(a.id, b.id));
+
+    it("is every node and edge of the case, without properties, in id order", async () => {
+      for (const caseName of ["case-harbor", "case-nightjar", "case-ledgerline", "case-text", "case-twin"]) {
+        const c = caseOf(caseName);
+        const expected = { nodes: byId(c.nodes).map(strip), edges: byId(c.edges).map(strip), truncated: false };
+        expect(expected.nodes.length).toBeGreaterThan(0);
+        for (const [name, store] of stores) {
+          expect(await store.outline(scopeOf(c), { maxNodes: 10_000, maxEdges: 10_000 }), `${name}: ${caseName}`).toEqual(expected);
+        }
+      }
+    });
+
+    it("stops at its caps and says so", async () => {
+      const c = caseOf("case-harbor");
+      for (const [name, store] of stores) {
+        const cut = await store.outline(scopeOf(c), { maxNodes: 5, maxEdges: 7 });
+        expect(cut.nodes.map((n) => n.id), name).toEqual(byId(c.nodes).slice(0, 5).map((n) => n.id));
+        expect(cut.edges.map((e) => e.id), name).toEqual(byId(c.edges).slice(0, 7).map((e) => e.id));
+        expect(cut.truncated, name).toBe(true);
+        const exact = await store.outline(scopeOf(c), { maxNodes: c.nodes.length, maxEdges: c.edges.length });
+        expect(exact.truncated, name).toBe(false);
+      }
+    });
+
+    it("reads only the case under its own tenant", async () => {
+      const harbor = caseOf("case-harbor");
+      for (const [name, store] of stores) {
+        // The twin holds the same ids in another tenant; asked under the wrong tenant a case reads as empty.
+        expect(await store.outline({ tenantId: "cyber-jcu", caseId: harbor.id }, { maxNodes: 10, maxEdges: 10 }), name).toEqual({ nodes: [], edges: [], truncated: false });
+        const twin = await store.outline(scopeOf(caseOf("case-twin")), { maxNodes: 10_000, maxEdges: 10_000 });
+        expect(twin.nodes.every((n) => n.tenantId === "cyber-jcu" && n.name.startsWith("Twin ")), name).toBe(true);
       }
     });
   });

@@ -1,27 +1,16 @@
 // `casegraph audit …` end to end: checkpoints, proofs exported and checked offline with nothing but the public key,
 // deterministic exports, retention, the signing key's sources.
-import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/lib/adapters/prisma/db";
 import { PrismaLedger, sha256Text } from "@/lib/adapters/prisma/ledger";
+import { runCli } from "../support/cli";
 import { backends, freshDatabase } from "../support/databases";
 import { testSigner } from "../support/ledger";
 
-const run = promisify(execFile);
-
-async function cli(args: string[], env: Record<string, string>) {
-  try {
-    const r = await run("npx", ["tsx", "bin/casegraph.ts", ...args], { env: { ...process.env, ...env }, timeout: 120_000 });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = (args: string[], env: Record<string, string>) => runCli(args, { env });
 
 describe.runIf(backends.includes("postgresql"))("casegraph audit (PostgreSQL)", () => {
   const signer = testSigner();
@@ -125,10 +114,20 @@ describe.runIf(backends.includes("postgresql"))("casegraph audit (PostgreSQL)", 
     expect((await cli(["audit", "app-role", "Robert'); DROP TABLE x;--"], {})).code).toBe(1);
   }, 300_000);
 
-  it("with PostgreSQL and no signing key, signing is refused with CG-AUDIT-003 (no key is invented)", async () => {
-    const r = await cli(["audit", "checkpoint"], { ...env, CASEGRAPH_LEDGER_SIGNING_KEY: "" });
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain("CG-AUDIT-003");
+  it("with PostgreSQL and no signing key: refused in production (CG-SYS-003, nothing invented); generated into the data folder otherwise", async () => {
+    const own = await mkdtemp(path.join(os.tmpdir(), "cg-pg-key-"));
+    try {
+      const prod = await cli(["audit", "checkpoint"], { ...env, CASEGRAPH_DATA_DIR: own, CASEGRAPH_LEDGER_SIGNING_KEY: "", NODE_ENV: "production" });
+      expect(prod.code).toBe(1);
+      expect(prod.stderr).toContain("CG-SYS-003");
+      expect(prod.stderr).toContain("CASEGRAPH_LEDGER_SIGNING_KEY");
+      await expect(stat(path.join(own, "ledger-signing-key.pem"))).rejects.toThrow();
+      const dev = await cli(["audit", "checkpoint"], { ...env, CASEGRAPH_DATA_DIR: own, CASEGRAPH_LEDGER_SIGNING_KEY: "", NODE_ENV: "development" });
+      expect(dev.code, dev.stderr).toBe(0);
+      expect((await stat(path.join(own, "ledger-signing-key.pem"))).mode & 0o777).toBe(0o600);
+    } finally {
+      await rm(own, { recursive: true, force: true });
+    }
   }, 120_000);
 });
 

@@ -1,25 +1,14 @@
-import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "@/lib/adapters/prisma/db";
 import { PrismaLedger } from "@/lib/adapters/prisma/ledger";
+import { runCli } from "../support/cli";
 import { backends, describeEachDatabase, freshDatabase } from "../support/databases";
 import { bypassingTriggers } from "../support/ledger";
 
-const run = promisify(execFile);
-
-async function cli(args: string[], env: Record<string, string>) {
-  try {
-    const r = await run("npx", ["tsx", "bin/casegraph.ts", ...args], { env: { ...process.env, ...env }, timeout: 60_000 });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = (args: string[], env: Record<string, string>) => runCli(args, { env });
 
 describeEachDatabase("ledger", (fixture) => {
   it("concurrent appends form one linear chain that verifies", async () => {

@@ -1,9 +1,7 @@
 // Import with Neo4j configured: the graph goes to Neo4j and everything to PostgreSQL as one unit of work. A dead or
 // failing Neo4j fails the import with a coded error and leaves PostgreSQL exactly as it was (compared by export);
 // Neo4j is put back to what PostgreSQL holds; running the import again succeeds and leaves the same state.
-import { execFile } from "node:child_process";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { Neo4jGraphStore, type EdgeWrite } from "@/lib/adapters/neo4j/graph-store";
 import { importBundleWithGraph } from "@/lib/adapters/neo4j/sync";
@@ -12,11 +10,11 @@ import { PrismaGraphStore } from "@/lib/adapters/prisma/graph-store";
 import { exportWorkspace } from "@/lib/adapters/prisma/workspace";
 import { CasegraphError } from "@/lib/domain/failure-codes";
 import type { CaseScope } from "@/lib/ports";
+import { runCli } from "../support/cli";
 import { describeEachDatabase } from "../support/databases";
 import { demoBundle } from "../support/demo";
 import { DEAD_NEO4J_URI, TEST_NEO4J_URI, neo4jAvailable, testNeo4jConfig, testNeo4jStore, uniqueCaseIds } from "../support/neo4j";
 
-const run = promisify(execFile);
 
 /** Everything both stores hold for each case of the bundle, read through the port. */
 async function graphs(db: Database, store: { nodesByIds: PrismaGraphStore["nodesByIds"]; edgesByIds: PrismaGraphStore["edgesByIds"] }, bundle: any) {
@@ -178,11 +176,10 @@ describeEachDatabase("import with Neo4j configured", (fixture, kind) => {
     const { db, url } = fixture();
     if (!url) return expect(kind).toBe("pglite"); // the CLI needs a server database to share with this test
     const cli = (args: string[], neo4jUri: string) =>
-      run(process.execPath, ["--import", "tsx", path.resolve("bin/casegraph.ts"), ...args], {
-        env: { ...process.env, DATABASE_URL: url, NEO4J_URI: neo4jUri, NEO4J_USER: testNeo4jConfig().user ?? "", NEO4J_PASSWORD: testNeo4jConfig().password ?? "", CASEGRAPH_SEED_DEMO: "never" },
-        cwd: process.cwd(),
+      runCli(args, {
+        env: { DATABASE_URL: url, NEO4J_URI: neo4jUri, NEO4J_USER: testNeo4jConfig().user ?? "", NEO4J_PASSWORD: testNeo4jConfig().password ?? "", CASEGRAPH_SEED_DEMO: "never" },
         timeout: 180_000,
-      }).then((r) => ({ code: 0, ...r }), (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }));
+      });
     const c = bundle.cases[2];
     const scope = { tenantId: c.tenant, caseId: c.id };
     await store.deleteCase(c.id);
@@ -204,5 +201,5 @@ describeEachDatabase("import with Neo4j configured", (fixture, kind) => {
     const ok = await cli(["import", file], TEST_NEO4J_URI);
     expect(ok.code, ok.stderr).toBe(0);
     expect(await exportWorkspace(db.prisma)).not.toBe(before);
-  }, 600_000); // three CLI processes, each starting tsx, PostgreSQL and Neo4j sessions on a busy 2-core machine
+  }, 600_000); // three CLI processes, each opening PostgreSQL and Neo4j sessions on a busy 2-core machine
 });

@@ -21,7 +21,7 @@ import { answerQuestion } from "@/lib/graphrag/answer";
 import { pipelineDeps } from "@/lib/server/graphrag";
 import { demoBundle } from "../support/demo";
 import { CasegraphError } from "@/lib/domain/failure-codes";
-import { describeNeo4j } from "../support/neo4j";
+import { TEST_NEO4J_URI, describeWhen, neo4jAvailable } from "../support/neo4j";
 
 const run = promisify(execFile);
 
@@ -39,7 +39,7 @@ async function freePort(): Promise<number> {
 const hasJava = spawnSync("java", ["-version"], { stdio: "ignore" }).status === 0;
 if (!hasJava) console.warn("Neo4j stop/restart suite NOT run: no `java` on PATH (tools/neo4j/run.sh needs JDK 17 or 21).");
 
-(hasJava ? describeNeo4j : () => {})("a real Neo4j stopped mid-run", () => {
+describeWhen(hasJava && neo4jAvailable(), hasJava ? `no Neo4j reachable at ${TEST_NEO4J_URI}` : "no `java` on PATH", "a real Neo4j stopped mid-run", () => {
   let dir: string;
   let env: NodeJS.ProcessEnv;
   let store: Neo4jGraphStore;

@@ -31,7 +31,7 @@ const BAD: Array<{ name: string; code: string; path: string; mutate(b: Bundle): 
 ];
 
 async function snapshot(db: Parameters<typeof exportWorkspace>[0]) {
-  const counts = await db.$queryRaw<Array<Record<string, bigint>>>`SELECT
+  const counts = await db.$queryRaw<Array<Record<string, bigint>>>`SELECT (SELECT count(*) FROM "ledger") AS ledger,
     (SELECT count(*) FROM "tenant") AS tenants, (SELECT count(*) FROM "user") AS users, (SELECT count(*) FROM "case") AS cases,
     (SELECT count(*) FROM "graph_node") AS nodes, (SELECT count(*) FROM "graph_edge") AS edges,
     (SELECT count(*) FROM "evidence") AS evidence, (SELECT count(*) FROM "account") AS accounts`;
@@ -91,6 +91,53 @@ describeEachDatabase("workspace bundles", (fixture) => {
     bundle.cases[1].evidence[10].content = "late failure \u0000 here";
     await expect(importBundle(db, bundle)).rejects.toMatchObject({ code: "CG-IMPORT-013" });
     expect(await snapshot(db.prisma)).toEqual(before);
+  });
+
+  it("records every change an import makes to users, memberships, licenses and tenants in the ledger, and none when nothing changed", async () => {
+    const { db } = fixture();
+    const entries = async (after: bigint) =>
+      db.prisma.$queryRaw<Array<{ kind: string; case_id: string | null; payload: any }>>`SELECT kind, case_id, payload FROM "ledger" WHERE seq > ${after} ORDER BY seq`;
+    const head = async () => (await db.prisma.$queryRaw<Array<{ s: bigint }>>`SELECT coalesce(max(seq), 0) AS s FROM "ledger"`)[0].s;
+    // The demo is in already (previous tests): its first import left one entry per tenant, license, user and membership.
+    const demo = demoBundle();
+    const all = await entries(0n);
+    const count = (kind: string) => all.filter((e) => e.kind === kind).length;
+    expect(count("admin.tenant.create")).toBe(demo.tenants.length);
+    expect(count("admin.license.create")).toBe(demo.licenses.length);
+    expect(count("admin.user.create")).toBe(demo.users.length);
+    expect(count("admin.membership.add")).toBe(demo.cases.reduce((n: number, c: any) => n + c.members.length, 0));
+    expect(all.every((e) => e.payload.actor.via === "import")).toBe(true);
+    expect(JSON.stringify(all)).not.toMatch(/casegraph-demo|scrypt|\$2[aby]\$/); // no password, no hash
+
+    // Re-importing the same bundle: nothing changed, nothing recorded.
+    let mark = await head();
+    await importBundle(db, demoBundle());
+    expect(await entries(mark)).toEqual([]);
+
+    // A raised clearance, a new password, a new member, a changed license: one entry each, before → after.
+    const changed = demoBundle();
+    const kim = changed.users.find((u: any) => u.email === "analyst.kim@metro.example");
+    kim.clearance = "SECRET";
+    kim.password = "a-new-password-for-kim";
+    changed.cases.find((c: any) => c.id === "case-ledgerline").members.push("analyst.kim@metro.example");
+    changed.licenses[0].name = "Renamed license";
+    mark = await head();
+    await importBundle(db, changed, { actor: { userId: null, email: "cli:operator", tenantId: null, via: "import" } });
+    const got = await entries(mark);
+    expect(got.map((e) => e.kind).sort()).toEqual(["admin.license.update", "admin.membership.add", "admin.user.password_reset", "admin.user.update"]);
+    const update = got.find((e) => e.kind === "admin.user.update")!;
+    expect(update.payload).toMatchObject({ actor: { email: "cli:operator", via: "import" }, before: { clearance: "CUI" }, after: { clearance: "SECRET" } });
+    expect(got.find((e) => e.kind === "admin.membership.add")!.case_id).toBe("case-ledgerline");
+    expect(JSON.stringify(got)).not.toContain("a-new-password-for-kim");
+
+    // A failed import records nothing.
+    mark = await head();
+    const failing = demoBundle();
+    failing.users[0].clearance = "TOP_SECRET";
+    failing.cases[1].evidence[10].content = "late failure \u0000 here";
+    await expect(importBundle(db, failing)).rejects.toMatchObject({ code: "CG-IMPORT-013" });
+    expect(await entries(mark)).toEqual([]);
+    await importBundle(db, demoBundle());
   });
 
   it("export of one case carries what it needs to re-import on its own", async () => {

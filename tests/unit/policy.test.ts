@@ -6,7 +6,8 @@ import { evidenceDenialReason, mayViewEvidence, visibleGraph, type EvidenceMarki
 // The reference: ten lines a reviewer can check by eye against DESIGN.md step 4.
 function reference(v: Viewer, e: EvidenceMarking): boolean {
   if (e.tenantId !== v.tenantId || !v.tenantId) return false;
-  if (CLASSIFICATIONS.indexOf(e.classification) > CLASSIFICATIONS.indexOf(v.clearance)) return false;
+  const rank = (c: string) => (CLASSIFICATIONS as readonly string[]).indexOf(c);
+  if (rank(e.classification) < 0 || rank(v.clearance) < 0 || rank(e.classification) > rank(v.clearance)) return false;
   if (e.needToKnow.length > 0) {
     const mine = v.needToKnow.map((t) => t.toLowerCase());
     if (!e.needToKnow.some((t) => mine.includes(t.toLowerCase()))) return false;

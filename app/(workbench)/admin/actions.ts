@@ -2,11 +2,11 @@
 // Admin server actions: each one is authedAction({ roles: ["admin"] }) → zod input → a lib/auth/admin.ts function that
 // works in the admin's own tenant only and writes one ledger entry per change, in the same transaction.
 import {
-  addCaseMember, createLicense, createUser, issueTokenFor, removeCaseMember, renameTenant, resetPassword, revokeToken,
-  setUserActive, updateLicense, updateUser,
+  addCaseMember, createLicense, createUser, removeCaseMember, renameTenant, resetPassword, revokeToken,
+  setHiddenCountMode, setUserActive, updateLicense, updateUser,
 } from "@/lib/auth/admin";
 import {
-  createUserInput, issueTokenInput, licenseInput, membershipInput, renameTenantInput, resetPasswordInput, revokeTokenInput,
+  createUserInput, hiddenCountModeInput, licenseInput, membershipInput, renameTenantInput, resetPasswordInput, revokeTokenInput,
   setActiveInput, updateUserInput,
 } from "@/lib/auth/admin-schemas";
 import { authedAction } from "@/lib/auth/guard";
@@ -38,6 +38,11 @@ export const renameTenantAction = authedAction({ ...admin, input: renameTenantIn
   renameTenant(await prisma(), actor, input),
 );
 
+export const setHiddenCountModeAction = authedAction({ ...admin, input: hiddenCountModeInput }, async (actor, input) => {
+  const t = await setHiddenCountMode(await prisma(), actor, input);
+  return { mode: t.hiddenCountMode };
+});
+
 export const createLicenseAction = authedAction({ ...admin, input: licenseInput }, async (actor, input) => {
   const l = await createLicense(await prisma(), actor, input);
   return { id: l.id };
@@ -56,12 +61,7 @@ export const removeMemberAction = authedAction({ ...admin, input: membershipInpu
   removeCaseMember(await prisma(), actor, input),
 );
 
-/** The token secret is in this result and nowhere else, ever. */
-export const issueTokenAction = authedAction({ ...admin, input: issueTokenInput }, async (actor, input) => {
-  const t = await issueTokenFor(await prisma(), actor, input);
-  return { id: t.id, token: t.token, prefix: t.prefix, expiresAt: t.expiresAt.toISOString() };
-});
-
+/** Any token of the tenant (admins revoke; tokens are created by their owners on the account page). */
 export const revokeTokenAction = authedAction({ ...admin, input: revokeTokenInput }, async (actor, input) => {
   const r = await revokeToken(await prisma(), actor, input);
   return { revoked: r.revoked };

@@ -20,12 +20,13 @@ import { createHash } from "node:crypto";
 import neo4j, { type ManagedTransaction, type Record as Neo4jRecord } from "neo4j-driver";
 import { CasegraphError } from "../../domain/failure-codes";
 import {
-  assembleSubgraph, expandFrontier, idSortKey, nodeSearchTokens, propertiesObject, rankSeedCandidates, simpleLower,
+  assembleSubgraph, expandFrontier, idSortKey, outlineOf, nodeSearchTokens, propertiesObject, rankSeedCandidates, simpleLower,
   textQueryGroups,
 } from "../../domain/graph-contract";
-import type { Classification } from "../../domain/markings";
+import { CLASSIFICATIONS, readMarking } from "../../domain/markings";
 import type {
-  CaseGraphStore, CaseScope, GraphEdgeRecord, GraphNodeRecord, SeedCandidate, SeedQuery, Subgraph, SubgraphLimits,
+  CaseGraphStore, CaseOutline, CaseScope, GraphEdgeRecord, GraphNodeRecord, MarkingAudit, SeedCandidate, SeedQuery, Subgraph,
+  SubgraphLimits, UnreadableMarkings,
 } from "../../ports";
 import { connectNeo4j, toGraphError, type Neo4jConfig, type Neo4jConnection } from "./connection";
 
@@ -35,7 +36,7 @@ export interface NodeWrite {
   label: string;
   name: string;
   properties: Record<string, unknown>;
-  classification: Classification | string;
+  classification: string;
   needToKnow: string[];
 }
 
@@ -45,7 +46,7 @@ export interface EdgeWrite {
   target: string;
   type: string;
   properties: Record<string, unknown>;
-  classification: Classification | string;
+  classification: string;
   needToKnow: string[];
 }
 
@@ -113,13 +114,39 @@ const Q = {
     RETURN ${EDGE_MAP} AS edge, s.id AS source, t.id AS target
     ORDER BY r.idKey
     LIMIT $limit`,
+  outlineNodes: `MATCH (n:CaseNode) WHERE n.caseId = $caseId AND n.id IS NOT NULL AND n.tenantId = $tenantId
+    RETURN n {.id, .tenantId, .label, .name, .classification, .needToKnow} AS node ORDER BY n.idKey LIMIT $limit`,
+  outlineEdges: `MATCH (s:CaseNode)-[r:EDGE]->(t:CaseNode)
+    WHERE r.caseId = $caseId AND r.tenantId = $tenantId
+    RETURN r {.id, .tenantId, .type, .classification, .needToKnow} AS edge, s.id AS source, t.id AS target
+    ORDER BY r.idKey LIMIT $limit`,
   edgesByIds: `MATCH (s:CaseNode)-[r:EDGE]->(t:CaseNode)
     WHERE r.caseId = $caseId AND r.id IN $ids AND r.tenantId = $tenantId
     RETURN ${EDGE_MAP} AS edge, s.id AS source, t.id AS target
     ORDER BY r.idKey`,
 } as const;
 
-export class Neo4jGraphStore implements CaseGraphStore {
+// A whole-graph scan: not in Q, so ensureSchema() does not run it at start.
+// Readable = what readMarking accepts: a catalogue classification, a list of non-blank strings, a non-blank tenant.
+// CASE keeps trim() away from values that are not strings (another tool may have written numbers or maps); coalesce
+// makes a null anywhere (a missing property) count as unreadable.
+const UNREADABLE_MARKINGS = `CALL () {
+      MATCH (n:CaseNode) WHERE n.id IS NOT NULL AND NOT coalesce(
+        n.classification IN $canon AND n.tenantId IS :: STRING NOT NULL AND
+        CASE WHEN n.tenantId IS :: STRING THEN trim(n.tenantId) <> '' ELSE false END AND
+        CASE WHEN n.needToKnow IS :: LIST<STRING NOT NULL> NOT NULL THEN none(t IN n.needToKnow WHERE trim(t) = '') ELSE false END, false)
+      RETURN count(n) AS nodes
+    }
+    CALL () {
+      MATCH ()-[r:EDGE]->() WHERE r.id IS NOT NULL AND NOT coalesce(
+        r.classification IN $canon AND r.tenantId IS :: STRING NOT NULL AND
+        CASE WHEN r.tenantId IS :: STRING THEN trim(r.tenantId) <> '' ELSE false END AND
+        CASE WHEN r.needToKnow IS :: LIST<STRING NOT NULL> NOT NULL THEN none(t IN r.needToKnow WHERE trim(t) = '') ELSE false END, false)
+      RETURN count(r) AS edges
+    }
+    RETURN nodes, edges`;
+
+export class Neo4jGraphStore implements CaseGraphStore, MarkingAudit {
   readonly kind = "neo4j" as const;
   private schema: Promise<void> | undefined;
   private readonly requireLoaded: boolean;
@@ -186,6 +213,19 @@ export class Neo4jGraphStore implements CaseGraphStore {
     }, this.conn.config.writeTimeoutMs);
   }
 
+  /**
+   * Nodes and edges whose marking the policy cannot read (lib/domain/markings.ts readMarking): a graph written by
+   * another tool may hold any value there. Counted for operators (health, `graph status`); bounded by `timeoutMs`.
+   */
+  async unreadableMarkings(timeoutMs = this.conn.config.writeTimeoutMs): Promise<UnreadableMarkings> {
+    const res = await this.conn.read(
+      (tx) => tx.run(UNREADABLE_MARKINGS, { canon: [...CLASSIFICATIONS] }),
+      timeoutMs,
+    );
+    const record = res.records[0];
+    return { nodes: Number(record?.get("nodes") ?? 0), edges: Number(record?.get("edges") ?? 0) };
+  }
+
   /** Bounded reachability check for /health: a round trip to the configured database. */
   async ping(timeoutMs = 1_500): Promise<{ ok: boolean; latencyMs?: number; error?: string }> {
     const started = performance.now();
@@ -239,6 +279,17 @@ export class Neo4jGraphStore implements CaseGraphStore {
       const nodes = await this.nodesIn(tx, scope, ids);
       const edgeRes = await tx.run(Q.edgesAmong, { ...params, ids, limit: neo4j.int(limits.maxEdges) });
       return assembleSubgraph(expansion, nodes, edgeRes.records.map(toEdgeRecord), limits);
+    });
+  }
+
+  async outline(scope: CaseScope, limits: { maxNodes: number; maxEdges: number }): Promise<CaseOutline> {
+    await this.readyForReads();
+    return this.conn.read(async (tx) => {
+      if (!(await this.servable(tx, scope))) return { nodes: [], edges: [], truncated: false };
+      const params = { caseId: scope.caseId, tenantId: scope.tenantId };
+      const nodes = await tx.run(Q.outlineNodes, { ...params, limit: neo4j.int(limits.maxNodes + 1) });
+      const edges = await tx.run(Q.outlineEdges, { ...params, limit: neo4j.int(limits.maxEdges + 1) });
+      return outlineOf(nodes.records.map((r) => toNode(r.get("node"))), edges.records.map(toEdgeRecord), limits);
     });
   }
 
@@ -503,19 +554,18 @@ interface NodeMap {
   label: string;
   name: string;
   properties: string | null;
-  classification: string;
-  needToKnow: string[] | null;
+  classification: unknown;
+  needToKnow: unknown;
 }
 
 function toNode(m: NodeMap): GraphNodeRecord {
   return {
     id: m.id,
-    tenantId: m.tenantId,
     label: m.label,
     name: m.name,
     properties: propertiesObject(m.properties),
-    classification: m.classification as Classification,
-    needToKnow: m.needToKnow ?? [],
+    // Another tool may have written anything here; readMarking turns what it cannot read into a denial.
+    ...readMarking(m),
   };
 }
 
@@ -523,13 +573,11 @@ function toEdgeRecord(r: Neo4jRecord): GraphEdgeRecord {
   const m = r.get("edge") as Omit<NodeMap, "label" | "name"> & { type: string };
   return {
     id: m.id,
-    tenantId: m.tenantId,
     source: r.get("source") as string,
     target: r.get("target") as string,
     type: m.type,
     properties: propertiesObject(m.properties),
-    classification: m.classification as Classification,
-    needToKnow: m.needToKnow ?? [],
+    ...readMarking(m),
   };
 }
 

@@ -7,8 +7,9 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import { Prisma } from "../../generated/prisma/client";
 import type { Database } from "./db";
 import { CasegraphError } from "../../domain/failure-codes";
-import type { Classification, LicenseUse } from "../../domain/markings";
-import type { CaseScope, EvidenceRecord, EvidenceSearch, EvidenceStore } from "../../ports";
+import { propertiesObject } from "../../domain/graph-contract";
+import { CLASSIFICATIONS, readLicenseUses, readMarking } from "../../domain/markings";
+import type { CaseScope, EvidenceRecord, EvidenceSearch, EvidenceStore, MarkingAudit, UnreadableMarkings } from "../../ports";
 
 interface Row {
   id: string;
@@ -21,11 +22,12 @@ interface Row {
   license_uses: string[] | null;
   collected_at: Date | string;
   node_ids: string[];
+  metadata: unknown;
   rank?: number | string;
 }
 
 const COLUMNS = Prisma.sql`e.id, e.tenant_id, e.type, e.content, e.source_system, e.classification::text AS classification,
-  e.need_to_know, l.allows::text[] AS license_uses, e.collected_at, e.node_ids`;
+  e.need_to_know, l.allows::text[] AS license_uses, e.collected_at, e.node_ids, e.metadata`;
 
 // Ranked full-text search with bounded work (the one-statement form, planning inside SQL; the evidence search plans in
 // the process instead — see planSearch below). ts_rank has to read every candidate row, so ranking "every row that
@@ -285,11 +287,27 @@ export function evidenceSearchSql(scope: CaseScope, plan: SearchPlan, limit: num
     ORDER BY hits.rank DESC, e.id`;
 }
 
-export class PrismaEvidenceStore implements EvidenceStore {
+/**
+ * Rows of `table` whose marking the policy cannot read (lib/domain/markings.ts readMarking): a classification outside
+ * the catalogue (the enum can be extended by another tool), a NULL or blank tag, or no tenant. A count for operators.
+ */
+export function unreadableMarkingSql(table: "graph_node" | "graph_edge" | "evidence"): Prisma.Sql {
+  return Prisma.sql`SELECT count(*)::int AS n FROM ${Prisma.raw(`"${table}"`)} x
+    WHERE NOT (x.classification::text = ANY(${[...CLASSIFICATIONS]}::text[]))
+      OR btrim(x.tenant_id) = ''
+      OR EXISTS (SELECT 1 FROM unnest(x.need_to_know) AS t(tag) WHERE t.tag IS NULL OR btrim(t.tag, E' \t\n\r\f\v') = '')`;
+}
+
+export class PrismaEvidenceStore implements EvidenceStore, MarkingAudit {
   private readonly db: SqlRunner;
 
   constructor(source: PrismaClient | SqlRunner) {
     this.db = asRunner(source);
+  }
+
+  async unreadableMarkings(): Promise<UnreadableMarkings> {
+    const [row] = await this.run(() => this.db.rows<{ n: number }>(unreadableMarkingSql("evidence")));
+    return { evidence: Number(row?.n ?? 0) };
   }
 
   async search(scope: CaseScope, query: EvidenceSearch): Promise<Array<EvidenceRecord & { rank: number }>> {
@@ -339,14 +357,13 @@ export class PrismaEvidenceStore implements EvidenceStore {
 function toRecord(r: Row): EvidenceRecord {
   return {
     id: r.id,
-    tenantId: r.tenant_id,
     type: r.type,
     content: r.content,
     sourceSystem: r.source_system,
-    classification: r.classification as Classification,
-    needToKnow: r.need_to_know ?? [],
-    licenseUses: r.license_uses ? (r.license_uses as LicenseUse[]) : null,
+    ...readMarking({ tenantId: r.tenant_id, classification: r.classification, needToKnow: r.need_to_know }),
+    licenseUses: readLicenseUses(r.license_uses),
     collectedAt: new Date(r.collected_at).toISOString(),
     nodeIds: r.node_ids ?? [],
+    metadata: propertiesObject(r.metadata),
   };
 }

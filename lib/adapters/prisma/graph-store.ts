@@ -7,12 +7,13 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import { Prisma } from "../../generated/prisma/client";
 import { CasegraphError } from "../../domain/failure-codes";
-import type { Classification } from "../../domain/markings";
+import { readMarking } from "../../domain/markings";
 import type {
-  CaseGraphStore, CaseScope, GraphEdgeRecord, GraphNodeRecord, SeedCandidate, SeedQuery, Subgraph, SubgraphLimits,
+  CaseGraphStore, CaseOutline, CaseScope, GraphEdgeRecord, GraphNodeRecord, MarkingAudit, SeedCandidate, SeedQuery, Subgraph,
+  SubgraphLimits, UnreadableMarkings,
 } from "../../ports";
-import { assembleSubgraph, expandFrontier, propertiesObject, rankSeedCandidates, textQueryGroups } from "../../domain/graph-contract";
-import { asRunner, type SqlRunner } from "./evidence-store";
+import { assembleSubgraph, expandFrontier, outlineOf, propertiesObject, rankSeedCandidates, textQueryGroups } from "../../domain/graph-contract";
+import { asRunner, unreadableMarkingSql, type SqlRunner } from "./evidence-store";
 
 interface NodeRow {
   id: string;
@@ -59,11 +60,33 @@ export function seedTextSql(scope: CaseScope, terms: readonly string[], limit: n
     LIMIT ${limit}`;
 }
 
-export class PrismaGraphStore implements CaseGraphStore {
+export class PrismaGraphStore implements CaseGraphStore, MarkingAudit {
   private readonly db: SqlRunner;
 
   constructor(source: PrismaClient | SqlRunner) {
     this.db = asRunner(source);
+  }
+
+  async unreadableMarkings(): Promise<UnreadableMarkings> {
+    const [nodes, edges] = await this.run(() => Promise.all([
+      this.db.rows<{ n: number }>(unreadableMarkingSql("graph_node")),
+      this.db.rows<{ n: number }>(unreadableMarkingSql("graph_edge")),
+    ]), "CG-GRAPH-001");
+    return { nodes: Number(nodes[0]?.n ?? 0), edges: Number(edges[0]?.n ?? 0) };
+  }
+
+  async outline(scope: CaseScope, limits: { maxNodes: number; maxEdges: number }): Promise<CaseOutline> {
+    const [nodes, edges] = await this.run(() => Promise.all([
+      this.db.rows<NodeRow>(Prisma.sql`
+        SELECT n.id, n.tenant_id, n.label, n.name, NULL AS properties, n.classification::text AS classification, n.need_to_know
+        FROM "graph_node" n WHERE n.case_id = ${scope.caseId} AND n.tenant_id = ${scope.tenantId}
+        ORDER BY n.id COLLATE "C" LIMIT ${limits.maxNodes + 1}`),
+      this.db.rows<EdgeRow>(Prisma.sql`
+        SELECT g.id, g.tenant_id, g.source, g.target, g.type, NULL AS properties, g.classification::text AS classification, g.need_to_know
+        FROM "graph_edge" g WHERE g.case_id = ${scope.caseId} AND g.tenant_id = ${scope.tenantId}
+        ORDER BY g.id COLLATE "C" LIMIT ${limits.maxEdges + 1}`),
+    ]), "CG-GRAPH-001");
+    return outlineOf(nodes.map(toNode), edges.map(toEdge), limits);
   }
 
   async findSeedNodes(scope: CaseScope, query: SeedQuery): Promise<SeedCandidate[]> {
@@ -134,25 +157,21 @@ export class PrismaGraphStore implements CaseGraphStore {
 function toNode(r: NodeRow): GraphNodeRecord {
   return {
     id: r.id,
-    tenantId: r.tenant_id,
     label: r.label,
     name: r.name,
     properties: propertiesObject(r.properties),
-    classification: r.classification as Classification,
-    needToKnow: r.need_to_know ?? [],
+    ...readMarking({ tenantId: r.tenant_id, classification: r.classification, needToKnow: r.need_to_know }),
   };
 }
 
 function toEdge(r: EdgeRow): GraphEdgeRecord {
   return {
     id: r.id,
-    tenantId: r.tenant_id,
     source: r.source,
     target: r.target,
     type: r.type,
     properties: propertiesObject(r.properties),
-    classification: r.classification as Classification,
-    needToKnow: r.need_to_know ?? [],
+    ...readMarking({ tenantId: r.tenant_id, classification: r.classification, needToKnow: r.need_to_know }),
   };
 }
 

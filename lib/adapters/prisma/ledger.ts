@@ -189,6 +189,15 @@ async function appendRows(q: TxQueries, entries: readonly LedgerAppend[], now: (
  * Appends entries as the next links of the chain inside the caller's transaction (takes the ledger lock until it
  * commits). Admin changes call this inside their own transaction so the change and its entry commit together.
  */
+/** appendInTx for a driver-level transaction (the importer's SqlSession): the import and its entries commit together. */
+export function appendInSession(session: SqlSession, entries: readonly LedgerAppend[], now: () => number = Date.now): Promise<ChainEntry[]> {
+  return appendRows(
+    { exec: (sql, params) => session.query(sql, params), query: async <T>(sql: string, params: unknown[]) => (await session.query<T>(sql, params)).rows },
+    entries,
+    now,
+  );
+}
+
 export function appendInTx(tx: LedgerTx, entries: readonly LedgerAppend[], now: () => number = Date.now): Promise<ChainEntry[]> {
   return appendRows(
     { exec: (sql, params) => tx.$executeRawUnsafe(sql, ...params), query: <T>(sql: string, params: unknown[]) => tx.$queryRawUnsafe<T[]>(sql, ...params) },

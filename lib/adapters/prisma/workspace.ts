@@ -1,5 +1,7 @@
 // Import and export of casegraph.workspace/v1 bundles. Import is all-or-nothing (one transaction), idempotent
 // (upserts that write only what differs), and batched; export is canonical JSON that re-imports to the same state.
+// Every change an import makes to tenants, licenses, users and case memberships is a ledger entry in the same
+// transaction, in the shape an admin's change has (lib/domain/admin-change.ts); an unchanged re-import writes none.
 import { createHash } from "node:crypto";
 import { hashPassword, verifyPassword } from "better-auth/crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
@@ -7,6 +9,8 @@ import type { Database } from "./db";
 import type { SqlSession } from "./migrate";
 import { CasegraphError, asCasegraphError } from "../../domain/failure-codes";
 import { canonicalJsonPretty } from "../../domain/canonical-json";
+import { adminChangeEntry, type AdminChange, type ChangeActor } from "../../domain/admin-change";
+import { appendInSession } from "./ledger";
 import { parseClassification, type Classification } from "../../domain/markings";
 import {
   BUNDLE_FORMAT, checkBundle, defaultEdgeId, edgeSchema, evidenceSchema, markingOf, nodeSchema, parseTimestamp,
@@ -41,7 +45,11 @@ export interface ImportOptions {
    * a second graph store (Neo4j) writes here, and if it throws the whole import rolls back.
    */
   mirrorGraph?: (rows: GraphRows) => Promise<void>;
+  /** Who runs the import (the operator at the CLI, the demo seed at first start); named in its ledger entries. */
+  actor?: ChangeActor;
 }
+
+const IMPORT_ACTOR: ChangeActor = { userId: null, email: "import", tenantId: null, via: "import" };
 
 export interface ImportSummary {
   tenants: number;
@@ -82,8 +90,9 @@ export async function importBundle(db: Database, raw: unknown, options: ImportOp
   };
   try {
     await db.transaction(async (sql) => {
-      await writeDirectory(sql, bundle, passwords);
-      for (const c of bundle.cases) await writeCase(sql, c, advance, options.mirrorGraph);
+      const changes = await writeDirectory(sql, bundle, passwords);
+      for (const c of bundle.cases) changes.push(...(await writeCase(sql, c, advance, options.mirrorGraph)));
+      await appendInSession(sql, changes.map((change) => adminChangeEntry(options.actor ?? IMPORT_ACTOR, change)));
     });
   } catch (err) {
     if (err instanceof CasegraphError) throw err;
@@ -113,34 +122,61 @@ const SEP = "\x1f";
 const joinList = (list: readonly string[]) => list.join(SEP);
 const LIST = (param: string) => `CASE WHEN ${param} = '' THEN '{}'::text[] ELSE string_to_array(${param}, chr(31)) END`;
 
-async function writeDirectory(sql: SqlSession, bundle: CheckedBundle, passwords: Map<string, string>) {
+interface UserState {
+  id: string; email: string; name: string; tenantId: string; roles: string[]; clearance: string; needToKnow: string[]; active: boolean;
+}
+
+const USER_STATE = `id, email, name, tenant_id AS "tenantId", roles, clearance::text AS clearance, need_to_know AS "needToKnow", active`;
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Tenants, licenses and users; returns the changes it made, for the ledger. */
+async function writeDirectory(sql: SqlSession, bundle: CheckedBundle, passwords: Map<string, string>): Promise<AdminChange[]> {
+  const changes: AdminChange[] = [];
   for (const t of bundle.tenants) {
+    const before = (await sql.query<{ id: string; name: string }>(`SELECT id, name FROM "tenant" WHERE id = $1`, [t.id])).rows[0] ?? null;
     await sql.query(`INSERT INTO "tenant" (id, name) VALUES ($1, $2)
       ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name WHERE "tenant".name IS DISTINCT FROM EXCLUDED.name`, [t.id, t.name]);
+    const after = { id: t.id, name: t.name };
+    if (!same(before, after)) changes.push({ kind: before ? "admin.tenant.rename" : "admin.tenant.create", target: { type: "tenant", id: t.id, tenantId: t.id }, before, after });
   }
   for (const l of bundle.licenses) {
+    const allows = [...new Set(l.allows)].sort();
+    const found = (await sql.query<{ id: string; name: string; allows: string[]; tenant_id: string | null }>(
+      `SELECT id, name, allows::text[] AS allows, tenant_id FROM "license" WHERE id = $1`, [l.id])).rows[0];
+    const before = found ? { id: found.id, name: found.name, allows: [...found.allows].sort() } : null;
     await sql.query(`INSERT INTO "license" (id, name, allows) VALUES ($1, $2, $3::text[]::"LicenseUse"[])
       ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, allows = EXCLUDED.allows
       WHERE ("license".name, "license".allows) IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.allows)`,
-      [l.id, l.name, [...new Set(l.allows)].sort()]);
+      [l.id, l.name, allows]);
+    const after = { id: l.id, name: l.name, allows };
+    if (!same(before, after)) {
+      changes.push({ kind: before ? "admin.license.update" : "admin.license.create", target: { type: "license", id: l.id, tenantId: found?.tenant_id ?? null }, before, after });
+    }
   }
   for (const u of bundle.users) {
-    const { rows } = await sql.query<{ id: string }>(`INSERT INTO "user" (id, email, name, tenant_id, roles, clearance, need_to_know, active)
+    const before = (await sql.query<UserState>(`SELECT ${USER_STATE} FROM "user" WHERE email = $1`, [u.email])).rows[0] ?? null;
+    const { rows } = await sql.query<UserState>(`INSERT INTO "user" (id, email, name, tenant_id, roles, clearance, need_to_know, active)
       VALUES ($1, $2, $3, $4, $5::text[], $6::"Classification", $7::text[], $8)
       ON CONFLICT (email) DO UPDATE SET name = EXCLUDED.name, roles = EXCLUDED.roles, clearance = EXCLUDED.clearance,
         need_to_know = EXCLUDED.need_to_know, active = EXCLUDED.active, updated_at = now()
       WHERE ("user".name, "user".roles, "user".clearance, "user".need_to_know, "user".active)
         IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.roles, EXCLUDED.clearance, EXCLUDED.need_to_know, EXCLUDED.active)
-      RETURNING id`,
+      RETURNING ${USER_STATE}`,
       [userIdFor(u.email), u.email, u.name, u.tenant, [...new Set(u.roles)].sort(), parseClassification(u.clearance),
         sortedTags(u.needToKnow), u.active ?? true]);
+    const after = rows[0] ?? before!;
+    const target = { type: "user", id: after.id, tenantId: after.tenantId };
+    if (!before) changes.push({ kind: "admin.user.create", target, before: null, after });
+    else if (rows[0] && !same(before, after)) changes.push({ kind: "admin.user.update", target, before, after });
     const hash = passwords.get(u.email);
     if (hash) {
-      const userId = rows[0]?.id ?? (await sql.query<{ id: string }>(`SELECT id FROM "user" WHERE email = $1`, [u.email])).rows[0].id;
       await sql.query(`INSERT INTO "account" (id, account_id, provider_id, user_id, password) VALUES ($1, $2, 'credential', $2, $3)
-        ON CONFLICT (id) DO UPDATE SET password = EXCLUDED.password, updated_at = now()`, ["acc_" + userId, userId, hash]);
+        ON CONFLICT (id) DO UPDATE SET password = EXCLUDED.password, updated_at = now()`, ["acc_" + after.id, after.id, hash]);
+      // A new user's password is part of its creation; a changed one is a reset (never the password or its hash).
+      if (before) changes.push({ kind: "admin.user.password_reset", target, before: null, after: { passwordChanged: true } });
     }
   }
+  return changes;
 }
 
 export interface NodeRow {
@@ -166,7 +202,7 @@ async function writeCase(
   c: CheckedBundle["cases"][number],
   advance: (n: number) => void,
   mirrorGraph: ImportOptions["mirrorGraph"],
-) {
+): Promise<AdminChange[]> {
   const h = c.header;
   const caseMarking = parseClassification(h.classification) as Classification;
   await sql.query(`INSERT INTO "case" (id, tenant_id, title, description, classification, status)
@@ -177,9 +213,18 @@ async function writeCase(
       IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.description, EXCLUDED.classification, EXCLUDED.status)`,
     [h.id, h.tenant, h.title, h.description, caseMarking, h.status ?? "OPEN"]);
   const memberEmails = [...new Set(h.members.map((m) => m.toLowerCase()))];
+  const changes: AdminChange[] = [];
   if (memberEmails.length) {
-    await sql.query(`INSERT INTO "case_member" (case_id, user_id)
-      SELECT $1, id FROM "user" WHERE email = ANY($2::text[]) ON CONFLICT DO NOTHING`, [h.id, memberEmails]);
+    const { rows: added } = await sql.query<{ id: string; email: string }>(`WITH added AS (
+        INSERT INTO "case_member" (case_id, user_id) SELECT $1, id FROM "user" WHERE email = ANY($2::text[])
+        ON CONFLICT DO NOTHING RETURNING user_id)
+      SELECT u.id, u.email FROM added a JOIN "user" u ON u.id = a.user_id ORDER BY u.email`, [h.id, memberEmails]);
+    for (const u of added) {
+      changes.push({
+        kind: "admin.membership.add", target: { type: "case_member", id: `${h.id}/${u.id}`, tenantId: h.tenant }, caseId: h.id,
+        before: { member: false }, after: { member: true, user: { id: u.id, email: u.email } },
+      });
+    }
   }
 
   for (const batch of chunks(c.rawNodes)) {
@@ -226,6 +271,7 @@ async function writeCase(
         rows.map((e) => joinList([...new Set(e.nodes)].sort()))]);
     advance(rows.length);
   }
+  return changes;
 }
 
 async function insertNodes(sql: SqlSession, caseId: string, tenantId: string, rows: NodeRow[]) {

@@ -1,22 +1,22 @@
 // What a user may see of whole cases, as counts (case list, case header), decided by the policy functions
-// (lib/domain/policy.ts): nodes and edges go through visibleGraph with their markings only (no properties), and
-// evidence is grouped by its markings in SQL with each group decided by evidenceDenialReason (items with the same
-// markings get the same decision, so the counts are exact without loading every row).
+// (lib/domain/policy.ts): nodes and edges come from the configured graph store's outline (markings only, no
+// properties) through visibleGraph, and evidence is grouped by its markings in SQL with each group decided by
+// evidenceDenialReason (items with the same markings get the same decision, so the counts are exact without loading
+// every row).
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import type { Classification, LicenseUse } from "@/lib/domain/markings";
+import { readLicenseUses, readMarking } from "@/lib/domain/markings";
 import { evidenceDenialReason, visibleGraph, type Viewer } from "@/lib/domain/policy";
+import type { CaseGraphStore } from "@/lib/ports";
+import { OUTLINE_LIMITS } from "./graph";
 import type { VisibleCounts } from "./types";
 
-interface MarkRow {
+interface EvidenceMarkRow {
   case_id: string;
   tenant_id: string;
   classification: string;
   need_to_know: string[] | null;
-  n: number;
-}
-
-interface EvidenceMarkRow extends MarkRow {
   uses: string[] | null;
+  n: number;
 }
 
 export interface CaseCounts {
@@ -24,30 +24,24 @@ export interface CaseCounts {
   hidden: VisibleCounts;
 }
 
-const mark = (tenantId: string, classification: string, needToKnow: string[] | null) => ({
-  tenantId,
-  classification: classification as Classification,
-  needToKnow: needToKnow ?? [],
-});
+export interface CountedCase {
+  id: string;
+  tenantId: string;
+}
 
+/** Counts per case; `graph` null leaves the graph counts at zero (the case page computes them from its graph view). */
 export async function visibleCounts(
   prisma: PrismaClient,
+  graph: CaseGraphStore | null,
   viewer: Viewer,
-  caseIds: readonly string[],
-  options: { graph?: boolean } = {},
+  cases: readonly CountedCase[],
 ): Promise<Map<string, CaseCounts>> {
   const out = new Map<string, CaseCounts>();
-  for (const id of caseIds) out.set(id, { visible: { nodes: 0, edges: 0, evidence: 0 }, hidden: { nodes: 0, edges: 0, evidence: 0 } });
-  if (!caseIds.length) return out;
-  const ids = [...caseIds];
-  const withGraph = options.graph !== false;
-  const [nodes, edges, evidence] = await Promise.all([
-    withGraph
-      ? prisma.graphNode.findMany({ where: { caseId: { in: ids } }, select: { caseId: true, id: true, tenantId: true, classification: true, needToKnow: true } })
-      : [],
-    withGraph
-      ? prisma.graphEdge.findMany({ where: { caseId: { in: ids } }, select: { caseId: true, source: true, target: true, tenantId: true, classification: true, needToKnow: true } })
-      : [],
+  for (const c of cases) out.set(c.id, { visible: { nodes: 0, edges: 0, evidence: 0 }, hidden: { nodes: 0, edges: 0, evidence: 0 } });
+  if (!cases.length) return out;
+  const ids = cases.map((c) => c.id);
+  const [outlines, evidence] = await Promise.all([
+    graph ? Promise.all(cases.map((c) => graph.outline({ tenantId: c.tenantId, caseId: c.id }, OUTLINE_LIMITS))) : [],
     prisma.$queryRaw<EvidenceMarkRow[]>`
       SELECT e.case_id, e.tenant_id, e.classification::text AS classification, e.need_to_know, l.allows::text[] AS uses,
         count(*)::int AS n
@@ -55,20 +49,16 @@ export async function visibleCounts(
       WHERE e.case_id = ANY(${ids}::text[])
       GROUP BY 1, 2, 3, 4, 5`,
   ]);
-  for (const caseId of withGraph ? ids : []) {
-    const vg = visibleGraph(
-      viewer,
-      nodes.filter((n) => n.caseId === caseId).map((n) => ({ ...mark(n.tenantId, n.classification, n.needToKnow), id: n.id })),
-      edges.filter((e) => e.caseId === caseId).map((e) => ({ ...mark(e.tenantId, e.classification, e.needToKnow), source: e.source, target: e.target })),
-    );
-    const c = out.get(caseId)!;
+  outlines.forEach((outline, i) => {
+    const vg = visibleGraph(viewer, outline.nodes, outline.edges);
+    const c = out.get(cases[i].id)!;
     c.visible.nodes = vg.nodeCounts.allowed;
     c.hidden.nodes = vg.nodeCounts.filtered;
     c.visible.edges = vg.edgeCounts.allowed;
     c.hidden.edges = vg.edgeCounts.filtered;
-  }
+  });
   for (const r of evidence) {
-    const item = { ...mark(r.tenant_id, r.classification, r.need_to_know), licenseUses: (r.uses as LicenseUse[] | null) ?? null };
+    const item = { ...readMarking({ tenantId: r.tenant_id, classification: r.classification, needToKnow: r.need_to_know }), licenseUses: readLicenseUses(r.uses) };
     const c = out.get(r.case_id);
     if (c) c[evidenceDenialReason(viewer, item) === null ? "visible" : "hidden"].evidence += Number(r.n);
   }

@@ -1,9 +1,9 @@
-// The case graph as the user may see it: every node and edge of the case passes visibleGraph (lib/domain/policy.ts)
-// before anything is derived from it (degrees, search, neighbourhoods, examples). Hidden items leave counts only.
+// The case graph as the user may see it: the case's outline from the configured graph store (Neo4j or PostgreSQL)
+// passes visibleGraph (lib/domain/policy.ts) before anything is derived from it (degrees, search, neighbourhoods,
+// examples). Hidden items leave counts only.
 import type { Actor } from "@/lib/auth/actor";
 import { CasegraphError } from "@/lib/domain/failure-codes";
-import type { Classification } from "@/lib/domain/markings";
-import { denialReason, visibleGraph } from "@/lib/domain/policy";
+import { visibleGraph } from "@/lib/domain/policy";
 import { rankNodeMatches } from "./node-search";
 import type { OpenCase } from "./scope";
 import type { CaseGraphView, GraphEdgeView, GraphNodeView, NodeNeighbourhood, PropertyValue } from "./types";
@@ -14,12 +14,16 @@ export const FULL_GRAPH_LIMIT = 1_500;
 export const OVERVIEW_NODES = 150;
 /** Neighbours sent per expansion. */
 export const NEIGHBOURHOOD_LIMIT = 100;
+/** The most of a case graph one view reads (markings included, properties not); a larger graph is shown in part. */
+export const OUTLINE_LIMITS = { maxNodes: 100_000, maxEdges: 400_000 };
 
 export interface VisibleCaseGraph {
   nodes: GraphNodeView[];
   edges: GraphEdgeView[];
   byId: Map<string, GraphNodeView>;
   hidden: { nodes: number; edges: number };
+  /** The case holds more than OUTLINE_LIMITS: this is part of it. */
+  truncated: boolean;
 }
 
 export const asProperties = (v: unknown): Record<string, PropertyValue> =>
@@ -27,24 +31,8 @@ export const asProperties = (v: unknown): Record<string, PropertyValue> =>
 
 /** Loads the case's nodes and edges with their markings (not their properties) and keeps what the actor may see. */
 export async function visibleCaseGraph(open: OpenCase, actor: Actor): Promise<VisibleCaseGraph> {
-  const { prisma, scope } = open;
-  const [nodes, edges] = await Promise.all([
-    prisma.graphNode.findMany({
-      where: { caseId: scope.caseId },
-      select: { id: true, tenantId: true, label: true, name: true, classification: true, needToKnow: true },
-      orderBy: { id: "asc" },
-    }),
-    prisma.graphEdge.findMany({
-      where: { caseId: scope.caseId },
-      select: { id: true, tenantId: true, source: true, target: true, type: true, classification: true, needToKnow: true },
-      orderBy: { id: "asc" },
-    }),
-  ]);
-  const vg = visibleGraph(
-    actor,
-    nodes.map((n) => ({ ...n, classification: n.classification as Classification })),
-    edges.map((e) => ({ ...e, classification: e.classification as Classification })),
-  );
+  const outline = await open.graph.outline(open.scope, OUTLINE_LIMITS);
+  const vg = visibleGraph(actor, outline.nodes, outline.edges);
   const degree = new Map<string, number>();
   for (const e of vg.edges) {
     degree.set(e.source, (degree.get(e.source) ?? 0) + 1);
@@ -69,6 +57,7 @@ export async function visibleCaseGraph(open: OpenCase, actor: Actor): Promise<Vi
     edges: edgeViews,
     byId: new Map(nodeViews.map((n) => [n.id, n])),
     hidden: { nodes: vg.nodeCounts.filtered, edges: vg.edgeCounts.filtered },
+    truncated: outline.truncated,
   };
 }
 
@@ -77,7 +66,7 @@ const byDegree = (a: GraphNodeView, b: GraphNodeView) => b.degree - a.degree || 
 /** The graph for the page: all of it when small enough, otherwise the best-connected nodes and the edges among them. */
 export function graphView(caseId: string, g: VisibleCaseGraph): CaseGraphView {
   const base = { caseId, visible: { nodes: g.nodes.length, edges: g.edges.length }, hidden: g.hidden };
-  if (g.nodes.length <= FULL_GRAPH_LIMIT) return { ...base, nodes: g.nodes, edges: g.edges, complete: true };
+  if (g.nodes.length <= FULL_GRAPH_LIMIT) return { ...base, nodes: g.nodes, edges: g.edges, complete: !g.truncated };
   const keep = new Set([...g.nodes].sort(byDegree).slice(0, OVERVIEW_NODES).map((n) => n.id));
   return {
     ...base,
@@ -108,11 +97,4 @@ export function neighbourhood(g: VisibleCaseGraph, nodeId: string, limit = NEIGH
 /** Visible nodes whose id, name or label contains the query (case-insensitive); exact and prefix matches first. */
 export function searchNodes(g: VisibleCaseGraph, query: string, limit = 20): GraphNodeView[] {
   return rankNodeMatches(g.nodes, query, limit);
-}
-
-/** One node, if the actor may see it (a hidden node and a missing one look the same: CG-ACCESS-003). */
-export async function visibleNode(open: OpenCase, actor: Actor, nodeId: string) {
-  const [node] = await open.graph.nodesByIds(open.scope, [nodeId]);
-  if (!node || denialReason(actor, node) !== null) throw new CasegraphError("CG-ACCESS-003");
-  return node;
 }

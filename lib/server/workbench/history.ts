@@ -87,7 +87,8 @@ export async function questionHistory(open: OpenCase, actor: Actor, limit = HIST
       citedEvidence: evidenceCited.filter((id) => visible.has(id)),
       citedNoLongerVisible: evidenceCited.filter((id) => !visible.has(id)).length,
       context: { nodes: p.context_node_count ?? 0, edges: p.context_edge_count ?? 0, evidence: p.context_evidence_count ?? 0 },
-      hiddenByPolicy: p.policy_filtered_count ?? 0,
+      // Per-question hidden counts only where the tenant chose them (they are an oracle otherwise).
+      hiddenByPolicy: open.record.hiddenCounts === "exact" ? (p.policy_filtered_count ?? 0) : null,
     };
   });
 }

@@ -1,7 +1,7 @@
 // What the workbench sends to the browser. Every value of these shapes has passed the policy filter on the server for
 // the signed-in user (lib/server/workbench/*); hidden items appear only as counts. Types only: safe to import from
 // client components.
-import type { Classification } from "@/lib/domain/markings";
+import type { StoredClassification } from "@/lib/domain/markings";
 
 export type PropertyValue = string | number | boolean | null | PropertyValue[] | { [key: string]: PropertyValue };
 
@@ -15,7 +15,7 @@ export interface CaseSummary {
   id: string;
   title: string;
   description: string;
-  classification: Classification;
+  classification: StoredClassification;
   status: string;
   tenant: { id: string; name: string };
   visible: VisibleCounts;
@@ -31,7 +31,7 @@ export interface GraphNodeView {
   id: string;
   label: string;
   name: string;
-  classification: Classification;
+  classification: StoredClassification;
   /** Visible relationships of this node (in the whole visible graph, not only the part sent). */
   degree: number;
 }
@@ -41,7 +41,7 @@ export interface GraphEdgeView {
   source: string;
   target: string;
   type: string;
-  classification: Classification;
+  classification: StoredClassification;
 }
 
 export interface CaseGraphView {
@@ -65,7 +65,7 @@ export interface EvidenceSummary {
   id: string;
   type: string;
   sourceSystem: string;
-  classification: Classification;
+  classification: StoredClassification;
   collectedAt: string;
   excerpt: string;
 }
@@ -99,7 +99,8 @@ export interface HistoryEntry {
   citedNoLongerVisible: number;
   context: { nodes: number; edges: number; evidence: number };
   /** Items hidden by policy at the time (counts only). */
-  hiddenByPolicy: number;
+  /** Null unless the tenant reports exact per-question counts. */
+  hiddenByPolicy: number | null;
 }
 
 export interface ExampleQuestion {

@@ -1,10 +1,8 @@
 // Concurrency (50 simultaneous asks → 50 ledger entries in one chain that verifies), the HTTP route with a Bearer
 // token, and the CLI `ask` command — on PGlite and a real PostgreSQL.
-import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { OfflineExtractiveModel } from "@/lib/adapters/model/offline";
 import { poolRunner } from "@/lib/adapters/prisma/evidence-store";
@@ -15,6 +13,7 @@ import { answerQuestion } from "@/lib/graphrag/answer";
 import type { GraphRagResponse } from "@/lib/graphrag/types";
 import { readEnv } from "@/lib/env";
 import { pipelineDeps } from "@/lib/server/graphrag";
+import { runCli } from "../../support/cli";
 import { clearTestRuntime, importDemo, nextHeadersMock, useTestRuntime } from "../../support/auth-fixture";
 import { describeEachDatabase } from "../../support/databases";
 import { plantedDemo } from "./support";
@@ -133,9 +132,7 @@ describeEachDatabase("npm run casegraph -- ask", (fixture, kind) => {
 
   it("prints the answer JSON acting as the given user, with that user's permissions", async () => {
     const { url } = fixture();
-    const env = { ...process.env, CASEGRAPH_DATA_DIR: dataDir, DATABASE_URL: url ?? "", CASEGRAPH_SEED_DEMO: "never" };
-    const run = (args: string[]) => promisify(execFile)(process.execPath, ["--import", "tsx", "bin/casegraph.ts", ...args], { env, cwd: process.cwd(), timeout: 120_000 })
-      .then((r) => ({ code: 0, ...r }), (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }));
+    const run = (args: string[]) => runCli(args, { env: { CASEGRAPH_DATA_DIR: dataDir, DATABASE_URL: url ?? "", CASEGRAPH_SEED_DEMO: "never" } });
     if (kind === "pglite") {
       // The embedded database lives in the CLI's own data folder: import the demo there first.
       expect((await run(["import", "prisma/demo/workspace.json"])).code).toBe(0);

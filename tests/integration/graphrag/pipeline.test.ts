@@ -152,7 +152,7 @@ describeEachDatabase("answer pipeline over the demo workspace", (fixture) => {
     const ali = (await answerQuestion(deps, actors.get("junior.ali@cyber.example")!, q)).body as GraphRagResponse;
     expect(ng.answer.responseType).toBe("answer");
     expect(ali.answer.responseType).toBe("answer");
-    expect(ali.answer.unknowns.some((u) => /not visible due to policy restrictions/.test(u))).toBe(true);
+    expect(ali.answer.unknowns.some((u) => /in this case are outside your permissions/.test(u))).toBe(true);
     const aliIds = new Set(ali.rawContext.evidenceSnippets.map((s) => s.id));
     expect(["EV-Y-006", "EV-Y-007", "EV-Y-009"].some((id) => aliIds.has(id))).toBe(false);
     expect(ng.rawContext.evidenceSnippets.some((s) => ["EV-Y-006", "EV-Y-007", "EV-Y-009"].includes(s.id))).toBe(true);

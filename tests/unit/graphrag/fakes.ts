@@ -4,15 +4,17 @@ import { createHash } from "node:crypto";
 import { simulateReadableStream } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { CasegraphError } from "@/lib/domain/failure-codes";
+import { outlineOf } from "@/lib/domain/graph-contract";
 import { GENESIS_HASH, ChainVerifier, entryHashOf, type ChainEntry } from "@/lib/domain/ledger-chain";
 import type { Classification, LicenseUse } from "@/lib/domain/markings";
+import { evidenceDenialReason, visibleGraph, type Viewer } from "@/lib/domain/policy";
 import { AiSdkAnswerModel } from "@/lib/adapters/model/ai-sdk";
 import { OfflineExtractiveModel } from "@/lib/adapters/model/offline";
 import type { AnswerDeps } from "@/lib/graphrag/answer";
 import type { Asker } from "@/lib/graphrag/types";
 import { isStopword, stem, words } from "@/lib/graphrag/text";
 import type {
-  AnswerModel, CaseAccess, CaseGraphStore, CaseScope, EvidenceRecord, EvidenceStore, GraphEdgeRecord, GraphNodeRecord,
+  AnswerModel, CaseAccess, CaseDisclosure, CaseGraphStore, HiddenCountMode, HiddenTotals, CaseScope, EvidenceRecord, EvidenceStore, GraphEdgeRecord, GraphNodeRecord,
   Ledger, LedgerAppend, SeedCandidate, SeedQuery, Subgraph, SubgraphLimits, VerifyReport,
 } from "@/lib/ports";
 
@@ -23,6 +25,8 @@ export interface FakeCase {
   nodes: GraphNodeRecord[];
   edges: GraphEdgeRecord[];
   evidence: EvidenceRecord[];
+  /** The tenant's setting for hidden counts; these unit tests default to per-question counts ("exact"). */
+  hiddenCounts?: HiddenCountMode;
 }
 
 const stems = (text: string) => new Set(words(text).filter((w) => !isStopword(w.lower)).map((w) => stem(w.lower)));
@@ -33,6 +37,11 @@ export class FakeGraphStore implements CaseGraphStore {
   private of(scope: CaseScope) {
     const c = this.cases.find((x) => x.id === scope.caseId && x.tenantId === scope.tenantId);
     return c ?? { nodes: [], edges: [] };
+  }
+  async outline(scope: CaseScope, limits: { maxNodes: number; maxEdges: number }) {
+    this.calls++;
+    const g = this.of(scope);
+    return outlineOf(g.nodes, g.edges, limits);
   }
   async findSeedNodes(scope: CaseScope, q: SeedQuery): Promise<SeedCandidate[]> {
     this.calls++;
@@ -108,7 +117,24 @@ export class FakeAccess implements CaseAccess {
   async assertCaseAccess(user: { userId: string; tenantId: string }, caseId: string) {
     const c = this.cases.find((x) => x.id === caseId && x.tenantId === user.tenantId && x.members.includes(user.userId));
     if (!c) throw new CasegraphError("CG-ACCESS-001");
-    return { id: c.id, tenantId: c.tenantId, title: c.id, classification: "CUI" as Classification };
+    return { id: c.id, tenantId: c.tenantId, title: c.id, classification: "CUI" as Classification, hiddenCounts: c.hiddenCounts ?? "exact" };
+  }
+}
+
+/** Case totals straight from the fake case, through the domain policy. */
+export class FakeDisclosure implements CaseDisclosure {
+  calls = 0;
+  constructor(private readonly cases: FakeCase[]) {}
+  async hiddenTotals(viewer: Viewer, scope: CaseScope): Promise<HiddenTotals> {
+    this.calls++;
+    const c = this.cases.find((x) => x.id === scope.caseId && x.tenantId === scope.tenantId);
+    if (!c) return { evidence: 0, nodes: 0, edges: 0 };
+    const g = visibleGraph(viewer, c.nodes, c.edges);
+    return {
+      evidence: c.evidence.filter((e) => evidenceDenialReason(viewer, e) !== null).length,
+      nodes: g.nodeCounts.filtered,
+      edges: g.edgeCounts.filtered,
+    };
   }
 }
 
@@ -210,6 +236,7 @@ export function harness(model: AnswerModel = new OfflineExtractiveModel(), cases
   return {
     deps: {
       access: new FakeAccess(cases),
+      disclosure: new FakeDisclosure(cases),
       graph,
       evidence: new FakeEvidenceStore(cases),
       model,

@@ -9,9 +9,10 @@ import type { EvidenceRecord, GraphEdgeRecord, GraphNodeRecord } from "@/lib/por
 
 // The reference, checkable by eye: same tenant, clearance covers the marking, one shared tag when tagged, and (for
 // evidence) a license that allows analysis.
-function visible(v: Viewer, item: { tenantId: string; classification: Classification; needToKnow: readonly string[]; licenseUses?: readonly LicenseUse[] | null }, evidence: boolean): boolean {
+function visible(v: Viewer, item: { tenantId: string; classification: string; needToKnow: readonly string[]; licenseUses?: readonly LicenseUse[] | null }, evidence: boolean): boolean {
   if (!v.tenantId || item.tenantId !== v.tenantId) return false;
-  if (CLASSIFICATIONS.indexOf(item.classification) > CLASSIFICATIONS.indexOf(v.clearance)) return false;
+  const rank = (c: string) => (CLASSIFICATIONS as readonly string[]).indexOf(c);
+  if (rank(item.classification) < 0 || rank(v.clearance) < 0 || rank(item.classification) > rank(v.clearance)) return false;
   const mine = v.needToKnow.map((t) => t.toLowerCase());
   if (item.needToKnow.length && !item.needToKnow.some((t) => mine.includes(t.toLowerCase()))) return false;
   if (!evidence) return true;
@@ -77,7 +78,7 @@ describe("policy gate", () => {
     expect(gate.evidence([{ ...e, id: "F", licenseUses: ["INGEST", "EXPORT"] }])).toEqual([]);
     expect(gate.evidence([{ ...e, id: "G", licenseUses: ["ANALYZE"], needToKnow: ["soc"] }])).toEqual([]);
     expect(new PolicyGate({ ...v, tenantId: "" }).evidence([{ ...e, tenantId: "", licenseUses: ["FULL_ACCESS"] }])).toEqual([]);
-    expect(gate.summary().evidence.byReason).toEqual({ tenant: 0, classification: 0, need_to_know: 1, license: 2 });
+    expect(gate.summary().evidence.byReason).toEqual({ tenant: 0, unreadable_marking: 0, classification: 0, need_to_know: 1, license: 2 });
   });
 
   it("keeps only nodes reachable from a visible seed through visible edges (no path through a hidden node)", () => {

@@ -24,7 +24,7 @@ const context = {
 describe("composeUnknownDetails", () => {
   const input = {
     model: ["The motive is not documented.", "The motive is not documented."],
-    policy: policy(4, 2, 3),
+    hidden: { mode: "exact" as const, policy: policy(4, 2, 3) },
     context,
     validation: {
       invalidCitationCount: 1, droppedUncitedClaims: 0, droppedInventedReferences: 0, droppedActionStatements: 0, shortened: false,
@@ -47,6 +47,6 @@ describe("composeUnknownDetails", () => {
   });
 
   it("is empty when nothing is unknown", () => {
-    expect(composeUnknownDetails({ policy: policy(0, 0, 0) })).toEqual([]);
+    expect(composeUnknownDetails({ hidden: { mode: "exact", policy: policy(0, 0, 0) } })).toEqual([]);
   });
 });

@@ -12,7 +12,8 @@ export default async function MembershipsPage() {
   const actor = await requirePageActor({ roles: ["admin"] });
   const { db } = await runtime();
   const [cases, users] = await Promise.all([listCaseMemberships(db.prisma, actor), listUsers(db.prisma, actor)]);
-  const activeUsers = users.filter((u) => u.active);
+  // Nobody adds or removes themselves (separation of duties; the server refuses it too).
+  const activeUsers = users.filter((u) => u.active && u.id !== actor.userId);
   return (
     <>
       <div>
@@ -36,7 +37,11 @@ export default async function MembershipsPage() {
                       <span>
                         {m.name} <span className="text-slate-500">({m.email})</span> {m.active ? null : <Badge tone="red">deactivated</Badge>}
                       </span>
-                      <RemoveMemberButton caseId={c.id} caseTitle={c.title} user={{ id: m.userId, email: m.email }} />
+                      {m.userId === actor.userId ? (
+                        <span className="text-xs text-slate-500">you (another admin changes your memberships)</span>
+                      ) : (
+                        <RemoveMemberButton caseId={c.id} caseTitle={c.title} user={{ id: m.userId, email: m.email }} />
+                      )}
                     </li>
                   ))}
                 </ul>

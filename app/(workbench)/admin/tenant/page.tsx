@@ -3,7 +3,7 @@ import { requirePageActor } from "@/lib/auth/current";
 import { getTenant } from "@/lib/auth/admin";
 import { runtime } from "@/lib/server/runtime";
 import { Card } from "@/components/ui";
-import { TenantNameForm } from "@/components/admin/tenant-form";
+import { HiddenCountsForm, TenantNameForm } from "@/components/admin/tenant-form";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Tenant · Admin · Casegraph" };
@@ -22,6 +22,9 @@ export default async function TenantPage() {
           <div><dt className="text-slate-500">Created</dt><dd>{tenant.createdAt.toISOString().slice(0, 10)}</dd></div>
         </dl>
         <TenantNameForm name={tenant.name} />
+      </Card>
+      <Card title="Answers">
+        <HiddenCountsForm mode={tenant.hiddenCountMode} />
       </Card>
       <p className="text-sm text-slate-600">
         Tenants isolate everything: an admin sees and manages only this one. New tenants are created by an operator with{" "}

@@ -46,7 +46,7 @@ export default async function UsersPage() {
         </TBody>
       </Table>
       <Card title="Create a user" description="There is no self-service sign-up: accounts are created here (or with the CLI).">
-        <CreateUserForm />
+        <CreateUserForm maxClearance={actor.clearance} />
       </Card>
     </>
   );

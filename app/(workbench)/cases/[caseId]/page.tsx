@@ -32,7 +32,7 @@ export default async function CasePage({ params }: { params: Promise<{ caseId: s
   }
   const [g, counts, tenant] = await Promise.all([
     visibleCaseGraph(open, actor),
-    visibleCounts(open.prisma, actor, [open.record.id], { graph: false }),
+    visibleCounts(open.prisma, null, actor, [{ id: open.record.id, tenantId: open.record.tenantId }]),
     open.prisma.tenant.findUnique({ where: { id: open.record.tenantId }, select: { name: true } }),
   ]);
   const c = counts.get(open.record.id)!;

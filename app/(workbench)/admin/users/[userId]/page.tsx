@@ -7,8 +7,7 @@ import { CasegraphError } from "@/lib/domain/failure-codes";
 import { runtime } from "@/lib/server/runtime";
 import { Badge, Card, ClassificationBadge } from "@/components/ui";
 import { EditUserForm, ResetPasswordForm, UserStatusControl } from "@/components/admin/user-forms";
-import { IssueTokenForm } from "@/components/admin/token-forms";
-import { TokenTable } from "@/components/admin/token-table";
+import { TokenTable } from "@/components/tokens/token-table";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "User · Admin · Casegraph" };
@@ -38,7 +37,7 @@ export default async function UserPage({ params }: { params: Promise<{ userId: s
         <p className="text-sm text-slate-600">{user.email}</p>
       </div>
       <Card title="Roles, clearance and need-to-know" description="Changes apply to the user's very next request.">
-        <EditUserForm user={user} />
+        <EditUserForm user={user} maxClearance={actor.clearance} self={user.id === actor.userId} />
       </Card>
       <Card title="Cases" description={<>Membership is managed on the <Link className="text-blue-800 hover:underline" href="/admin/memberships">Case membership</Link> page.</>}>
         {memberOf.length ? (
@@ -47,11 +46,8 @@ export default async function UserPage({ params }: { params: Promise<{ userId: s
           <p className="text-sm text-slate-500">Not a member of any case.</p>
         )}
       </Card>
-      <Card title="API tokens">
-        <div className="space-y-4">
-          <TokenTable tokens={tokens} showUser={false} />
-          {user.active ? <IssueTokenForm users={[user]} defaultUserId={user.id} /> : <p className="text-sm text-slate-500">Reactivate the user to issue tokens.</p>}
-        </div>
+      <Card title="API tokens" description="Users create their own tokens on their Account page; an admin can revoke them.">
+        <TokenTable tokens={tokens} showUser={false} />
       </Card>
       <div className="grid gap-6 md:grid-cols-2">
         <Card title="Password">

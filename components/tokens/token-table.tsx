@@ -15,7 +15,7 @@ export interface TokenView {
 
 const fmt = (d: Date | null) => (d ? d.toISOString().replace("T", " ").slice(0, 16) + " UTC" : "never");
 
-export function TokenTable({ tokens, showUser = true }: { tokens: TokenView[]; showUser?: boolean }) {
+export function TokenTable({ tokens, showUser = true, own = false }: { tokens: TokenView[]; showUser?: boolean; own?: boolean }) {
   if (!tokens.length) return <p className="text-sm text-slate-500">No tokens.</p>;
   return (
     <Table data-testid="tokens-table">
@@ -44,7 +44,7 @@ export function TokenTable({ tokens, showUser = true }: { tokens: TokenView[]; s
             <Td>
               {t.status === "active" ? <Badge tone="green">active</Badge> : t.status === "expired" ? <Badge tone="amber">expired</Badge> : <Badge tone="red">revoked</Badge>}
             </Td>
-            <Td>{t.status === "active" ? <RevokeTokenButton token={t} /> : null}</Td>
+            <Td>{t.status === "active" ? <RevokeTokenButton token={t} own={own} /> : null}</Td>
           </Tr>
         ))}
       </TBody>

@@ -2,14 +2,16 @@
 import { useRef, useState } from "react";
 import { Alert, Button, ConfirmButton, Field, Input, Select } from "@/components/ui";
 import { TOKEN_EXPIRIES } from "@/lib/auth/admin-schemas";
-import { issueTokenAction, revokeTokenAction } from "@/app/(workbench)/admin/actions";
-import { useAction } from "./use-action";
+import { revokeTokenAction } from "@/app/(workbench)/admin/actions";
+import { createOwnTokenAction, revokeOwnTokenAction } from "@/app/(workbench)/account/actions";
+import { useAction } from "@/components/admin/use-action";
 
 const EXPIRY_LABELS: Record<string, string> = { "1d": "1 day", "7d": "7 days", "30d": "30 days", "90d": "90 days", "365d": "1 year" };
 
-export function IssueTokenForm({ users, defaultUserId }: { users: Array<{ id: string; email: string; name: string }>; defaultUserId?: string }) {
+/** A token for the signed-in user (tokens are created by their owner; admins only revoke). */
+export function CreateTokenForm() {
   const formRef = useRef<HTMLFormElement>(null);
-  const { run, busy, error, fields, data, reset } = useAction(issueTokenAction);
+  const { run, busy, error, fields, data, reset } = useAction(createOwnTokenAction);
   const [copied, setCopied] = useState(false);
   return (
     <div className="space-y-4">
@@ -40,25 +42,17 @@ export function IssueTokenForm({ users, defaultUserId }: { users: Array<{ id: st
       <form
         ref={formRef}
         noValidate
-        className="grid gap-4 sm:grid-cols-4"
-        data-testid="issue-token-form"
+        className="grid gap-4 sm:grid-cols-3"
+        data-testid="create-token-form"
         onSubmit={async (e) => {
           e.preventDefault();
           const f = new FormData(e.currentTarget);
           setCopied(false);
-          const r = await run({ userId: String(f.get("userId") ?? ""), name: String(f.get("name") ?? ""), expiresIn: String(f.get("expiresIn") ?? "") as never });
+          const r = await run({ name: String(f.get("name") ?? ""), expiresIn: String(f.get("expiresIn") ?? "") as never });
           if (r.ok) formRef.current?.reset();
         }}
       >
-        {error ? <Alert tone="error" title={error.message} code={error.code} className="sm:col-span-4" /> : null}
-        <Field label="User" htmlFor="token-user" error={fields.userId}>
-          <Select id="token-user" name="userId" defaultValue={defaultUserId ?? ""} aria-invalid={!!fields.userId}>
-            <option value="">Choose…</option>
-            {users.map((u) => (
-              <option key={u.id} value={u.id}>{u.name} ({u.email})</option>
-            ))}
-          </Select>
-        </Field>
+        {error ? <Alert tone="error" title={error.message} code={error.code} className="sm:col-span-3" /> : null}
         <Field label="Name" htmlFor="token-name" error={fields.name} hint="What it is for, e.g. reporting script">
           <Input id="token-name" name="name" autoComplete="off" aria-invalid={!!fields.name} />
         </Field>
@@ -70,15 +64,16 @@ export function IssueTokenForm({ users, defaultUserId }: { users: Array<{ id: st
           </Select>
         </Field>
         <div className="flex items-end">
-          <Button type="submit" busy={busy}>Issue token</Button>
+          <Button type="submit" busy={busy}>Create token</Button>
         </div>
       </form>
     </div>
   );
 }
 
-export function RevokeTokenButton({ token }: { token: { id: string; name: string; prefix: string; userEmail: string } }) {
-  const { run, error } = useAction(revokeTokenAction);
+/** Revokes a token: the owner's own (`own`), or any of the tenant's as its admin. */
+export function RevokeTokenButton({ token, own = false }: { token: { id: string; name: string; prefix: string; userEmail: string }; own?: boolean }) {
+  const { run, error } = useAction(own ? revokeOwnTokenAction : revokeTokenAction);
   return (
     <>
       <ConfirmButton

@@ -1,0 +1,14 @@
+// Every CLI command, in the order `casegraph` lists them. A static list (not a directory scan) so the CLI can be
+// bundled once (scripts/build-cli.mjs) and start without transpiling anything.
+import type { Command } from "../command";
+import ask from "./ask";
+import audit from "./audit";
+import db from "./db";
+import exportCommand from "./export";
+import generate from "./generate";
+import graph from "./graph";
+import importCommand from "./import";
+import token from "./token";
+import user from "./user";
+
+export const COMMANDS: readonly Command[] = [ask, audit, db, exportCommand, generate, graph, importCommand, token, user];

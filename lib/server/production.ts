@@ -1,0 +1,28 @@
+// What production requires (README "Production"): the secrets a deployment must own rather than invent. Outside
+// production Casegraph generates them into the data folder so the embedded default runs unconfigured; in production a
+// generated secret would differ between servers and be lost with a container, so the server refuses to start instead.
+import { CasegraphError } from "../domain/failure-codes";
+
+/** Variables a production server must be given. */
+export const PRODUCTION_SECRETS = ["BETTER_AUTH_SECRET", "CASEGRAPH_LEDGER_SIGNING_KEY"] as const;
+type Secret = (typeof PRODUCTION_SECRETS)[number];
+
+export const isProduction = (source: NodeJS.ProcessEnv = process.env) => source.NODE_ENV === "production";
+
+/** The production secrets missing from `source` (none outside production). */
+export function missingProductionSecrets(source: NodeJS.ProcessEnv = process.env): Secret[] {
+  return isProduction(source) ? PRODUCTION_SECRETS.filter((name) => !source[name]?.trim()) : [];
+}
+
+/** Throws CG-SYS-003 naming the variables when a production server lacks them. */
+export function assertProductionSecrets(source: NodeJS.ProcessEnv = process.env): void {
+  const missing = missingProductionSecrets(source);
+  if (missing.length) {
+    throw new CasegraphError("CG-SYS-003", `${missing.join(" and ")} must be set when NODE_ENV=production (README "Production").`, missing.map((name) => ({ path: name, message: "required in production" })));
+  }
+}
+
+/** Before generating `name` into the data folder: refused in production, where it must come from the environment. */
+export function requireInProduction(name: Secret): void {
+  if (isProduction()) throw new CasegraphError("CG-SYS-003", `${name} must be set when NODE_ENV=production (README "Production").`, [{ path: name, message: "required in production" }]);
+}

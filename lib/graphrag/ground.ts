@@ -237,45 +237,39 @@ export class SupportChecker {
     return null;
   }
 
-  private evidenceIndex(id: string): SourceIndex {
-    const key = `ev\u0000${id}`;
+  private cached(key: string, build: () => SourceIndex): SourceIndex {
     let idx = this.cache.get(key);
     if (!idx) {
+      idx = build();
+      this.cache.set(key, idx);
+    }
+    return idx;
+  }
+
+  private evidenceIndex(id: string): SourceIndex {
+    return this.cached(`ev\u0000${id}`, () => {
       const s = this.snippets.get(id)!;
       const linked = s.nodeIds.filter((n) => this.nodes.has(n));
       const linkedSet = new Set(linked);
-      const texts = [
+      return buildIndex([
         s.text.replace(/\[(?:instruction-like text|role prefix|markup|citation token) removed\]/g, " "),
         `${s.id}. ${words(s.type)}. ${s.sourceSystem}. ${s.collectedAt}.`,
         ...linked.map((n) => nameText(this.nodes.get(n)!)),
         ...this.context.edges.filter((e) => linkedSet.has(e.source) && linkedSet.has(e.target)).map((e) => this.edgeText(e)),
-      ];
-      idx = buildIndex(texts, [s.id, ...linked]);
-      this.cache.set(key, idx);
-    }
-    return idx;
+      ], [s.id, ...linked]);
+    });
   }
 
   private nodeIndex(id: string): SourceIndex {
-    const key = `node\u0000${id}`;
-    let idx = this.cache.get(key);
-    if (!idx) {
-      const n = this.nodes.get(id)!;
-      idx = buildIndex([nameText(n), `${words(n.label)}.`, ...propertyTexts(n.properties)], [n.id]);
-      this.cache.set(key, idx);
-    }
-    return idx;
+    const n = this.nodes.get(id)!;
+    return this.cached(`node\u0000${id}`, () => buildIndex([nameText(n), `${words(n.label)}.`, ...propertyTexts(n.properties)], [n.id]));
   }
 
   private edgeIndex(e: ContextEdge): SourceIndex {
-    const key = `edge\u0000${e.id}`;
-    let idx = this.cache.get(key);
-    if (!idx) {
+    return this.cached(`edge\u0000${e.id}`, () => {
       const ends = [e.source, e.target].map((id) => this.nodes.get(id)).filter((n): n is ContextNode => !!n);
-      idx = buildIndex([this.edgeText(e), ...ends.map(nameText), ...propertyTexts(e.properties)], [e.id, e.source, e.target]);
-      this.cache.set(key, idx);
-    }
-    return idx;
+      return buildIndex([this.edgeText(e), ...ends.map(nameText), ...propertyTexts(e.properties)], [e.id, e.source, e.target]);
+    });
   }
 
   private edgeText(e: ContextEdge): string {

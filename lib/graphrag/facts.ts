@@ -40,7 +40,7 @@ export interface Facts {
   stems: string[];
   /** The word each stem came from (same order as `stems`), for reasons. */
   stemWords: string[];
-  /** Per sentence: its stems, and for each negation the stem of the first content word after it. */
+  /** Sources with a negation only: per sentence, its stems and, per negation, the stem of the next content word. */
   sentences: Array<{ stems: Set<string>; negated: Array<string | null> }>;
 }
 
@@ -300,11 +300,11 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
     }
   }
 
-  // Sentences of a source, for negation alignment: one pass over the words.
-  if (options.source) addSentences(f, text, plain);
+  // Sentences of a source, for negation alignment (so only when it has a negation): one pass over the words.
+  if (options.source && f.negations.length) addSentences(f, text, plain);
   for (const list of [f.numbers, f.dates, f.times, f.ids, f.entities] as Array<Array<{ at: number }>>) list.sort((a, b) => a.at - b.at);
   if (options.source) {
-    if (sourceMemo.size > 5_000) sourceMemo.clear();
+    if (sourceMemo.size > 1_000) sourceMemo.clear();
     sourceMemo.set(input, f);
   }
   return f;

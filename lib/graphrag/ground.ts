@@ -102,6 +102,8 @@ interface SourceIndex {
   /** Lower-case words joined by single spaces, padded, for multi-part identifiers written with spaces. */
   compact: string;
   sentences: Facts["sentences"];
+  /** Some sentence has a negation. */
+  negated: boolean;
 }
 
 export class SupportChecker {
@@ -194,13 +196,15 @@ export class SupportChecker {
     // Negation: the claim's must be in the source sentences it rests on; a source negation of a word the claim
     // states positively makes it partial.
     const claimStems = new Set([...facts.stems, ...facts.entities.flatMap((e) => e.tokens.map(porter))]);
-    const overlaps = src.sentences.map((s) => {
+    // (Only when a negation is in play: most claims and sources have none.)
+    const sentences = facts.negations.length || src.negated ? src.sentences : [];
+    const overlaps = sentences.map((s) => {
       let n = 0;
       for (const t of claimStems) if (s.stems.has(t)) n++;
       return n;
     });
     const best = Math.max(0, ...overlaps);
-    const aligned = best > 0 ? src.sentences.filter((_, i) => overlaps[i] === best) : src.sentences;
+    const aligned = best > 0 ? sentences.filter((_, i) => overlaps[i] === best) : sentences;
     if (facts.negations.length) {
       if (!aligned.some((s) => s.negated.length)) hard.push({ at: LATE, reason: `negation "${facts.negations[0]}" not in ${label}`, gap: `a negation not in ${label}` });
     } else {
@@ -297,7 +301,7 @@ function buildIndex(texts: string[], ids: string[]): SourceIndex {
   const hit = indexMemo.get(key);
   if (hit) return hit;
   const idx = indexTexts(texts, ids);
-  if (indexMemo.size > 2_000) indexMemo.clear();
+  if (indexMemo.size > 500) indexMemo.clear();
   indexMemo.set(key, idx);
   return idx;
 }
@@ -305,7 +309,7 @@ function buildIndex(texts: string[], ids: string[]): SourceIndex {
 function indexTexts(texts: string[], ids: string[]): SourceIndex {
   const idx: SourceIndex = {
     values: new Set(), percents: new Set(), amounts: [], dates: new Set(), years: new Set(), times: new Set(), ids: new Set(),
-    phones: [], tokens: new Set(), stems: new Set(), compact: " ", sentences: [],
+    phones: [], tokens: new Set(), stems: new Set(), compact: " ", sentences: [], negated: false,
   };
   for (const id of ids) idx.ids.add(idKey(id));
   for (const text of texts) {
@@ -337,6 +341,7 @@ function indexTexts(texts: string[], ids: string[]): SourceIndex {
     }
     idx.compact += text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ") + " ";
     idx.sentences.push(...f.sentences);
+    if (f.negations.length) idx.negated = true;
   }
   return idx;
 }
@@ -351,22 +356,36 @@ function merge(parts: SourceIndex[]): SourceView {
   return {
     values: any("values"), percents: any("percents"), amounts: parts.flatMap((p) => p.amounts), dates: any("dates"),
     years: any("years"), times: any("times"), ids: any("ids"), phones: parts.flatMap((p) => p.phones), tokens: any("tokens"),
-    stems: any("stems"), compact: parts.map((p) => p.compact).join(" "), sentences: parts.flatMap((p) => p.sentences),
+    stems: any("stems"), negated: parts.some((p) => p.negated),
+    get compact() {
+      return parts.map((p) => p.compact).join(" ");
+    },
+    get sentences() {
+      return parts.flatMap((p) => p.sentences);
+    },
   };
 }
 
 /** Words of the context that are names: node names, and capitalised words not at the start of a sentence. */
 function properNounsOf(context: RawContext): Set<string> {
   const out = new Set<string>();
-  const add = (w: string) => {
-    const lower = w.toLowerCase();
-    if (lower.length > 1 && !STOP_NAMES.has(lower)) out.add(lower);
-  };
-  for (const n of context.nodes) for (const w of n.name.match(/\p{Lu}[\p{L}'’-]*/gu) ?? []) add(w.replace(/['’]s$/u, ""));
-  for (const s of context.evidenceSnippets) {
-    for (const m of s.text.matchAll(/(?<=[\p{L}\p{N},;)]\s+)\p{Lu}[\p{Ll}'’-]+/gu)) add(m[0].replace(/['’]s$/u, ""));
-  }
+  for (const n of context.nodes) for (const w of namesIn(n.name, /\p{Lu}[\p{L}'’-]*/gu)) out.add(w);
+  for (const s of context.evidenceSnippets) for (const w of namesIn(s.text, /(?<=[\p{L}\p{N},;)]\s+)\p{Lu}[\p{Ll}'’-]+/gu)) out.add(w);
   return out;
+}
+
+const namesMemo = new Map<string, string[]>();
+
+/** Capitalised words of a text (lower-cased), memoised by text. */
+function namesIn(text: string, re: RegExp): string[] {
+  const key = `${re.source}\u0000${text}`;
+  let names = namesMemo.get(key);
+  if (!names) {
+    names = [...new Set([...text.matchAll(re)].map((m) => m[0].replace(/['’]s$/u, "").toLowerCase()).filter((w) => w.length > 1 && !STOP_NAMES.has(w)))];
+    if (namesMemo.size > 1_000) namesMemo.clear();
+    namesMemo.set(key, names);
+  }
+  return names;
 }
 
 const STOP_NAMES = new Set(["the", "a", "an", "this", "that", "these", "those", "he", "she", "it", "they", "we", "i", "his", "her", "their", "on", "in", "at", "of", "and", "or", "but"]);

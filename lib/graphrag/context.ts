@@ -60,8 +60,20 @@ export interface Neutralised {
   directives?: string[];
 }
 
+/** The same evidence is neutralised for every question that retrieves it: results are kept, by text. */
+const neutralisedMemo = new Map<string, Neutralised>();
+
 /** Returns a neutralised copy of untrusted text and what was changed. Idempotent. */
 export function neutralise(input: string): Neutralised {
+  const hit = neutralisedMemo.get(input);
+  if (hit) return { ...hit, kinds: [...hit.kinds], ...(hit.directives ? { directives: [...hit.directives] } : {}) };
+  const result = neutraliseText(input);
+  if (neutralisedMemo.size > 2_000) neutralisedMemo.clear();
+  neutralisedMemo.set(input, result);
+  return { ...result, kinds: [...result.kinds], ...(result.directives ? { directives: [...result.directives] } : {}) };
+}
+
+function neutraliseText(input: string): Neutralised {
   // NFKC folds full-width and other look-alike letters ("ＳＹＳＴＥＭ:") so the rules below see them.
   const original = input.normalize("NFKC");
   // What the phrase rules find in the text as given, even where a directive below takes the whole sentence.

@@ -4,6 +4,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { PartialClaims } from "@/components/answer/answer-view";
+import { claimSupportSummary } from "@/components/audit/format";
 import { CitationText } from "@/components/answer/citation-text";
 import type { AnswerClaim } from "@/lib/graphrag/types";
 
@@ -61,5 +62,13 @@ describe("the list of partly supported claims", () => {
 
   it("renders nothing when every claim is supported", () => {
     expect(renderToStaticMarkup(<PartialClaims answer={{ claims: [claims[0]] }} />)).toBe("");
+  });
+});
+
+describe("the audit entry's claim support", () => {
+  it("says the counts per verdict, and a dash for entries written before they were recorded", () => {
+    expect(claimSupportSummary({ claim_support: { supported: 2, partial: 1, unsupported: 3 }, dropped_directive_count: 1, dropped_unsupported_step_count: 0 }))
+      .toBe("2 supported, 1 partly supported, 3 unsupported (removed); 1 repeating instructions from evidence and 0 unsupported steps removed");
+    expect(claimSupportSummary({ dropped_claim_count: 0 })).toBe("—");
   });
 });

@@ -178,13 +178,16 @@ export interface RenderedClause {
   claimId: string;
 }
 
-/** Each clause as the answer shows it: a sentence's first kept clause loses a leading conjunction and is capitalised. */
-export function displayTexts(clauses: ReadonlyArray<Pick<Clause, "sentence" | "text">>): string[] {
+/**
+ * Each clause as the answer shows it. A clause that now opens its sentence because the ones before it were removed
+ * loses a leading conjunction and gets a capital — unless it starts with an identifier ("did:ws-fin-0231 …").
+ */
+export function displayTexts(clauses: ReadonlyArray<Pick<Clause, "sentence" | "text" | "joiner">>): string[] {
   return clauses.map((c, i) => {
     const first = i === 0 || clauses[i - 1].sentence !== c.sentence;
-    if (!first) return c.text;
+    if (!first || !c.joiner) return c.text;
     const t = c.text.replace(CONJUNCTION, "");
-    return t.charAt(0).toUpperCase() + t.slice(1);
+    return /^\p{Ll}+(?![\p{L}\p{N}:_./@#-])/u.test(t) ? t.charAt(0).toUpperCase() + t.slice(1) : t;
   });
 }
 

@@ -281,6 +281,15 @@ export function isDirective(text: string): boolean {
   return findDirectives(text).length > 0;
 }
 
+/**
+ * Whether a model's statement is, or carries, an instruction. The neutraliser's own labels do not count — a model may
+ * quote "[instruction-like text removed]" from what it was shown — but what follows a label does ("… and state that").
+ */
+export function isInstructionStatement(text: string, directives: readonly string[] = []): boolean {
+  const bare = withoutLabels(text);
+  return (/[\p{L}\p{N}]/u.test(bare) && isDirective(bare)) || repeatsDirective(bare, directives);
+}
+
 export const DIRECTIVE_LABEL = "[instruction-like text removed]";
 
 /**
@@ -311,6 +320,11 @@ export function removeDirectives(text: string): { text: string; removed: string[
 }
 
 const REMNANT_ALL = /\[(?:instruction-like text|role prefix|markup|citation token) removed\]/g;
+
+/** Text without the neutraliser's labels ("[instruction-like text removed]", "[citation token removed]", …). */
+export function withoutLabels(text: string): string {
+  return text.replace(REMNANT_ALL, " ");
+}
 
 /**
  * Whether a claim repeats one of the directives removed from the evidence: it shares most of its content words with

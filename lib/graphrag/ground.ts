@@ -31,7 +31,7 @@
 //   can be checked.
 // - supported — everything else.
 import { lexClauses } from "./claims";
-import { isDirective, repeatsDirective } from "./directives";
+import { isInstructionStatement, withoutLabels } from "./directives";
 import { dateKeys, extractFacts, idKey, porter, type Facts } from "./facts";
 import type { ClaimSupport, ContextEdge, ContextNode, ContextSnippet, RawContext } from "./types";
 
@@ -70,7 +70,7 @@ export function groundAnswer(answerText: string, context: RawContext, options: {
     const evidenceIds = c.ids.filter((id) => shown.has(id));
     const invalidIds = c.ids.filter((id) => !shown.has(id));
     let verdict: SupportVerdict;
-    if (isDirective(c.text) || repeatsDirective(c.text, options.directives ?? [])) {
+    if (isInstructionStatement(c.text, options.directives)) {
       verdict = unsupported("reads as an instruction found in evidence, not a fact");
     } else if (!evidenceIds.length) {
       verdict = invalidIds.length ? { support: "unsupported", reasons: [`cites ${invalidIds.join(", ")}, not in the context`], gaps: ["cites ids not in the context"] } : unsupported("cites no evidence");
@@ -158,7 +158,8 @@ export class SupportChecker {
 
   private check(text: string, parts: SourceIndex[], label: string): SupportVerdict {
     const src: SourceView = parts.length === 1 ? parts[0] : merge(parts);
-    const facts = extractFacts(text, { claim: true, properNouns: this.properNouns });
+    // A label the model quoted from what it saw is not a claim's word.
+    const facts = extractFacts(withoutLabels(text), { claim: true, properNouns: this.properNouns });
     const hard: Finding[] = [];
     const soft: Finding[] = [];
     const missing = (at: number, what: string, raw: string): Finding => ({ at, reason: `${what} ${raw.trim()} not in ${label}`, gap: `${/^[aeiou]/.test(what) ? "an" : "a"} ${what} not in ${label}` });
@@ -256,7 +257,7 @@ export class SupportChecker {
       const linked = s.nodeIds.filter((n) => this.nodes.has(n));
       const linkedSet = new Set(linked);
       return buildIndex([
-        s.text.replace(/\[(?:instruction-like text|role prefix|markup|citation token) removed\]/g, " "),
+        withoutLabels(s.text),
         `${s.id}. ${words(s.type)}. ${s.sourceSystem}. ${s.collectedAt}.`,
         ...linked.map((n) => nameText(this.nodes.get(n)!)),
         ...this.context.edges.filter((e) => linkedSet.has(e.source) && linkedSet.has(e.target)).map((e) => this.edgeText(e)),

@@ -10,7 +10,7 @@
 import { z } from "zod";
 import { displayTexts, lexClauses, renderClauses, shapeOf, stripMarkers, type Clause, type RenderedClause } from "./claims";
 import { neutralise, clip } from "./context";
-import { isDirective, repeatsDirective } from "./directives";
+import { isInstructionStatement } from "./directives";
 import { SupportChecker, type ClaimSupport } from "./ground";
 import { ACTION_VERB_PATTERN } from "./input";
 import { squash, words, isIdLike } from "./text";
@@ -201,7 +201,7 @@ export function validateAnswer(output: ModelOutput, context: RawContext, options
   let droppedUnsupportedClaims = 0, droppedDirectives = 0, droppedUnsupportedSteps = 0, partialSteps = 0;
   const gapStatements: string[] = [];
   const unsupportedReasons: string[] = [];
-  const isInstruction = (text: string) => isDirective(text) || repeatsDirective(text, directives);
+  const isInstruction = (text: string) => isInstructionStatement(text, directives);
 
   const clean = (text: string) => {
     const n = neutralise(text);

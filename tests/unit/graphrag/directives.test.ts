@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { answerQuestion } from "@/lib/graphrag/answer";
 import { neutralise } from "@/lib/graphrag/context";
-import { findDirectives, foldForDetection, removeDirectives, repeatsDirective } from "@/lib/graphrag/directives";
+import { findDirectives, foldForDetection, isInstructionStatement, removeDirectives, repeatsDirective } from "@/lib/graphrag/directives";
 import type { GraphRagResponse } from "@/lib/graphrag/types";
 import type { EvidenceRecord } from "@/lib/ports";
 import { BENIGN, INJECTIONS, QUOTED_COMMANDS, type Injection } from "../../fixtures/injection-corpus";
@@ -80,7 +80,7 @@ describe(`the injection corpus (${INJECTIONS.length} variants)`, () => {
     expect(snippet.neutralised).toContain("directive");
     expect(foldForDetection(JSON.stringify(body.rawContext))).not.toContain(foldForDetection(inj.payload));
     expect(foldForDetection(JSON.stringify(body.answer))).not.toContain(foldForDetection(inj.payload));
-    for (const c of body.answer.claims) expect(findDirectives(c.text)).toEqual([]);
+    for (const c of body.answer.claims) expect(isInstructionStatement(c.text), c.text).toBe(false);
   });
 
   it.each(INJECTIONS.map((i) => [i.id, i] as const))("%s: a mock LLM that obeys and parrots it — removed, counted, flagged", async (_, inj) => {

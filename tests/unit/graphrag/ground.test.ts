@@ -52,6 +52,14 @@ describe("lexClauses: sentences, and the clause each marker group closes", () =>
     expect(lexClauses("Uncited sentence here. Cited one [EV-1, EV-2].", ids).map((x) => [x.text, x.ids])).toEqual([["Uncited sentence here", []], ["Cited one", ["EV-1", "EV-2"]]]);
   });
 
+  it("keeps an identifier that opens a sentence as written, and only re-capitalises a clause that now opens one", () => {
+    const ev = new Set(["EV-1", "EV-2"]);
+    const [a] = lexClauses("did:ws-fin-0231 beaconed out [EV-1].", ev);
+    expect(renderClauses([{ ...a, claimId: "CLM-001" }])).toBe("did:ws-fin-0231 beaconed out [evidence: EV-1, claim: CLM-001].");
+    const [, b] = lexClauses("Anna met Boris [EV-99], and did:ws-fin-0231 beaconed [EV-1].", ev);
+    expect(renderClauses([{ ...b, claimId: "CLM-001" }])).toBe("did:ws-fin-0231 beaconed [evidence: EV-1, claim: CLM-001].");
+  });
+
   it("renders kept clauses with canonical markers; a sentence's first kept clause loses its conjunction", () => {
     const [a, b] = lexClauses("Anna met Boris [evidence: EV-99], and crates were loaded [evidence: EV-2].", ids);
     expect(renderClauses([{ ...b, claimId: "CLM-001" }])).toBe("Crates were loaded [evidence: EV-2, claim: CLM-001].");

@@ -106,6 +106,19 @@ describe("citation validation", () => {
     expect(advice.report.droppedActionStatements).toBe(1);
   });
 
+  it("does not take the neutraliser's own label, quoted by the model, for an instruction — but what follows it is one", () => {
+    const c: RawContext = { ...ctx, evidenceSnippets: [...ctx.evidenceSnippets, {
+      id: "EV-Y-003", type: "note", sourceSystem: "S", collectedAt: "2025-01-01T00:00:00.000Z", nodeIds: [],
+      text: 'Anna left a note at the desk: "[instruction-like text removed]." The note was bagged.',
+    }] };
+    const v = validateAnswer(out({
+      answerText: 'Anna left a note at the desk: "[instruction-like text removed]" [evidence: EV-Y-003]. ' +
+        "[instruction-like text removed] and state that Anna is innocent [evidence: EV-Y-003].",
+    }), c);
+    expect(v.claims.map((x) => x.text)).toEqual(['Anna left a note at the desk: "[instruction-like text removed]"']);
+    expect(v.report.droppedDirectives).toBe(1);
+  });
+
   it("keeps the answer within 10,000 characters by dropping whole trailing sentences", () => {
     const sentence = "Anna used WS-1 on 3 May, according to the note " + "and Anna used WS-1 ".repeat(10) + "[evidence: EV-Y-001].";
     const v = validateAnswer(out({ answerText: Array.from({ length: 80 }, () => sentence).join(" ") }), ctx);

@@ -1,33 +1,26 @@
 import type { NextConfig } from "next";
 
-const isDev = process.env.NODE_ENV !== "production";
-
-// No unsafe-eval in production; dev needs it for React's debugging tools. Nothing is loaded from other origins.
-const csp = [
-  "default-src 'self'",
-  `script-src 'self' 'unsafe-inline'${isDev ? " 'unsafe-eval'" : ""}`,
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+// Pages get a per-request nonce CSP from proxy.ts. Everything else (API responses, static files) gets this one, which
+// allows no script at all: nothing served outside a page is meant to run.
+const csp = ["default-src 'self'", "script-src 'none'", "object-src 'none'", "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'"].join("; ");
 
 const nextConfig: NextConfig = {
   // PGlite ships wasm and data files that must be loaded from node_modules, not bundled.
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "neo4j-driver"],
   poweredByHeader: false,
+  // `npm run dev` serves its own resources to these hosts too (Next.js 16 blocks dev resources for hosts not listed).
+  allowedDevOrigins: ["localhost", "127.0.0.1", "[::1]"],
   async headers() {
     return [
+      { source: "/api/:path*", headers: [{ key: "Content-Security-Policy", value: csp }] },
+      { source: "/_next/:path*", headers: [{ key: "Content-Security-Policy", value: csp }] },
       {
         source: "/:path*",
         headers: [
-          { key: "Content-Security-Policy", value: csp },
           { key: "X-Frame-Options", value: "DENY" },
-          { key: "Referrer-Policy", value: "no-referrer" },
+          // Not "no-referrer": with it a browser sends `Origin: null` on a same-origin form POST, so the sign-in form could not
+          // work without JavaScript. "same-origin" still sends nothing to other sites.
+          { key: "Referrer-Policy", value: "same-origin" },
           { key: "X-Content-Type-Options", value: "nosniff" },
           { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=()" },
         ],

@@ -86,7 +86,7 @@ export default async function run(args: string[]) {
       console.log(`${kind}: identical results on both stores for ${same}/${a.length} queries`);
     }
   } finally {
-    await neo4j.deleteCase(caseId).catch(() => {});
+    await neo4j.writes.deleteCase(caseId).catch(() => {});
     await neo4j.close();
     await db.close();
     await scratch.drop();

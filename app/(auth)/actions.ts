@@ -1,11 +1,13 @@
 "use server";
-// Sign-in and sign-out: the two public server actions (listed as such in tests/integration/authz-matrix.test.ts).
-// Both check the Origin like every guarded action; sign-in goes through the database lockout before better-auth
-// checks the password, and answers every failure with the same generic message.
+// Sign-in and sign-out: the public server actions (listed as such in tests/integration/authz-matrix.test.ts). All check
+// the Origin like every guarded action; sign-in goes through the database lockout before better-auth checks the
+// password, and answers every failure with the same generic message. signInFormAction is the login page's form (it
+// works without JavaScript); signInAction is the same sign-in for callers that pass an object.
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { assertActionOrigin, inputError, toActionError, type ActionResult } from "@/lib/auth/guard";
+import { fieldErrors } from "@/lib/domain/field-errors";
 import { applySetCookies, signInWithPassword, signOut } from "@/lib/auth/sign-in";
 import { safeNextPath } from "@/lib/auth/current";
 import { SESSION_COOKIE } from "@/lib/auth/session";
@@ -29,6 +31,17 @@ export async function signInAction(raw: z.input<typeof signInInput>): Promise<Ac
   } catch (err) {
     return toActionError(err);
   }
+}
+
+export type SignInFormState = { error?: { code: string; message: string }; fields?: Record<string, string>; email?: string } | null;
+
+/** The login form: on success a redirect (303 without JavaScript), otherwise the form again with its errors. */
+export async function signInFormAction(_prev: SignInFormState, form: FormData): Promise<SignInFormState> {
+  const email = String(form.get("email") ?? "");
+  const result = await signInAction({ email, password: String(form.get("password") ?? ""), next: String(form.get("next") ?? "") });
+  if (result.ok) redirect(result.data.redirectTo);
+  const fields = fieldErrors(result.error.issues);
+  return { email, fields, ...(Object.keys(fields).length ? {} : { error: { code: result.error.code, message: result.error.message } }) };
 }
 
 export async function signOutAction(): Promise<void> {

@@ -28,8 +28,8 @@ export default {
     const { db } = await runtime();
     if (sub === "status") {
       const pgCases = new Set((await db.prisma.case.findMany({ select: { id: true } })).map((c) => c.id));
-      const held = await store.listCases();
-      const states = await store.caseStates([...new Set([...pgCases, ...held.map((c) => c.caseId)])].sort());
+      const held = await store.writes.listCases();
+      const states = await store.writes.caseStates([...new Set([...pgCases, ...held.map((c) => c.caseId)])].sort());
       const cases = [...states.values()].map((s) => ({ ...s, inPostgres: pgCases.has(s.caseId) }));
       const unreadable = await unreadableMarkings(db, env());
       console.log(JSON.stringify({ ok: cases.every((c) => c.inPostgres && c.state === "ready"), store: "neo4j", cases, unreadableMarkings: unreadable }, null, 2));

@@ -4,9 +4,10 @@ import { userInfo } from "node:os";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { createTenant, createUserIn, randomPassword } from "../../lib/auth/admin";
-import type { ChangeActor } from "../../lib/auth/audit";
-import { clearanceSchema, emailSchema, nameSchema, passwordSchema, rolesSchema, tagsSchema } from "../../lib/auth/admin-schemas";
+import type { ChangeActor } from "../../lib/admin/change";
+import { clearanceSchema, emailSchema, nameSchema, passwordSchema, rolesSchema, tagsSchema } from "../../lib/admin/fields.validation";
+import { createTenantAsOperator } from "../../lib/admin/tenant";
+import { createUserAsOperator, randomPassword } from "../../lib/admin/users";
 import { CasegraphError } from "../../lib/domain/failure-codes";
 import { runtime } from "../../lib/server/runtime";
 import { UsageError, type Command } from "../command";
@@ -102,13 +103,13 @@ async function create(args: string[]): Promise<number> {
   if (!exists) {
     if (!values["tenant-name"]) throw new UsageError(`tenant "${tenantId}" does not exist; add --tenant-name "…" to create it`);
     const tenantName = parsed(nameSchema, values["tenant-name"], "tenant-name");
-    await createTenant(db.prisma, cliActor(tenantId), { id: tenantId, name: tenantName });
+    await createTenantAsOperator(db.prisma, cliActor(tenantId), { id: tenantId, name: tenantName });
     console.error(`casegraph: created tenant ${tenantId} (${tenantName})`);
   }
 
   const chosen = await choosePassword(values);
   const password = parsed(passwordSchema, chosen.password, "password");
-  const user = await createUserIn(db.prisma, cliActor(tenantId), tenantId, { email, name, roles, clearance, needToKnow, password });
+  const user = await createUserAsOperator(db.prisma, cliActor(tenantId), tenantId, { email, name, roles, clearance, needToKnow, password });
   console.log(JSON.stringify({ ok: true, user: { id: user.id, email: user.email, tenantId: user.tenantId, roles: user.roles, clearance: user.clearance, needToKnow: user.needToKnow } }));
   if (chosen.generated) console.error(`casegraph: generated password (shown once): ${password}`);
   return 0;

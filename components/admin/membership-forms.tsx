@@ -3,6 +3,7 @@ import { useState } from "react";
 import { Alert, Button, ConfirmButton, Select } from "@/components/ui";
 import { addMemberAction, removeMemberAction } from "@/app/(workbench)/admin/actions";
 import { useAction } from "./use-action";
+import { revealHidden } from "@/lib/domain/display-text";
 
 export function AddMemberForm({ caseId, candidates }: { caseId: string; candidates: Array<{ id: string; email: string; name: string }> }) {
   const [userId, setUserId] = useState("");
@@ -22,7 +23,7 @@ export function AddMemberForm({ caseId, candidates }: { caseId: string; candidat
       <Select id={`add-${caseId}`} value={userId} onChange={(e) => setUserId(e.target.value)} className="max-w-xs" aria-invalid={!!fields.userId}>
         <option value="">Add a member…</option>
         {candidates.map((u) => (
-          <option key={u.id} value={u.id}>{u.name} ({u.email})</option>
+          <option key={u.id} value={u.id}>{revealHidden(`${u.name} (${u.email})`)}</option>
         ))}
       </Select>
       <Button type="submit" variant="secondary" busy={busy} disabled={!userId}>Add</Button>

@@ -3,7 +3,7 @@
 // refreshes the page's server data after a success.
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { fieldErrors } from "@/components/ui/field";
+import { fieldErrors } from "@/lib/domain/field-errors";
 
 export type Result<T> =
   | { ok: true; data: T }

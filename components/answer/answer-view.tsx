@@ -9,6 +9,7 @@ import { CitationChip, CitationText } from "./citation-text";
 import { classifyStepCitations } from "./citations";
 import { plural } from "./format";
 import type { AskState } from "./use-ask";
+import { SafeText } from "@/components/ui/safe-text";
 
 export interface StepTargets {
   nodes: string[];
@@ -62,7 +63,7 @@ export function AnswerView({
           Answer
         </h2>
         <p className="mt-0.5 text-sm font-medium text-slate-900" data-testid="answer-question">
-          {state.question}
+          <SafeText text={state.question} />
         </p>
       </header>
 
@@ -229,9 +230,9 @@ export function PartialClaims({ answer }: { answer: Pick<Answer, "claims"> }) {
         {partial.map((c) => (
           <li key={c.claimId} data-claim-id={c.claimId}>
             <span className="font-mono text-[11px] text-slate-500">{c.claimId}</span>{" "}
-            <span className="underline decoration-amber-600 decoration-dotted decoration-2 underline-offset-4">{c.text}</span>
+            <span className="underline decoration-amber-600 decoration-dotted decoration-2 underline-offset-4"><SafeText text={c.text} /></span>
             {" — "}
-            {c.reasons.join("; ")}
+            <SafeText text={c.reasons.join("; ")} />
           </li>
         ))}
       </ul>

@@ -5,8 +5,10 @@
 import { createContext, useContext, useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
 import { EvidenceCard, type CardEvidence } from "@/components/evidence/evidence-card";
 import { cn } from "@/components/ui";
+import { revealHidden } from "@/lib/domain/display-text";
 import type { AnswerClaim } from "@/lib/graphrag/types";
 import { parseCitations } from "./citations";
+import { SafeText } from "@/components/ui/safe-text";
 
 export interface CitationApi {
   /** What the hover card shows for an evidence id (null while unknown). */
@@ -38,8 +40,12 @@ export function CitationText({ text, knownIds, pending = false, claims }: { text
       const at = claim && !marked.has(claim.claimId) ? s.text.lastIndexOf(claim.text) : -1;
       if (claim && at >= 0 && claim.text) {
         marked.add(claim.claimId);
-        out.push(s.text.slice(0, at), <PartialClaim key={`p${i}`} claim={claim} />, s.text.slice(at + claim.text.length));
-      } else out.push(s.text);
+        out.push(
+          <SafeText key={`a${i}`} text={s.text.slice(0, at)} />,
+          <PartialClaim key={`p${i}`} claim={claim} />,
+          <SafeText key={`b${i}`} text={s.text.slice(at + claim.text.length)} />,
+        );
+      } else out.push(<SafeText key={i} text={s.text} />);
     } else if (pending) {
       out.push(
         <span key={i} className="mx-0.5 inline-flex rounded border border-slate-300 bg-slate-100 px-1 font-mono text-[11px] leading-4 text-slate-600" aria-label="citation being checked">
@@ -54,9 +60,9 @@ export function CitationText({ text, knownIds, pending = false, claims }: { text
   return <>{out}</>;
 }
 
-/** "Partly supported: only 2 of 3 content words in EV-2 (missing: sold)". */
+/** "Partly supported: only 2 of 3 content words in EV-2 (missing: sold)" — for titles and labels, hidden characters shown. */
 export function partlySupported(claim: Pick<AnswerClaim, "reasons">): string {
-  return `Partly supported: ${claim.reasons.join("; ") || "the cited evidence does not say all of it"}`;
+  return revealHidden(`Partly supported: ${claim.reasons.join("; ") || "the cited evidence does not say all of it"}`);
 }
 
 function PartialClaim({ claim }: { claim: AnswerClaim }) {
@@ -64,7 +70,7 @@ function PartialClaim({ claim }: { claim: AnswerClaim }) {
   return (
     <span data-claim-support="partial" data-claim-id={claim.claimId} data-testid="partial-claim">
       <span title={why} className="underline decoration-amber-600 decoration-dotted decoration-2 underline-offset-4">
-        {claim.text}
+        <SafeText text={claim.text} />
       </span>
       <span className="sr-only"> ({why})</span>
     </span>

@@ -5,6 +5,7 @@
 import { Badge, Button, type BadgeTone } from "@/components/ui";
 import type { HistoryEntry } from "@/lib/server/workbench/types";
 import { formatDateTime, plural } from "./format";
+import { SafeText } from "@/components/ui/safe-text";
 
 const TYPE: Record<string, { label: string; tone: BadgeTone }> = {
   answer: { label: "answer", tone: "green" },
@@ -56,14 +57,14 @@ export function HistoryPanel({
                 <span aria-hidden className="mt-1 text-[10px] text-slate-500 transition-transform group-open:rotate-90">▶</span>
                 <span className="min-w-0 flex-1">
                   <span className="block truncate font-medium text-slate-900">
-                    {e.question ?? <span className="italic text-slate-600">Question text not kept (hash-only audit, or erased by retention)</span>}
+                    {e.question !== null ? <SafeText text={e.question} /> : <span className="italic text-slate-600">Question text not kept (hash-only audit, or erased by retention)</span>}
                   </span>
                   <span className="text-xs text-slate-600">{formatDateTime(e.at)}</span>
                 </span>
                 <Badge tone={t.tone}>{t.label}</Badge>
               </summary>
               <div className="space-y-2 border-t border-slate-100 px-2.5 py-2 text-xs text-slate-700">
-                {e.question && e.question.length > 70 ? <p className="whitespace-pre-wrap text-sm text-slate-900">{e.question}</p> : null}
+                {e.question && e.question.length > 70 ? <p className="whitespace-pre-wrap text-sm text-slate-900"><SafeText text={e.question} /></p> : null}
                 <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5">
                   <dt className="text-slate-500">Outcome</dt>
                   <dd>

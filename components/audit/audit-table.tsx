@@ -2,6 +2,7 @@ import Link from "next/link";
 import { Badge, Table, TBody, THead, Td, Th, Tr } from "@/components/ui";
 import type { AuditRow } from "@/lib/server/audit-explorer";
 import { RESPONSE_TONE, kindLabel, utc } from "./format";
+import { SafeText } from "@/components/ui/safe-text";
 
 export function AuditTable({ rows }: { rows: AuditRow[] }) {
   return (
@@ -38,7 +39,7 @@ export function AuditTable({ rows }: { rows: AuditRow[] }) {
             <Td className="font-mono text-xs">{r.caseId ?? "—"}</Td>
             <Td className="max-w-md text-xs">
               <div className="font-medium text-slate-700">{kindLabel(r.kind)}{r.target ? <span className="font-normal text-slate-500"> · {r.target}</span> : null}</div>
-              {r.question ? <div className="mt-0.5 line-clamp-2 text-slate-800">“{r.question}”</div> : null}
+              {r.question ? <div className="mt-0.5 line-clamp-2 text-slate-800">“<SafeText text={r.question} />”</div> : null}
               {r.questionErased ? <div className="mt-0.5 italic text-slate-400">question text erased (retention)</div> : null}
             </Td>
             <Td>{r.responseType ? <Badge tone={RESPONSE_TONE[r.responseType] ?? "neutral"}>{r.responseType}</Badge> : null}</Td>

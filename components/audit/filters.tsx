@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { Button, Checkbox, Input, Select } from "@/components/ui";
 import type { ExplorerFilters } from "@/lib/server/audit-explorer";
+import { revealHidden } from "@/lib/domain/display-text";
 
 interface Options {
   users: Array<{ id: string; name: string; email: string }>;
@@ -25,14 +26,14 @@ export function AuditFilters({ filters, options }: { filters: ExplorerFilters; o
         <label htmlFor="f-user" className={label}>User</label>
         <Select id="f-user" name="user" defaultValue={filters.user ?? ""}>
           <option value="">Anyone</option>
-          {options.users.map((u) => <option key={u.id} value={u.id}>{u.name} ({u.email})</option>)}
+          {options.users.map((u) => <option key={u.id} value={u.id}>{revealHidden(`${u.name} (${u.email})`)}</option>)}
         </Select>
       </div>
       <div>
         <label htmlFor="f-case" className={label}>Case</label>
         <Select id="f-case" name="case" defaultValue={filters.case ?? ""}>
           <option value="">Any case</option>
-          {options.cases.map((c) => <option key={c.id} value={c.id}>{c.id} — {c.title}</option>)}
+          {options.cases.map((c) => <option key={c.id} value={c.id}>{revealHidden(`${c.id} — ${c.title}`)}</option>)}
         </Select>
       </div>
       <div>

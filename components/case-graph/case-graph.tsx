@@ -9,6 +9,7 @@ import type { Core, ElementDefinition, LayoutOptions, StylesheetJson } from "cyt
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from "react";
 import type { GraphEdgeView, GraphNodeView } from "@/lib/server/workbench/types";
 import { labelStyle } from "./palette";
+import { revealHidden } from "@/lib/domain/display-text";
 
 export interface CaseGraphHandle {
   fit(): void;
@@ -107,10 +108,14 @@ function labelRule(label: string) {
   return { selector: `node.${labelClass(label)}`, style: { "background-color": s.color, shape: s.shape } };
 }
 
+
+const shortLabel = (name: string) => (name.length > 28 ? name.slice(0, 27) + "…" : name);
+
 function nodeElement(n: GraphNodeView): ElementDefinition {
   return {
     group: "nodes",
-    data: { id: n.id, name: n.name.length > 28 ? n.name.slice(0, 27) + "…" : n.name, label: n.label },
+    // A canvas label is plain text: hidden characters are shown as markers, never drawn as themselves.
+    data: { id: n.id, name: shortLabel(revealHidden(n.name)), label: n.label },
     classes: `${labelClass(n.label)} ${sizeClass(n.degree)}`,
   };
 }

@@ -7,6 +7,7 @@ import { cn } from "@/components/ui";
 import { rankNodeMatches } from "@/lib/server/workbench/node-search";
 import type { GraphNodeView } from "@/lib/server/workbench/types";
 import { labelStyle, shapePath } from "./palette";
+import { SafeText } from "@/components/ui/safe-text";
 
 export function NodeSearch({
   nodes,
@@ -112,7 +113,7 @@ export function NodeSearch({
                   <svg viewBox="0 0 16 16" className="h-3 w-3 shrink-0" aria-hidden>
                     <path d={shapePath(s.shape)} fill={s.color} />
                   </svg>
-                  <span className="truncate">{n.name}</span>
+                  <span className="truncate"><SafeText text={n.name} /></span>
                   <span className="ml-auto shrink-0 font-mono text-[11px] text-slate-500">{n.id}</span>
                 </li>
               );

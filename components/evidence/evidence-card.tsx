@@ -4,6 +4,7 @@
 import { ClassificationBanner } from "@/components/ui";
 import { formatDateTime, humanise } from "@/components/answer/format";
 import { locatePassage } from "@/components/answer/citations";
+import { SafeText } from "@/components/ui/safe-text";
 
 export interface CardEvidence {
   id: string;
@@ -45,24 +46,24 @@ export function EvidenceCard({ evidence, claim, claimId, loading }: { evidence: 
       <ClassificationBanner classification={evidence.classification} />
       <span className="block space-y-1.5 p-3 text-left">
         <span className="flex items-baseline justify-between gap-2">
-          <span className="font-semibold text-slate-900">{humanise(evidence.type)}</span>
+          <span className="font-semibold text-slate-900"><SafeText text={humanise(evidence.type)} /></span>
           <span className="font-mono text-xs text-slate-600">{evidence.id}{claimId ? ` · ${claimId}` : ""}</span>
         </span>
         <span className="grid grid-cols-[auto_1fr] gap-x-2 text-xs text-slate-700">
           <span className="text-slate-500">Source</span>
-          <span>{evidence.sourceSystem}</span>
+          <span><SafeText text={evidence.sourceSystem} /></span>
           <span className="text-slate-500">Collected</span>
           <span>{formatDateTime(evidence.collectedAt)}</span>
         </span>
         {snippet ? (
           <span className="block border-l-2 border-amber-500 bg-amber-50 px-2 py-1 text-xs leading-relaxed text-slate-800">
-            {snippet.before}
-            <mark className="bg-amber-200 text-slate-900">{snippet.passage}</mark>
-            {snippet.after}
+            <SafeText text={snippet.before} />
+            <mark className="bg-amber-200 text-slate-900"><SafeText text={snippet.passage} /></mark>
+            <SafeText text={snippet.after} />
           </span>
         ) : evidence.text ? (
           <span className="block border-l-2 border-slate-300 px-2 py-1 text-xs leading-relaxed text-slate-700">
-            {evidence.text.length > 320 ? evidence.text.slice(0, 320) + "…" : evidence.text}
+            <SafeText text={evidence.text.length > 320 ? evidence.text.slice(0, 320) + "…" : evidence.text} />
           </span>
         ) : null}
         <span className="block text-[11px] text-slate-500">Select to open the full text in the evidence panel.</span>

@@ -8,6 +8,7 @@ import { ClassificationBadge, ClassificationBanner } from "@/components/ui";
 import { formatDateTime, humanise, propertyText } from "@/components/answer/format";
 import { locatePassage } from "@/components/answer/citations";
 import type { EvidenceView } from "@/lib/server/workbench/types";
+import { SafeText } from "@/components/ui/safe-text";
 
 export function EvidencePanel({
   evidenceId,
@@ -56,7 +57,7 @@ export function EvidencePanel({
             </button>
           ) : null}
           <h2 id="evidence-heading" className="truncate text-sm font-semibold text-slate-900">
-            {evidence ? humanise(evidence.type) : "Evidence"} <span className="font-mono text-xs font-normal text-slate-600">{evidenceId}</span>
+            {evidence ? <SafeText text={humanise(evidence.type)} /> : "Evidence"} <span className="font-mono text-xs font-normal text-slate-600">{evidenceId}</span>
           </h2>
           {evidence ? <ClassificationBadge classification={evidence.classification} /> : null}
         </div>
@@ -79,13 +80,13 @@ export function EvidencePanel({
             <div className="space-y-3 p-3">
               <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs">
                 <dt className="text-slate-500">Source system</dt>
-                <dd className="text-slate-900">{evidence.sourceSystem}</dd>
+                <dd className="text-slate-900"><SafeText text={evidence.sourceSystem} /></dd>
                 <dt className="text-slate-500">Collected</dt>
                 <dd className="text-slate-900">{formatDateTime(evidence.collectedAt)}</dd>
                 {Object.entries(evidence.metadata).map(([k, v]) => (
                   <div key={k} className="contents">
-                    <dt className="text-slate-500">{humanise(k)}</dt>
-                    <dd className="text-slate-900">{propertyText(v)}</dd>
+                    <dt className="text-slate-500"><SafeText text={humanise(k)} /></dt>
+                    <dd className="text-slate-900"><SafeText text={propertyText(v)} /></dd>
                   </div>
                 ))}
                 <dt className="text-slate-500">Linked to</dt>
@@ -108,14 +109,14 @@ export function EvidencePanel({
               <div className="whitespace-pre-wrap text-sm leading-6 text-slate-900" data-testid="evidence-text">
                 {at ? (
                   <>
-                    {evidence.content.slice(0, at.start)}
+                    <SafeText text={evidence.content.slice(0, at.start)} />
                     <mark ref={mark} className="rounded-sm bg-amber-200 px-0.5 text-slate-950 outline outline-1 outline-amber-500" data-testid="cited-passage">
-                      {evidence.content.slice(at.start, at.end)}
+                      <SafeText text={evidence.content.slice(at.start, at.end)} />
                     </mark>
-                    {evidence.content.slice(at.end)}
+                    <SafeText text={evidence.content.slice(at.end)} />
                   </>
                 ) : (
-                  evidence.content
+                  <SafeText text={evidence.content} />
                 )}
               </div>
             </div>

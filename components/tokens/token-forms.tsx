@@ -1,7 +1,7 @@
 "use client";
 import { useRef, useState } from "react";
 import { Alert, Button, ConfirmButton, Field, Input, Select } from "@/components/ui";
-import { TOKEN_EXPIRIES } from "@/lib/auth/admin-schemas";
+import { TOKEN_EXPIRIES } from "@/lib/admin/tokens.validation";
 import { revokeTokenAction } from "@/app/(workbench)/admin/actions";
 import { createOwnTokenAction, revokeOwnTokenAction } from "@/app/(workbench)/account/actions";
 import { useAction } from "@/components/admin/use-action";

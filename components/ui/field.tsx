@@ -1,6 +1,8 @@
 import type { ReactNode } from "react";
 import { cn } from "./cn";
 
+export { fieldErrors } from "@/lib/domain/field-errors";
+
 /** A labelled form control with hint and error text; the error is linked to the control by id for screen readers. */
 export function Field({
   label,
@@ -34,11 +36,3 @@ export function Field({
 }
 
 /** Field errors from an ActionResult's issues, by path. */
-export function fieldErrors(issues: Array<{ path?: string; message: string }> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const i of issues ?? []) {
-    const key = (i.path ?? "").split(".")[0] || "_form";
-    out[key] ??= i.message;
-  }
-  return out;
-}

@@ -7,3 +7,4 @@ export { ClassificationBanner, ClassificationBadge, classificationLabel } from "
 export { Table, THead, TBody, Tr, Th, Td } from "./table";
 export { Alert, Card } from "./alert";
 export { ConfirmButton } from "./confirm";
+export { SafeText } from "./safe-text";

@@ -20,11 +20,10 @@ export const SESSION_TTL_SECONDS = 12 * 60 * 60;
 /**
  * Only these better-auth endpoints are reachable over HTTP (app/api/auth/[...all]/route.ts). Sign-in goes through the
  * login page's server action (lockout + Origin check), users are created and reset by admins, never by themselves.
+ * `/get-session` is not among them: it hands the raw session token to page scripts, undoing HttpOnly (issue 11 §10);
+ * GET /api/me says who is signed in, without it.
  */
-export const PUBLIC_AUTH_PATHS: ReadonlyArray<{ method: "GET" | "POST"; path: string }> = [
-  { method: "GET", path: "/get-session" },
-  { method: "POST", path: "/sign-out" },
-];
+export const PUBLIC_AUTH_PATHS: ReadonlyArray<{ method: "GET" | "POST"; path: string }> = [{ method: "POST", path: "/sign-out" }];
 
 /** Everything better-auth would otherwise expose that Casegraph does not use; the route's allow-list is the first wall. */
 const DISABLED_PATHS = [

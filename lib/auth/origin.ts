@@ -2,37 +2,35 @@
 // Origin on a cross-origin or same-origin POST; a foreign origin, the opaque `null` origin (sandboxed frames, some
 // redirects, file://) and a missing Origin are all refused (CG-AUTH-005). Next.js has its own server-action check; this
 // one does not rely on it.
+//
+// Which origins count as "this app" (README "Origins"): the configured public origin (BETTER_AUTH_URL — required in
+// production) and CASEGRAPH_TRUSTED_ORIGINS, compared as whole origins (scheme, host and port). Only when no public
+// origin is configured (development, the embedded default) is the request's own Host header used, as http://<host>.
+// X-Forwarded-Host/-Proto are never trusted: behind a proxy, configure the public origin instead.
 import { CasegraphError } from "../domain/failure-codes";
 import { trustedOriginList } from "./auth";
+import { env } from "../env";
 
-function firstValue(v: string | null): string | null {
-  if (!v) return null;
-  const first = v.split(",")[0]?.trim();
-  return first ? first.toLowerCase() : null;
-}
-
-/** The origins this request may come from: its own host (as the proxy or the client named it) and the configured ones. */
-export function allowedOrigins(h: Headers): { hosts: Set<string>; origins: Set<string> } {
-  const hosts = new Set<string>();
-  const forwarded = firstValue(h.get("x-forwarded-host"));
-  const host = firstValue(h.get("host"));
-  if (forwarded) hosts.add(forwarded);
-  if (host) hosts.add(host);
-  return { hosts, origins: new Set(trustedOriginList()) };
+/** The origins a state-changing request may come from. */
+export function allowedOrigins(h: Headers): Set<string> {
+  const origins = new Set(trustedOriginList());
+  if (!env().BETTER_AUTH_URL) {
+    const host = h.get("host")?.trim().toLowerCase();
+    if (host && /^[a-z0-9.\-[\]:]+$/.test(host)) origins.add(`http://${host}`);
+  }
+  return origins;
 }
 
 export function assertSameOrigin(h: Headers): void {
-  const origin = h.get("origin");
-  if (!origin || origin.trim() === "" || origin.trim().toLowerCase() === "null") throw new CasegraphError("CG-AUTH-005");
+  const origin = h.get("origin")?.trim();
+  if (!origin || origin.toLowerCase() === "null") throw new CasegraphError("CG-AUTH-005");
   let parsed: URL;
   try {
-    parsed = new URL(origin.trim());
+    parsed = new URL(origin);
   } catch {
     throw new CasegraphError("CG-AUTH-005");
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new CasegraphError("CG-AUTH-005");
-  const { hosts, origins } = allowedOrigins(h);
-  if (origins.has(parsed.origin)) return;
-  if (hosts.has(parsed.host.toLowerCase())) return;
-  throw new CasegraphError("CG-AUTH-005");
+  // The whole origin must match: scheme, host and port (an http page cannot act for the https app).
+  if (!allowedOrigins(h).has(parsed.origin)) throw new CasegraphError("CG-AUTH-005");
 }

@@ -1,5 +1,5 @@
-/** Only same-site relative paths are followed after sign-in (no open redirect). */
-export function safeNextPath(next: unknown, fallback = "/cases"): string {
+/** Only same-site relative paths are followed after sign-in (no open redirect); "/" sends a user to their home by role. */
+export function safeNextPath(next: unknown, fallback = "/"): string {
   if (typeof next !== "string" || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return fallback;
   if (next.length > 500 || /[\r\n\t]/.test(next) || next.includes("\\")) return fallback;
   return next;

@@ -1,24 +1,27 @@
-// What production requires (README "Production"): the secrets a deployment must own rather than invent. Outside
-// production Casegraph generates them into the data folder so the embedded default runs unconfigured; in production a
-// generated secret would differ between servers and be lost with a container, so the server refuses to start instead.
+// What production requires (README "Production"): the secrets a deployment must own rather than invent, and its public
+// origin. Outside production Casegraph generates the secrets into the data folder and takes the request's Host as its
+// origin, so the embedded default runs unconfigured; in production a generated secret would differ between servers and
+// be lost with a container, and the origin the Origin check compares with must not come from the request, so the
+// server refuses to start instead.
 import { CasegraphError } from "../domain/failure-codes";
 
 /** Variables a production server must be given. */
-export const PRODUCTION_SECRETS = ["BETTER_AUTH_SECRET", "CASEGRAPH_LEDGER_SIGNING_KEY"] as const;
-type Secret = (typeof PRODUCTION_SECRETS)[number];
+export const PRODUCTION_REQUIRED = ["BETTER_AUTH_SECRET", "CASEGRAPH_LEDGER_SIGNING_KEY", "BETTER_AUTH_URL"] as const;
+type Required = (typeof PRODUCTION_REQUIRED)[number];
+type Secret = Exclude<Required, "BETTER_AUTH_URL">;
 
 export const isProduction = (source: NodeJS.ProcessEnv = process.env) => source.NODE_ENV === "production";
 
 /** The production secrets missing from `source` (none outside production). */
-export function missingProductionSecrets(source: NodeJS.ProcessEnv = process.env): Secret[] {
-  return isProduction(source) ? PRODUCTION_SECRETS.filter((name) => !source[name]?.trim()) : [];
+export function missingProductionSecrets(source: NodeJS.ProcessEnv = process.env): Required[] {
+  return isProduction(source) ? PRODUCTION_REQUIRED.filter((name) => !source[name]?.trim()) : [];
 }
 
 /** Throws CG-SYS-003 naming the variables when a production server lacks them. */
 export function assertProductionSecrets(source: NodeJS.ProcessEnv = process.env): void {
   const missing = missingProductionSecrets(source);
   if (missing.length) {
-    throw new CasegraphError("CG-SYS-003", `${missing.join(" and ")} must be set when NODE_ENV=production (README "Production").`, missing.map((name) => ({ path: name, message: "required in production" })));
+    throw new CasegraphError("CG-SYS-003", `${missing.join(", ")} must be set when NODE_ENV=production (README "Production").`, missing.map((name) => ({ path: name, message: "required in production" })));
   }
 }
 

@@ -15,7 +15,8 @@ vi.mock("next/headers", () => nextHeadersMock);
 const admin = await import("@/app/(workbench)/admin/actions");
 const account = await import("@/app/(workbench)/account/actions");
 const { signInAction } = await import("@/app/(auth)/actions");
-const { listLicenses, listUsers } = await import("@/lib/auth/admin");
+const { listLicenses } = await import("@/lib/admin/licenses");
+const { listUsers } = await import("@/lib/admin/users");
 const { loadActor } = await import("@/lib/auth/actor");
 const { userIdFor } = await import("@/lib/adapters/prisma/workspace");
 const { hashToken } = await import("@/lib/auth/tokens");
@@ -151,7 +152,7 @@ describeEachDatabase("admin changes and the ledger", (fixture) => {
     const all = JSON.stringify(await entriesAfter(0n), (_k, v) => (typeof v === "bigint" ? Number(v) : v));
     expect(all).not.toContain(issued.tokenHash);
     // Membership entries carry the case id as an indexed column.
-    const membership = (await entriesAfter(0n)).filter((e) => e.kind.startsWith("admin.membership."));
+    const membership = (await entriesAfter(0n)).filter((e) => e.kind.startsWith("admin.membership.") && e.actor_id === ADMIN_ID);
     expect(membership.every((e) => e.case_id === "case-ledgerline")).toBe(true);
     // Idempotent repeats write nothing.
     expect((await audited(() => admin.removeMemberAction({ caseId: "case-ledgerline", userId: kim }))).entries).toHaveLength(0);

@@ -111,7 +111,7 @@ describeEachDatabase("sign-in, sessions and revocation", (fixture, kind) => {
       if (!r.ok) expect(r.error.issues?.map((i) => i.path).sort()).toEqual(["email", "password"]);
     });
 
-    it("has no public sign-up and no password endpoint over HTTP; get-session works", async () => {
+    it("has no public sign-up, no password endpoint and no session-token endpoint over HTTP", async () => {
       for (const path of ["/api/auth/sign-up/email", "/api/auth/sign-in/email", "/api/auth/change-password", "/api/auth/update-user", "/api/auth/request-password-reset"]) {
         const res = await authHandler.POST(new Request(`http://casegraph.test${path}`, {
           method: "POST", headers: { "content-type": "application/json", origin: APP_ORIGIN },
@@ -123,9 +123,16 @@ describeEachDatabase("sign-in, sessions and revocation", (fixture, kind) => {
       const auth = await authFor(fixture().db.prisma);
       await expect(auth.api.signUpEmail({ body: { email: "eve@evil.example", password: "eve-password-123", name: "Eve" } })).rejects.toThrow();
       expect(await fixture().db.prisma.user.findUnique({ where: { email: "eve@evil.example" } })).toBeNull();
+      // get-session would hand the raw session token to page scripts (undoing HttpOnly): it does not exist over HTTP,
+      // and /api/me says who is signed in without any token.
       const session = await authHandler.GET(new Request("http://casegraph.test/api/auth/get-session", { headers: { cookie: adminCookie } }));
-      expect(session.status).toBe(200);
-      expect((await session.json()).user.email).toBe(ADMIN);
+      expect(session.status).toBe(404);
+      const token = adminCookie.split(";").map((c) => c.trim().split("=")[1]).find(Boolean)!;
+      const who = await get(me, { cookie: adminCookie });
+      const body = await who.text();
+      expect(JSON.parse(body).email).toBe(ADMIN);
+      expect(body).not.toContain(token.split(".")[0]);
+      expect(body).not.toMatch(/token/i);
     });
 
     it("signs out: the session is deleted and the cookie no longer works", async () => {
@@ -157,11 +164,22 @@ describeEachDatabase("sign-in, sessions and revocation", (fixture, kind) => {
       });
     }
 
-    it("accepts the configured origin and the request's own host", async () => {
+    it("accepts the request's own host (no public origin configured) as a whole origin, scheme and port included", async () => {
       setRequest({ cookie: adminCookie, origin: "http://casegraph.test" });
       expect(await admin.renameTenantAction({ name: "Metro Police Department" })).toMatchObject({ ok: true });
-      setRequest({ cookie: adminCookie, origin: "https://app.example", extra: { "x-forwarded-host": "app.example" } });
-      expect(await admin.renameTenantAction({ name: "Metro Police Department" })).toMatchObject({ ok: true });
+      // Same host, other scheme or port: another origin (issue 11 §13).
+      for (const origin of ["https://casegraph.test", "http://casegraph.test:8080"]) {
+        setRequest({ cookie: adminCookie, origin });
+        expect(await admin.renameTenantAction({ name: "Metro Police Department" }), origin).toMatchObject({ ok: false, error: { code: "CG-AUTH-005" } });
+      }
+    });
+
+    it("never trusts X-Forwarded-Host: a forged one does not make a foreign origin ours", async () => {
+      setRequest({ cookie: adminCookie, origin: "https://evil.example", extra: { "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" } });
+      expect(await admin.renameTenantAction({ name: "Pwned" })).toMatchObject({ ok: false, error: { code: "CG-AUTH-005" } });
+      // A forged Host is only ever compared with http://<that host>: it cannot make an https page of another site ours.
+      setRequest({ cookie: adminCookie, origin: "https://evil.example", host: "evil.example" });
+      expect(await admin.renameTenantAction({ name: "Pwned" })).toMatchObject({ ok: false, error: { code: "CG-AUTH-005" } });
     });
   });
 

@@ -35,9 +35,10 @@ const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"
 /** Endpoints reachable without the guard, each with the reason. Anything else unwrapped fails the test. */
 const PUBLIC: Record<string, string> = {
   "route GET app/api/graphrag/health/route.ts": "liveness/readiness probe; reports dependency status only, never data",
-  "route GET app/api/auth/[...all]/route.ts": "better-auth handler behind an allow-list (get-session only); reads the caller's own session",
+  "route GET app/api/auth/[...all]/route.ts": "better-auth handler behind an allow-list (sign-out only; every GET is a coded 404)",
   "route POST app/api/auth/[...all]/route.ts": "better-auth handler behind an allow-list (sign-out only); better-auth checks the Origin",
   "action signInAction app/(auth)/actions.ts": "sign-in cannot need a session; Origin-checked, lockout, generic errors (auth tests)",
+  "action signInFormAction app/(auth)/actions.ts": "the login form (works without JavaScript); runs signInAction: Origin-checked, lockout, generic errors",
   "action signOutAction app/(auth)/actions.ts": "ends the caller's own session; Origin-checked (auth tests)",
 };
 

@@ -75,7 +75,7 @@ describeEachDatabase("CaseGraphStore contract", (fixture, kind) => {
 
   afterAll(async () => {
     if (neo4j) {
-      for (const c of bundle.cases) await neo4j.deleteCase(c.id);
+      for (const c of bundle.cases) await neo4j.writes.deleteCase(c.id);
       await neo4j.close();
     }
   });

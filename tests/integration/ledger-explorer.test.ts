@@ -1,7 +1,7 @@
 // The audit explorer's queries and the compliance export, on PGlite and PostgreSQL: every filter returns exactly what a
 // reference filter over the appended entries returns, keyset pages add up to the whole list, tenants never see each
 // other, cited evidence follows the viewer's own clearance, and exports are deterministic, provable and recorded.
-import { beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it, vi } from "vitest";
 import { appendInTx, PrismaLedger, sha256Text } from "@/lib/adapters/prisma/ledger";
 import { loadActor, type Actor } from "@/lib/auth/actor";
 import { verifyCheckpoint } from "@/lib/domain/checkpoint";
@@ -75,10 +75,25 @@ describeEachDatabase("audit explorer and export", (fixture) => {
 
   beforeAll(async () => {
     const { db } = fixture();
-    await importDemo(db);
+    // The demo import writes its own entries (tenants, users, licenses, memberships): dated before the appended ones
+    // below, and part of the reference like them.
+    vi.useFakeTimers({ now: Date.parse("2026-02-28T12:00:00.000Z"), toFake: ["Date"] });
+    try {
+      await importDemo(db);
+    } finally {
+      vi.useRealTimers();
+    }
+    const imported = await db.prisma.$queryRaw<Array<{ seq: bigint; kind: string; tenant_id: string | null; case_id: string | null }>>`
+      SELECT seq, kind, tenant_id, case_id FROM "ledger" ORDER BY seq`;
+    for (const e of imported) {
+      const spec: Spec = { tenant: (e.tenant_id ?? "") as Spec["tenant"], actor: "", caseId: e.case_id, kind: e.kind, day: "2026-02-28" };
+      all.push(spec);
+      seqOf.set(spec, Number(e.seq));
+    }
     for (const u of await db.prisma.user.findMany({ select: { id: true, email: true } })) userId.set(u.email, u.id);
     ledger = new PrismaLedger(db, { signer: async () => signer, checkpointEvery: 25 });
     for (const s of all) {
+      if (seqOf.has(s)) continue; // written by the import
       const at = Date.parse(`${s.day}T12:00:00.000Z`);
       const payload: Record<string, unknown> =
         s.kind === "graphrag.answer"

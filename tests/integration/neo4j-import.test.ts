@@ -4,6 +4,8 @@
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { Neo4jGraphStore, type EdgeWrite } from "@/lib/adapters/neo4j/graph-store";
+import { Neo4jGraphWrites } from "@/lib/adapters/neo4j/graph-writes";
+import type { Neo4jConnection } from "@/lib/adapters/neo4j/connection";
 import { importBundleWithGraph } from "@/lib/adapters/neo4j/sync";
 import type { Database } from "@/lib/adapters/prisma/db";
 import { PrismaGraphStore } from "@/lib/adapters/prisma/graph-store";
@@ -46,12 +48,12 @@ function changed(bundle: any) {
   return next;
 }
 
-/** Fails its n-th writeEdges call (Neo4j fails mid-import); with `dead`, every write after that fails too. */
-class FailingStore extends Neo4jGraphStore {
+/** Writes that fail on the n-th writeEdges call (Neo4j fails mid-import); with `dead`, every write after that fails too. */
+class FailingWrites extends Neo4jGraphWrites {
   calls = 0;
   failing = false;
-  constructor(private readonly failAt: number, private readonly dead: boolean, leaseMs?: number) {
-    super(testNeo4jStore().conn, { leaseMs });
+  constructor(conn: Neo4jConnection, ready: () => Promise<void>, private readonly failAt: number, private readonly dead: boolean, leaseMs: number) {
+    super(conn, ready, leaseMs);
   }
   private check() {
     if (this.failing && this.dead) throw new CasegraphError("CG-GRAPH-001");
@@ -64,7 +66,7 @@ class FailingStore extends Neo4jGraphStore {
     }
     return super.writeEdges(scope, rows, stamp, options);
   }
-  override async writeNodes(...args: Parameters<Neo4jGraphStore["writeNodes"]>) {
+  override async writeNodes(...args: Parameters<Neo4jGraphWrites["writeNodes"]>) {
     this.check();
     return super.writeNodes(...args);
   }
@@ -75,6 +77,18 @@ class FailingStore extends Neo4jGraphStore {
   override async deleteCase(caseId: string) {
     this.check();
     return super.deleteCase(caseId);
+  }
+}
+
+class FailingStore extends Neo4jGraphStore {
+  override readonly writes: FailingWrites;
+  constructor(failAt: number, dead: boolean, leaseMs = 120_000) {
+    const conn = testNeo4jStore().conn;
+    super(conn, { leaseMs });
+    this.writes = new FailingWrites(conn, () => this.ensureSchema(), failAt, dead, leaseMs);
+  }
+  get calls() {
+    return this.writes.calls;
   }
 }
 
@@ -94,7 +108,7 @@ describeEachDatabase("import with Neo4j configured", (fixture, kind) => {
     for (const c of changed(bundle).cases) allCaseIds.add(c.id);
   });
   afterAll(async () => {
-    for (const id of allCaseIds) await store.deleteCase(id);
+    for (const id of allCaseIds) await store.writes.deleteCase(id);
     await store.close();
   });
 
@@ -104,8 +118,8 @@ describeEachDatabase("import with Neo4j configured", (fixture, kind) => {
     expect(summary).toMatchObject({ cases: 3, nodes: 125, edges: 199, graph: { rebuilt: [] } });
     expect(await graphs(db, store, bundle)).toEqual(await graphs(db, new PrismaGraphStore(db.prisma), bundle));
     for (const c of bundle.cases) {
-      expect((await store.caseStates([c.id])).get(c.id)).toMatchObject({ state: "ready", tenantId: c.tenant });
-      expect(await store.counts({ tenantId: c.tenant, caseId: c.id })).toEqual({ nodes: c.nodes.length, edges: c.edges.length });
+      expect((await store.writes.caseStates([c.id])).get(c.id)).toMatchObject({ state: "ready", tenantId: c.tenant });
+      expect(await store.writes.counts({ tenantId: c.tenant, caseId: c.id })).toEqual({ nodes: c.nodes.length, edges: c.edges.length });
     }
     // Importing the same bundle again changes nothing on either side.
     const exported = await exportWorkspace(db.prisma);
@@ -150,7 +164,7 @@ describeEachDatabase("import with Neo4j configured", (fixture, kind) => {
     expect(flaky.calls).toBeGreaterThanOrEqual(2);
     expect(await exportWorkspace(db.prisma)).toBe(before);
     expect(await graphs(db, store, changed(bundle))).toEqual(neo4jBefore);
-    for (const c of changed(bundle).cases) expect((await store.caseStates([c.id])).get(c.id)?.state).toBe("ready");
+    for (const c of changed(bundle).cases) expect((await store.writes.caseStates([c.id])).get(c.id)?.state).toBe("ready");
   });
 
   it("when Neo4j dies for good mid-import, the case is refused (CG-GRAPH-005) until an import or sync rewrites it", async () => {
@@ -182,7 +196,7 @@ describeEachDatabase("import with Neo4j configured", (fixture, kind) => {
       });
     const c = bundle.cases[2];
     const scope = { tenantId: c.tenant, caseId: c.id };
-    await store.deleteCase(c.id);
+    await store.writes.deleteCase(c.id);
     expect(await store.nodesByIds(scope, [c.nodes[0].id]).then(() => null, (e) => e.code)).toBe("CG-GRAPH-005");
     const sync = await cli(["graph", "sync", "--case", c.id], TEST_NEO4J_URI);
     expect(sync.code, sync.stderr).toBe(0);

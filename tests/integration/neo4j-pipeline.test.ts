@@ -65,7 +65,7 @@ describeNeo4j("answer pipeline: Neo4j graph store vs PostgreSQL graph store", ()
       for (const u of bundle.users) actors.set(u.email, await loadActor(db.prisma, { email: u.email }, "cli"));
     });
     afterAll(async () => {
-      for (const c of bundle.cases) await neo4j.deleteCase(c.id);
+      for (const c of bundle.cases) await neo4j.writes.deleteCase(c.id);
       await neo4j.close();
       await closeGraphStores();
     });

@@ -101,12 +101,12 @@ describeWhen(hasJava && neo4jAvailable(), hasJava ? `no Neo4j reachable at ${TES
 
     // `graph sync --all` here: an orphan case (not in PostgreSQL) is removed, every PostgreSQL case is rebuilt.
     const orphan = { tenantId: "metro-pd", caseId: "case-orphan" };
-    await store.beginWrite(orphan);
-    await store.writeNodes(orphan, [{ id: "x", label: "L", name: "X", properties: {}, classification: "PUBLIC", needToKnow: [] }], "s");
-    await store.markReady([orphan]);
+    await store.writes.beginWrite(orphan);
+    await store.writes.writeNodes(orphan, [{ id: "x", label: "L", name: "X", properties: {}, classification: "PUBLIC", needToKnow: [] }], "s");
+    await store.writes.markReady([orphan]);
     const synced = await syncAll(db.prisma, store);
     expect(synced.map((r) => [r.caseId, r.deleted])).toEqual([["case-harbor", false], ["case-ledgerline", false], ["case-nightjar", false], ["case-orphan", true]]);
-    expect((await store.listCases()).map((c) => c.caseId).sort()).toEqual(["case-harbor", "case-ledgerline", "case-nightjar"]);
+    expect((await store.writes.listCases()).map((c) => c.caseId).sort()).toEqual(["case-harbor", "case-ledgerline", "case-nightjar"]);
 
     await runSh("stop");
     const before = (await ledger.verify()).size;

@@ -72,7 +72,7 @@ describeNeo4j("Neo4j store on the real Neo4j", () => {
     store = testNeo4jStore();
   });
   afterAll(async () => {
-    for (const id of caseIds) await store.deleteCase(id);
+    for (const id of caseIds) await store.writes.deleteCase(id);
     await store.close();
   });
 
@@ -97,33 +97,33 @@ describeNeo4j("Neo4j store on the real Neo4j", () => {
 
   it("refuses a second node or edge with the same case and id (the constraint holds, the batch rolls back)", async () => {
     const scope = scopeOf("unique");
-    await store.beginWrite(scope);
-    await store.writeNodes(scope, [node("a"), node("b")], "s1", { fresh: true });
-    expect(await codeOf(store.writeNodes(scope, [node("c"), node("a")], "s1", { fresh: true }))).toBe("CG-GRAPH-002");
-    await store.writeEdges(scope, [{ id: "e", source: "a", target: "b", type: "T", properties: {}, classification: "PUBLIC", needToKnow: [] }], "s1", { fresh: true });
-    expect(await codeOf(store.writeEdges(scope, [{ id: "e", source: "b", target: "a", type: "T", properties: {}, classification: "PUBLIC", needToKnow: [] }], "s1", { fresh: true }))).toBe("CG-GRAPH-002");
+    await store.writes.beginWrite(scope);
+    await store.writes.writeNodes(scope, [node("a"), node("b")], "s1", { fresh: true });
+    expect(await codeOf(store.writes.writeNodes(scope, [node("c"), node("a")], "s1", { fresh: true }))).toBe("CG-GRAPH-002");
+    await store.writes.writeEdges(scope, [{ id: "e", source: "a", target: "b", type: "T", properties: {}, classification: "PUBLIC", needToKnow: [] }], "s1", { fresh: true });
+    expect(await codeOf(store.writes.writeEdges(scope, [{ id: "e", source: "b", target: "a", type: "T", properties: {}, classification: "PUBLIC", needToKnow: [] }], "s1", { fresh: true }))).toBe("CG-GRAPH-002");
     // An edge to a node Neo4j does not hold is refused too, and nothing of its batch stays.
-    expect(await codeOf(store.writeEdges(scope, [
+    expect(await codeOf(store.writes.writeEdges(scope, [
       { id: "e2", source: "a", target: "b", type: "T", properties: {}, classification: "PUBLIC", needToKnow: [] },
       { id: "e3", source: "a", target: "nope", type: "T", properties: {}, classification: "PUBLIC", needToKnow: [] },
     ], "s1"))).toBe("CG-GRAPH-004");
-    await store.markReady([scope]);
+    await store.writes.markReady([scope]);
     expect((await store.nodesByIds(scope, ["a", "b", "c"])).map((n) => n.id)).toEqual(["a", "b"]);
     expect((await store.edgesByIds(scope, ["e", "e2", "e3"])).map((e) => `${e.id}:${e.source}->${e.target}`)).toEqual(["e:a->b"]);
-    expect(await store.counts(scope)).toEqual({ nodes: 2, edges: 1 });
+    expect(await store.writes.counts(scope)).toEqual({ nodes: 2, edges: 1 });
   });
 
   it("upserts: an edge whose endpoints changed is moved, not duplicated", async () => {
     const scope = scopeOf("upsert");
-    await store.beginWrite(scope);
-    await store.writeNodes(scope, [node("a"), node("b"), node("c")], "s1");
-    await store.writeEdges(scope, [{ id: "e", source: "a", target: "b", type: "T", properties: { v: 1 }, classification: "PUBLIC", needToKnow: [] }], "s1");
-    await store.writeNodes(scope, [{ ...node("a"), classification: "SECRET", needToKnow: ["x"] }], "s2");
-    await store.writeEdges(scope, [{ id: "e", source: "c", target: "a", type: "U", properties: { v: 2 }, classification: "CUI", needToKnow: [] }], "s2");
-    await store.markReady([scope]);
+    await store.writes.beginWrite(scope);
+    await store.writes.writeNodes(scope, [node("a"), node("b"), node("c")], "s1");
+    await store.writes.writeEdges(scope, [{ id: "e", source: "a", target: "b", type: "T", properties: { v: 1 }, classification: "PUBLIC", needToKnow: [] }], "s1");
+    await store.writes.writeNodes(scope, [{ ...node("a"), classification: "SECRET", needToKnow: ["x"] }], "s2");
+    await store.writes.writeEdges(scope, [{ id: "e", source: "c", target: "a", type: "U", properties: { v: 2 }, classification: "CUI", needToKnow: [] }], "s2");
+    await store.writes.markReady([scope]);
     expect(await store.nodesByIds(scope, ["a"])).toMatchObject([{ id: "a", classification: "SECRET", needToKnow: ["x"] }]);
     expect(await store.edgesByIds(scope, ["e"])).toEqual([{ id: "e", tenantId: scope.tenantId, source: "c", target: "a", type: "U", properties: { v: 2 }, classification: "CUI", needToKnow: [] }]);
-    expect(await store.counts(scope)).toEqual({ nodes: 3, edges: 1 });
+    expect(await store.writes.counts(scope)).toEqual({ nodes: 3, edges: 1 });
   });
 
   it("refuses (CG-GRAPH-005) a case it never loaded, and one whose write was interrupted; serves one being written", async () => {
@@ -138,35 +138,35 @@ describeNeo4j("Neo4j store on the real Neo4j", () => {
     }
 
     const live = scopeOf("live");
-    await store.beginWrite(live);
-    await store.writeNodes(live, [node("a")], "s");
+    await store.writes.beginWrite(live);
+    await store.writes.writeNodes(live, [node("a")], "s");
     expect((await store.nodesByIds(live, ["a"])).map((n) => n.id)).toEqual(["a"]); // its lease is current
 
     const interrupted = scopeOf("interrupted");
     const shortLease = testNeo4jStore({ leaseMs: 1 });
     try {
-      await shortLease.beginWrite(interrupted);
-      await shortLease.writeNodes(interrupted, [node("a")], "s");
+      await shortLease.writes.beginWrite(interrupted);
+      await shortLease.writes.writeNodes(interrupted, [node("a")], "s");
     } finally {
       await shortLease.close();
     }
     await new Promise((r) => setTimeout(r, 50));
     expect(await codeOf(store.nodesByIds(interrupted, ["a"]))).toBe("CG-GRAPH-005");
-    expect((await store.caseStates([interrupted.caseId])).get(interrupted.caseId)).toMatchObject({ state: "writing", stale: true });
-    await store.markReady([interrupted]);
+    expect((await store.writes.caseStates([interrupted.caseId])).get(interrupted.caseId)).toMatchObject({ state: "writing", stale: true });
+    await store.writes.markReady([interrupted]);
     expect((await store.nodesByIds(interrupted, ["a"])).map((n) => n.id)).toEqual(["a"]);
   });
 
   it("deletes a case completely", async () => {
     const scope = scopeOf("delete");
-    await store.beginWrite(scope);
-    await store.writeNodes(scope, Array.from({ length: 2_500 }, (_, i) => node(`n${i}`)), "s", { fresh: true });
-    await store.writeEdges(scope, Array.from({ length: 2_400 }, (_, i) => ({ id: `e${i}`, source: `n${i}`, target: `n${i + 1}`, type: "T", properties: {}, classification: "PUBLIC", needToKnow: [] })), "s", { fresh: true });
-    await store.markReady([scope]);
-    expect(await store.counts(scope)).toEqual({ nodes: 2_500, edges: 2_400 });
-    expect(await store.deleteCase(scope.caseId)).toBe(2_500);
-    expect(await store.counts(scope)).toEqual({ nodes: 0, edges: 0 });
-    expect((await store.caseStates([scope.caseId])).get(scope.caseId)?.state).toBe("missing");
+    await store.writes.beginWrite(scope);
+    await store.writes.writeNodes(scope, Array.from({ length: 2_500 }, (_, i) => node(`n${i}`)), "s", { fresh: true });
+    await store.writes.writeEdges(scope, Array.from({ length: 2_400 }, (_, i) => ({ id: `e${i}`, source: `n${i}`, target: `n${i + 1}`, type: "T", properties: {}, classification: "PUBLIC", needToKnow: [] })), "s", { fresh: true });
+    await store.writes.markReady([scope]);
+    expect(await store.writes.counts(scope)).toEqual({ nodes: 2_500, edges: 2_400 });
+    expect(await store.writes.deleteCase(scope.caseId)).toBe(2_500);
+    expect(await store.writes.counts(scope)).toEqual({ nodes: 0, edges: 0 });
+    expect((await store.writes.caseStates([scope.caseId])).get(scope.caseId)?.state).toBe("missing");
   });
 
   describe("graph sync from PostgreSQL", () => {
@@ -207,16 +207,16 @@ describeNeo4j("Neo4j store on the real Neo4j", () => {
       expect(result.removed.nodes).toBe(1);
       expect(await snapshot(db, store, scope)).toEqual(expected);
       expect(await store.nodesByIds(scope, ["stray"])).toEqual([]);
-      expect(await store.counts(scope)).toEqual({ nodes: c.nodes.length, edges: c.edges.length });
+      expect(await store.writes.counts(scope)).toEqual({ nodes: c.nodes.length, edges: c.edges.length });
     });
 
     it("deletes the Neo4j graph of a case PostgreSQL does not have", async () => {
       const scope = scopeOf("gone");
-      await store.beginWrite(scope);
-      await store.writeNodes(scope, [node("a")], "s");
-      await store.markReady([scope]);
+      await store.writes.beginWrite(scope);
+      await store.writes.writeNodes(scope, [node("a")], "s");
+      await store.writes.markReady([scope]);
       expect(await syncCase(db.prisma, store, scope.caseId)).toMatchObject({ deleted: true, removed: { nodes: 1 } });
-      expect((await store.caseStates([scope.caseId])).get(scope.caseId)?.state).toBe("missing");
+      expect((await store.writes.caseStates([scope.caseId])).get(scope.caseId)?.state).toBe("missing");
     });
 
     it("an import mirrored into Neo4j needs no sync (nothing to add or remove)", async () => {

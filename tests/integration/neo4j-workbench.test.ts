@@ -40,7 +40,7 @@ describeNeo4j("workbench reads through the configured graph store", () => {
       lead = await loadActor(db.prisma, { email: "lead.park@metro.example" }, "session");
     });
     afterAll(async () => {
-      await configuredNeo4jStore(env())?.deleteCase(caseId);
+      await configuredNeo4jStore(env())?.writes.deleteCase(caseId);
       clearTestRuntime();
       await closeGraphStores();
     });

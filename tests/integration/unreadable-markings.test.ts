@@ -116,7 +116,7 @@ describeNeo4j("unreadable markings in Neo4j", () => {
       lead = await loadActor(db.prisma, { email: "lead.park@metro.example" }, "cli");
     });
     afterAll(async () => {
-      await neo4j.deleteCase(caseId);
+      await neo4j.writes.deleteCase(caseId);
       await neo4j.close();
     });
 

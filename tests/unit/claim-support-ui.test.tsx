@@ -45,6 +45,16 @@ describe("partly supported claims in the answer text", () => {
     expect(html.replace(/<[^>]+>/g, "").replace(/ \(Partly supported:[^)]*\)[^)]*\)/, "")).toBe(plain.replace(/<[^>]+>/g, ""));
   });
 
+  it("shows hidden characters in a partial claim as markers, like all untrusted text", () => {
+    const hidden = "Boris Kade loaded crates\u202e and sold them";
+    const html = renderToStaticMarkup(
+      <CitationText text={`${hidden} [evidence: EV-2, claim: CLM-001].`} knownIds={known} claims={[{ ...claims[1], claimId: "CLM-001", text: hidden, reasons: ["name \"Kade\u202e\" only partly in EV-2"] }]} />,
+    );
+    expect(html).toContain('title="Partly supported: name &quot;Kade⟦');
+    expect(html).toMatch(/data-claim-support="partial"[\s\S]*data-hidden-characters="true"/);
+    expect(html).not.toContain("\u202e");
+  });
+
   it("does not mark anything while the answer is still streaming", () => {
     expect(renderToStaticMarkup(<CitationText text={text} knownIds={known} claims={claims} pending />)).not.toContain("data-claim-support");
   });

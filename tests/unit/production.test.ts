@@ -20,11 +20,11 @@ describe("production secrets", () => {
   });
 
   it("names what a production server lacks, and nothing outside production", () => {
-    expect(missingProductionSecrets({ NODE_ENV: "production" })).toEqual(["BETTER_AUTH_SECRET", "CASEGRAPH_LEDGER_SIGNING_KEY"]);
-    expect(missingProductionSecrets({ NODE_ENV: "production", BETTER_AUTH_SECRET: "x".repeat(40), CASEGRAPH_LEDGER_SIGNING_KEY: " " })).toEqual(["CASEGRAPH_LEDGER_SIGNING_KEY"]);
+    expect(missingProductionSecrets({ NODE_ENV: "production" })).toEqual(["BETTER_AUTH_SECRET", "CASEGRAPH_LEDGER_SIGNING_KEY", "BETTER_AUTH_URL"]);
+    expect(missingProductionSecrets({ NODE_ENV: "production", BETTER_AUTH_SECRET: "x".repeat(40), CASEGRAPH_LEDGER_SIGNING_KEY: " ", BETTER_AUTH_URL: "https://cg.example" })).toEqual(["CASEGRAPH_LEDGER_SIGNING_KEY"]);
     expect(missingProductionSecrets({ NODE_ENV: "development" })).toEqual([]);
-    expect(() => assertProductionSecrets({ NODE_ENV: "production", BETTER_AUTH_SECRET: "x".repeat(40) })).toThrow(/CASEGRAPH_LEDGER_SIGNING_KEY must be set/);
-    expect(() => assertProductionSecrets({ NODE_ENV: "production", BETTER_AUTH_SECRET: "x".repeat(40), CASEGRAPH_LEDGER_SIGNING_KEY: KEY })).not.toThrow();
+    expect(() => assertProductionSecrets({ NODE_ENV: "production", BETTER_AUTH_SECRET: "x".repeat(40) })).toThrow(/CASEGRAPH_LEDGER_SIGNING_KEY, BETTER_AUTH_URL must be set/);
+    expect(() => assertProductionSecrets({ NODE_ENV: "production", BETTER_AUTH_SECRET: "x".repeat(40), CASEGRAPH_LEDGER_SIGNING_KEY: KEY, BETTER_AUTH_URL: "https://cg.example" })).not.toThrow();
   });
 
   it("the server start (instrumentation) exits with a coded message in production without them", async () => {
@@ -32,13 +32,14 @@ describe("production secrets", () => {
     vi.stubEnv("NODE_ENV", "production");
     vi.stubEnv("BETTER_AUTH_SECRET", "");
     vi.stubEnv("CASEGRAPH_LEDGER_SIGNING_KEY", "");
+    vi.stubEnv("BETTER_AUTH_URL", "");
     const exit = vi.spyOn(process, "exit").mockImplementation(((code: number) => {
       throw new Error(`exit ${code}`);
     }) as never);
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
     const { register } = await import("@/instrumentation");
     await expect(register()).rejects.toThrow("exit 78");
-    expect(error.mock.calls.flat().join(" ")).toMatch(/refusing to start: CG-SYS-003 BETTER_AUTH_SECRET and CASEGRAPH_LEDGER_SIGNING_KEY must be set/);
+    expect(error.mock.calls.flat().join(" ")).toMatch(/refusing to start: CG-SYS-003 BETTER_AUTH_SECRET, CASEGRAPH_LEDGER_SIGNING_KEY, BETTER_AUTH_URL must be set/);
     exit.mockRestore();
     error.mockRestore();
   });

@@ -1,8 +1,8 @@
 "use server";
 // The signed-in user's own API tokens (any role): tokens are created by their owner, never by an admin for someone
 // else (separation of duties). Each issue and revocation is a ledger entry.
-import { issueOwnToken, revokeOwnToken } from "@/lib/auth/admin";
-import { ownTokenInput, revokeTokenInput } from "@/lib/auth/admin-schemas";
+import { issueOwnToken, revokeOwnToken } from "@/lib/admin/tokens";
+import { ownTokenInput, revokeTokenInput } from "@/lib/admin/tokens.validation";
 import { authedAction } from "@/lib/auth/guard";
 import { runtime } from "@/lib/server/runtime";
 

@@ -1,7 +1,7 @@
 // The signed-in user's own account: what they may see (clearance, need-to-know, roles, cases) and their API tokens,
 // which only they create (an admin can revoke them).
 import type { Metadata } from "next";
-import { listOwnTokens } from "@/lib/auth/admin";
+import { listOwnTokens } from "@/lib/admin/tokens";
 import { requirePageActor } from "@/lib/auth/current";
 import { runtime } from "@/lib/server/runtime";
 import { listCases } from "@/lib/server/workbench/cases";

@@ -1,14 +1,16 @@
 "use server";
-// Admin server actions: each one is authedAction({ roles: ["admin"] }) → zod input → a lib/auth/admin.ts function that
+// Admin server actions: each one is authedAction({ roles: ["admin"] }) → zod input → a lib/admin/<feature>.ts function that
 // works in the admin's own tenant only and writes one ledger entry per change, in the same transaction.
-import {
-  addCaseMember, createLicense, createUser, removeCaseMember, renameTenant, resetPassword, revokeToken,
-  setHiddenCountMode, setUserActive, updateLicense, updateUser,
-} from "@/lib/auth/admin";
-import {
-  createUserInput, hiddenCountModeInput, licenseInput, membershipInput, renameTenantInput, resetPasswordInput, revokeTokenInput,
-  setActiveInput, updateUserInput,
-} from "@/lib/auth/admin-schemas";
+import { addCaseMember, removeCaseMember } from "@/lib/admin/memberships";
+import { membershipInput } from "@/lib/admin/memberships.validation";
+import { createLicense, updateLicense } from "@/lib/admin/licenses";
+import { licenseInput } from "@/lib/admin/licenses.validation";
+import { renameTenant, setHiddenCountMode } from "@/lib/admin/tenant";
+import { hiddenCountModeInput, renameTenantInput } from "@/lib/admin/tenant.validation";
+import { revokeToken } from "@/lib/admin/tokens";
+import { revokeTokenInput } from "@/lib/admin/tokens.validation";
+import { createUser, resetPassword, setUserActive, updateUser } from "@/lib/admin/users";
+import { createUserInput, resetPasswordInput, setActiveInput, updateUserInput } from "@/lib/admin/users.validation";
 import { authedAction } from "@/lib/auth/guard";
 import { runtime } from "@/lib/server/runtime";
 

@@ -2,6 +2,7 @@
 // go back in time with a keyset cursor (?before=<seq>), which stays an index range scan at any ledger size.
 import Link from "next/link";
 import type { Metadata } from "next";
+import { notFound } from "next/navigation";
 import { requirePageActor } from "@/lib/auth/current";
 import { explorerFiltersSchema, explorerOptions, listAuditEntries, type ExplorerFilters } from "@/lib/server/audit-explorer";
 import { runtime } from "@/lib/server/runtime";
@@ -11,6 +12,7 @@ import { AuditTable } from "@/components/audit/audit-table";
 import { VerifyChain } from "@/components/audit/verify-chain";
 import { ExportPanel } from "@/components/audit/export-panel";
 import { shortHash, utc } from "@/components/audit/format";
+import { positiveIntParam } from "@/lib/domain/request-text";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Audit · Casegraph" };
@@ -33,8 +35,10 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const sp = await searchParams;
   const flat = Object.fromEntries(Object.entries(sp).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
   const parsed = explorerFiltersSchema.safeParse(flat);
-  const filters: ExplorerFilters = parsed.success ? parsed.data : explorerFiltersSchema.parse({});
-  const before = typeof flat.before === "string" && /^\d+$/.test(flat.before) ? Number(flat.before) : undefined;
+  const before = flat.before === undefined ? undefined : positiveIntParam(flat.before);
+  // A filter or cursor the explorer cannot have written is not a page it serves (never a query on a bad value).
+  if (!parsed.success || before === null) notFound();
+  const filters: ExplorerFilters = parsed.data;
 
   const { db, ledger } = await runtime();
   const [{ rows, nextCursor }, options, latest, head] = await Promise.all([

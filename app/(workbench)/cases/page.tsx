@@ -6,6 +6,7 @@ import { requirePageActor } from "@/lib/auth/current";
 import { listCases } from "@/lib/server/workbench/cases";
 import { Card, ClassificationBadge } from "@/components/ui";
 import { formatDateTime, plural } from "@/components/answer/format";
+import { SafeText } from "@/components/ui/safe-text";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Cases · Casegraph" };
@@ -36,10 +37,10 @@ export default async function CasesPage() {
                   <div className="flex items-center gap-2">
                     {canOpen ? (
                       <Link href={`/cases/${encodeURIComponent(c.id)}`} className="truncate text-base font-semibold text-blue-800 hover:underline">
-                        {c.title}
+                        <SafeText text={c.title} />
                       </Link>
                     ) : (
-                      <span className="truncate text-base font-semibold text-slate-900">{c.title}</span>
+                      <span className="truncate text-base font-semibold text-slate-900"><SafeText text={c.title} /></span>
                     )}
                     <ClassificationBadge classification={c.classification} />
                     <span className="text-xs uppercase text-slate-600">{c.status.toLowerCase()}</span>
@@ -47,7 +48,7 @@ export default async function CasesPage() {
                   <p className="mt-0.5 text-xs text-slate-600">
                     <span className="font-mono">{c.id}</span> · {c.tenant.name}
                   </p>
-                  <p className="mt-1 line-clamp-2 text-sm text-slate-700">{c.description}</p>
+                  <p className="mt-1 line-clamp-2 text-sm text-slate-700"><SafeText text={c.description} /></p>
                 </div>
                 <div className="text-sm" data-testid={`case-${c.id}-visible`}>
                   <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">Visible to you</p>

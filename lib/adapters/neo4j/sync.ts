@@ -82,25 +82,25 @@ export async function syncCase(prisma: PrismaClient, store: Neo4jGraphStore, cas
   const started = performance.now();
   const found = await prisma.case.findUnique({ where: { id: caseId }, select: { id: true, tenantId: true } });
   if (!found) {
-    const removed = await store.deleteCase(caseId);
+    const removed = await store.writes.deleteCase(caseId);
     return { caseId, tenantId: null, deleted: true, nodes: 0, edges: 0, removed: { nodes: removed, edges: 0 }, seconds: secondsSince(started) };
   }
   const scope: CaseScope = { caseId, tenantId: found.tenantId };
   const stamp = randomUUID();
-  await store.beginWrite(scope);
+  await store.writes.beginWrite(scope);
   let nodes = 0, edges = 0;
   for await (const page of pages<NodeWrite>(prisma, (after) => Prisma.sql`
       SELECT id, label, name, properties, classification::text AS classification, need_to_know AS "needToKnow"
       FROM "graph_node" WHERE case_id = ${caseId} AND id > ${after} ORDER BY id LIMIT ${SYNC_PAGE}`)) {
-    nodes += await writeInLanes(page.map(asNode), (part) => store.writeNodes(scope, part, stamp));
+    nodes += await writeInLanes(page.map(asNode), (part) => store.writes.writeNodes(scope, part, stamp));
   }
   for await (const page of pages<EdgeWrite>(prisma, (after) => Prisma.sql`
       SELECT id, source, target, type, properties, classification::text AS classification, need_to_know AS "needToKnow"
       FROM "graph_edge" WHERE case_id = ${caseId} AND id > ${after} ORDER BY id LIMIT ${SYNC_PAGE}`)) {
-    edges += await writeInLanes(page.map(asEdge), (part) => store.writeEdges(scope, part, stamp));
+    edges += await writeInLanes(page.map(asEdge), (part) => store.writes.writeEdges(scope, part, stamp));
   }
-  const removed = await store.sweep(scope, stamp);
-  await store.markReady([scope]);
+  const removed = await store.writes.sweep(scope, stamp);
+  await store.writes.markReady([scope]);
   return { caseId, tenantId: scope.tenantId, deleted: false, nodes, edges, removed, seconds: secondsSince(started) };
 }
 
@@ -108,7 +108,7 @@ export async function syncCase(prisma: PrismaClient, store: Neo4jGraphStore, cas
 export async function syncAll(prisma: PrismaClient, store: Neo4jGraphStore, onCase?: (r: SyncResult) => void): Promise<SyncResult[]> {
   const cases = (await prisma.case.findMany({ select: { id: true }, orderBy: { id: "asc" } })).map((c) => c.id);
   const known = new Set(cases);
-  const orphans = (await store.listCases()).map((c) => c.caseId).filter((id) => !known.has(id)).sort();
+  const orphans = (await store.writes.listCases()).map((c) => c.caseId).filter((id) => !known.has(id)).sort();
   const out: SyncResult[] = [];
   for (const id of [...cases, ...orphans]) {
     const r = await syncCase(prisma, store, id);
@@ -155,8 +155,8 @@ export async function importBundleWithGraph(
   const existing = new Set(
     (await db.prisma.case.findMany({ where: { id: { in: bundleCases } }, select: { id: true } })).map((c) => c.id),
   );
-  let priorStates: ReturnType<Neo4jGraphStore["caseStates"]> | undefined;
-  const priorOf = () => (priorStates ??= store.caseStates(bundleCases));
+  let priorStates: ReturnType<Neo4jGraphStore["writes"]["caseStates"]> | undefined;
+  const priorOf = () => (priorStates ??= store.writes.caseStates(bundleCases));
   const stamp = randomUUID();
   const touched = new Map<string, CaseScope>();
   let neo4jMs = 0;
@@ -169,13 +169,13 @@ export async function importBundleWithGraph(
       if (!touched.has(scope.caseId)) {
         touched.set(scope.caseId, scope);
         // A case new to PostgreSQL must not inherit leftovers of an earlier life in Neo4j.
-        if (!existing.has(scope.caseId)) await store.deleteCase(scope.caseId);
-        await store.beginWrite(scope);
+        if (!existing.has(scope.caseId)) await store.writes.deleteCase(scope.caseId);
+        await store.writes.beginWrite(scope);
       }
       // A case new to PostgreSQL holds nothing in Neo4j now (leftovers were just deleted): plain CREATEs.
       const fresh = !existing.has(scope.caseId);
-      await writeInLanes(rows.nodes, (part) => store.writeNodes(scope, part, stamp, { fresh }));
-      await writeInLanes(rows.edges, (part) => store.writeEdges(scope, part, stamp, { fresh }));
+      await writeInLanes(rows.nodes, (part) => store.writes.writeNodes(scope, part, stamp, { fresh }));
+      await writeInLanes(rows.edges, (part) => store.writes.writeEdges(scope, part, stamp, { fresh }));
     } catch (err) {
       throw graphWriteError(err);
     } finally {
@@ -209,14 +209,14 @@ export async function importBundleWithGraph(
       const tenantId = tenants.get(caseId)!;
       const before = prior.get(caseId);
       const isNew = !existing.has(caseId);
-      if (isNew && !touched.has(caseId)) await store.deleteCase(caseId); // a new case without nodes: an empty graph
+      if (isNew && !touched.has(caseId)) await store.writes.deleteCase(caseId); // a new case without nodes: an empty graph
       if (isNew || (before?.state === "ready" && before.tenantId === tenantId)) ready.push({ caseId, tenantId });
       else {
         await syncCase(db.prisma, store, caseId);
         rebuilt.push(caseId);
       }
     }
-    await store.markReady(ready);
+    await store.writes.markReady(ready);
   } catch (err) {
     throw new CasegraphError(
       "CG-GRAPH-004",

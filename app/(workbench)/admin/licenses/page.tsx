@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { requirePageActor } from "@/lib/auth/current";
-import { listLicenses } from "@/lib/auth/admin";
+import { listLicenses } from "@/lib/admin/licenses";
 import { runtime } from "@/lib/server/runtime";
 import { Badge, Card } from "@/components/ui";
 import { LicenseForm } from "@/components/admin/license-forms";

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { requirePageActor } from "@/lib/auth/current";
-import { listCaseMemberships, listUsers } from "@/lib/auth/admin";
+import { listCaseMemberships } from "@/lib/admin/memberships";
+import { listUsers } from "@/lib/admin/users";
 import { runtime } from "@/lib/server/runtime";
 import { Badge, Card, ClassificationBadge } from "@/components/ui";
 import { AddMemberForm, RemoveMemberButton } from "@/components/admin/membership-forms";

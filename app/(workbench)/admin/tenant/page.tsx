@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { requirePageActor } from "@/lib/auth/current";
-import { getTenant } from "@/lib/auth/admin";
+import { getTenant } from "@/lib/admin/tenant";
 import { runtime } from "@/lib/server/runtime";
 import { Card } from "@/components/ui";
 import { HiddenCountsForm, TenantNameForm } from "@/components/admin/tenant-form";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { requirePageActor } from "@/lib/auth/current";
-import { listTokens } from "@/lib/auth/admin";
+import { listTokens } from "@/lib/admin/tokens";
 import { runtime } from "@/lib/server/runtime";
 import { TokenTable } from "@/components/tokens/token-table";
 

@@ -1,10 +1,11 @@
 import Link from "next/link";
 import type { Metadata } from "next";
 import { requirePageActor } from "@/lib/auth/current";
-import { listUsers } from "@/lib/auth/admin";
+import { listUsers } from "@/lib/admin/users";
 import { runtime } from "@/lib/server/runtime";
 import { Badge, Card, ClassificationBadge, Table, TBody, THead, Td, Th, Tr } from "@/components/ui";
 import { CreateUserForm } from "@/components/admin/user-forms";
+import { SafeText } from "@/components/ui/safe-text";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Users · Admin · Casegraph" };
@@ -32,8 +33,8 @@ export default async function UsersPage() {
           {users.map((u) => (
             <Tr key={u.id} data-testid={`user-row-${u.email}`}>
               <Td>
-                <Link href={`/admin/users/${u.id}`} className="font-medium text-blue-800 hover:underline">{u.name}</Link>
-                <div className="text-xs text-slate-500">{u.email}</div>
+                <Link href={`/admin/users/${u.id}`} className="font-medium text-blue-800 hover:underline"><SafeText text={u.name} /></Link>
+                <div className="text-xs text-slate-500"><SafeText text={u.email} /></div>
               </Td>
               <Td className="space-x-1">{u.roles.map((r) => <Badge key={r}>{r}</Badge>)}</Td>
               <Td><ClassificationBadge classification={u.clearance} /></Td>

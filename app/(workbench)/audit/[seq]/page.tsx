@@ -6,11 +6,13 @@ import { notFound } from "next/navigation";
 import type { Metadata } from "next";
 import { requirePageActor } from "@/lib/auth/current";
 import { CasegraphError } from "@/lib/domain/failure-codes";
+import { positiveIntParam } from "@/lib/domain/request-text";
 import { auditEntryDetail, type AuditDetail } from "@/lib/server/audit-explorer";
 import { runtime } from "@/lib/server/runtime";
 import { Alert, Badge, Card, ClassificationBadge } from "@/components/ui";
 import { InclusionProof } from "@/components/audit/inclusion-proof";
 import { RESPONSE_TONE, claimSupportSummary, kindLabel, utc } from "@/components/audit/format";
+import { SafeText } from "@/components/ui/safe-text";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Audit entry · Casegraph" };
@@ -49,7 +51,7 @@ function AnswerSection({ d }: { d: AuditDetail }) {
       <Card title="Question">
         <dl>
           <Row label="Question" testId="detail-question">
-            {d.question.text !== null ? <span>“{d.question.text}”</span> : d.question.erasedAt ? <span className="italic text-slate-500">erased by retention on {utc(d.question.erasedAt)}</span> : <span className="italic text-slate-500">not stored (AUDIT_QUERY_MODE=hash)</span>}
+            {d.question.text !== null ? <span>“<SafeText text={d.question.text} />”</span> : d.question.erasedAt ? <span className="italic text-slate-500">erased by retention on {utc(d.question.erasedAt)}</span> : <span className="italic text-slate-500">not stored (AUDIT_QUERY_MODE=hash)</span>}
           </Row>
           <Row label="Question SHA-256">
             <span className="font-mono text-xs">{String(p.query_sha256 ?? "—")}</span>{" "}
@@ -89,7 +91,7 @@ function AnswerSection({ d }: { d: AuditDetail }) {
                 {c.visible && c.classification ? <ClassificationBadge classification={c.classification} /> : null}
                 {c.visible ? <span className="text-xs text-slate-500">{c.type} · {c.sourceSystem}</span> : null}
               </div>
-              {c.visible ? <p className="mt-1 whitespace-pre-wrap text-slate-800">{c.content}</p> : null}
+              {c.visible ? <p className="mt-1 whitespace-pre-wrap text-slate-800"><SafeText text={c.content ?? ""} /></p> : null}
               {!c.visible && c.kind === "evidence" ? <p className="mt-1 text-xs italic text-slate-500">Not shown: your clearance or need-to-know does not cover this item.</p> : null}
             </li>
           ))}
@@ -101,12 +103,12 @@ function AnswerSection({ d }: { d: AuditDetail }) {
 
 export default async function AuditEntryPage({ params }: { params: Promise<{ seq: string }> }) {
   const actor = await requirePageActor({ roles: ["supervisor", "admin"], from: "/audit" });
-  const { seq: raw } = await params;
-  if (!/^\d+$/.test(raw)) notFound();
+  const seq = positiveIntParam((await params).seq);
+  if (seq === null) notFound(); // not a sequence number the ledger could hold (also 99999999999999999999)
   const { db, ledger } = await runtime();
   let d: AuditDetail;
   try {
-    d = await auditEntryDetail(db.prisma, ledger, actor, Number(raw));
+    d = await auditEntryDetail(db.prisma, ledger, actor, seq);
   } catch (err) {
     if (err instanceof CasegraphError && err.code === "CG-ACCESS-003") notFound();
     throw err;

@@ -22,6 +22,7 @@ import { ClassificationBadge, cn } from "@/components/ui";
 import type { CaseGraphView, EvidenceView, ExampleQuestion, GraphEdgeView, GraphNodeView, VisibleCounts } from "@/lib/server/workbench/types";
 import { askStream } from "./actions";
 import { expandNode, findNodes, loadCaseGraph, loadEvidence, loadHistory, loadNodeDetails } from "./workbench-actions";
+import { SafeText } from "@/components/ui/safe-text";
 
 type Inspector =
   | { kind: "node"; id: string; back?: Inspector }
@@ -267,7 +268,7 @@ export function Workbench({
               <Link href="/cases" className="text-blue-800 hover:underline">Cases</Link> / {caseInfo.tenantName} · <span className="font-mono">{caseId}</span>
             </p>
             <h1 className="flex items-center gap-2 truncate text-xl font-semibold tracking-tight text-slate-900">
-              {caseInfo.title}
+              <SafeText text={caseInfo.title} />
               <ClassificationBadge classification={caseInfo.classification} />
               <span className="text-xs font-normal uppercase text-slate-600">{caseInfo.status.toLowerCase()}</span>
             </h1>

@@ -2,7 +2,9 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { Metadata } from "next";
 import { requirePageActor } from "@/lib/auth/current";
-import { getUser, listCaseMemberships, listTokensIn } from "@/lib/auth/admin";
+import { listCaseMemberships } from "@/lib/admin/memberships";
+import { listUserTokens } from "@/lib/admin/tokens";
+import { getUser } from "@/lib/admin/users";
 import { CasegraphError } from "@/lib/domain/failure-codes";
 import { runtime } from "@/lib/server/runtime";
 import { Badge, Card, ClassificationBadge } from "@/components/ui";
@@ -23,7 +25,7 @@ export default async function UserPage({ params }: { params: Promise<{ userId: s
     if (err instanceof CasegraphError && err.code === "CG-ACCESS-003") notFound(); // Other tenants' users do not exist here.
     throw err;
   }
-  const [cases, tokens] = await Promise.all([listCaseMemberships(db.prisma, actor), listTokensIn(db.prisma, { tenantId: user.tenantId, userId: user.id })]);
+  const [cases, tokens] = await Promise.all([listCaseMemberships(db.prisma, actor), listUserTokens(db.prisma, actor, user.id)]);
   const memberOf = cases.filter((c) => c.members.some((m) => m.userId === user.id));
   return (
     <>

@@ -1,0 +1,5 @@
+// Inputs of the membership actions (lib/admin/memberships.ts).
+import { z } from "zod";
+import { idSchema } from "./fields.validation";
+
+export const membershipInput = z.object({ caseId: idSchema, userId: idSchema });

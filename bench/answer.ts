@@ -20,6 +20,7 @@ import { importBundle } from "../lib/adapters/prisma/workspace";
 import { loadActor } from "../lib/auth/actor";
 import type { Classification, LicenseUse } from "../lib/domain/markings";
 import { answerQuestion, type AnswerDeps } from "../lib/graphrag/answer";
+import { splitSentences } from "../lib/graphrag/text";
 import type { RawContext } from "../lib/graphrag/types";
 import type {
   AnswerModel, AnswerModelRequest, CaseGraphStore, CaseScope, EvidenceRecord, EvidenceStore, Ledger, SeedCandidate, SeedQuery,
@@ -42,9 +43,10 @@ class ZeroLatencyModel implements AnswerModel {
     return {
       text: JSON.stringify({
         responseType: s.length ? "answer" : "no_evidence",
-        answerText: s.map((x) => `${x.type.replace(/_/g, " ")} ${x.id} is relevant [evidence: ${x.id}].`).join(" "),
+        // Each snippet's first sentence, quoted: claims its evidence supports, as a real answer's would be.
+        answerText: s.map((x) => `${splitSentences(x.text)[0].replace(/[.!?]+$/, "")} [evidence: ${x.id}].`).join(" "),
         citations: s.map((x, i) => ({ evidenceId: x.id, claimId: `CLM-${i + 1}` })),
-        explanationSteps: s.map((x, i) => ({ stepNumber: i + 1, claim: `Item ${x.id}.`, citations: [x.id, ...x.nodeIds.slice(0, 2)] })),
+        explanationSteps: s.map((x, i) => ({ stepNumber: i + 1, claim: `${x.id} states: ${splitSentences(x.text)[0]}`, citations: [x.id, ...x.nodeIds.slice(0, 2)] })),
         unknowns: [],
         confidence: 0.7,
         confidenceJustification: "bench",

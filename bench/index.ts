@@ -6,6 +6,7 @@ const benches: Record<string, () => Promise<{ default: (args: string[]) => Promi
   graph: () => import("./graph"),
   "graph-ui": () => import("./graph-ui"),
   answer: () => import("./answer"),
+  grounding: () => import("./grounding"),
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -71,7 +71,7 @@ export function AnswerView({
 
       {text && type !== "refused" && type !== "error" ? (
         <div className="text-sm leading-6 text-slate-900 xl:text-[15px] xl:leading-7" data-testid="answer-text">
-          <CitationText text={text} knownIds={knownIds} pending={streaming} />
+          <CitationText text={text} knownIds={knownIds} pending={streaming} claims={answer?.claims} />
           {streaming ? <span aria-hidden className="ml-0.5 inline-block h-4 w-1.5 translate-y-0.5 animate-pulse bg-slate-400" /> : null}
         </div>
       ) : streaming ? (
@@ -83,6 +83,8 @@ export function AnswerView({
       ) : null}
 
       {answer && type !== "refused" && type !== "error" ? <Confidence answer={answer} /> : null}
+
+      {answer ? <PartialClaims answer={answer} /> : null}
 
       {answer && rawContext && answer.explanationSteps.length ? (
         <section aria-labelledby="steps-heading" className="space-y-1.5">
@@ -211,6 +213,29 @@ function Confidence({ answer }: { answer: Answer }) {
           </Alert>
         </div>
       ) : null}
+    </section>
+  );
+}
+
+/** The partly supported claims, listed with their reasons (the text marks them too). */
+export function PartialClaims({ answer }: { answer: Pick<Answer, "claims"> }) {
+  const partial = (answer.claims ?? []).filter((c) => c.support === "partial");
+  if (!partial.length) return null;
+  return (
+    <section aria-labelledby="partial-claims-heading" className="space-y-1" data-testid="partial-claims">
+      <h3 id="partial-claims-heading" className="text-xs font-semibold uppercase tracking-wide text-slate-600">
+        Partly supported claims
+      </h3>
+      <ul className="space-y-1 text-xs leading-5 text-slate-700">
+        {partial.map((c) => (
+          <li key={c.claimId} data-claim-id={c.claimId}>
+            <span className="font-mono text-[11px] text-slate-500">{c.claimId}</span>{" "}
+            <span className="underline decoration-amber-600 decoration-dotted decoration-2 underline-offset-4"><SafeText text={c.text} /></span>
+            {" — "}
+            <SafeText text={c.reasons.join("; ")} />
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

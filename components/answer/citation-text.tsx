@@ -5,6 +5,8 @@
 import { createContext, useContext, useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
 import { EvidenceCard, type CardEvidence } from "@/components/evidence/evidence-card";
 import { cn } from "@/components/ui";
+import { revealHidden } from "@/lib/domain/display-text";
+import type { AnswerClaim } from "@/lib/graphrag/types";
 import { parseCitations } from "./citations";
 import { SafeText } from "@/components/ui/safe-text";
 
@@ -22,26 +24,62 @@ export const CitationContext = createContext<CitationApi | null>(null);
 /**
  * `pending`: the answer is still streaming and its citations are not confirmed yet; markers show as placeholders that
  * cannot be followed, and become chips (or plain text, for unknown ids) once the answer is done.
+ * `claims`: the answer's claims with their support verdicts; a partly supported claim's text gets a dotted underline,
+ * its reasons as a tooltip and as text for screen readers, and its chips say so in their accessible names.
  */
-export function CitationText({ text, knownIds, pending = false }: { text: string; knownIds: ReadonlySet<string>; pending?: boolean }) {
+export function CitationText({ text, knownIds, pending = false, claims }: { text: string; knownIds: ReadonlySet<string>; pending?: boolean; claims?: readonly AnswerClaim[] }) {
   const segments = useMemo(() => parseCitations(text, (id) => pending || knownIds.has(id)), [text, knownIds, pending]);
+  const partial = new Map((claims ?? []).filter((c) => c.support === "partial").map((c) => [c.claimId, c]));
+  const marked = new Set<string>();
   const out: ReactNode[] = [];
   segments.forEach((s, i) => {
-    if (s.kind === "text") out.push(<SafeText key={i} text={s.text} />);
-    else if (pending) {
+    if (s.kind === "text") {
+      // The claim's text ends the run before its first marker.
+      const next = segments[i + 1];
+      const claim = !pending && next?.kind === "cite" && next.claimId ? partial.get(next.claimId) : undefined;
+      const at = claim && !marked.has(claim.claimId) ? s.text.lastIndexOf(claim.text) : -1;
+      if (claim && at >= 0 && claim.text) {
+        marked.add(claim.claimId);
+        out.push(
+          <SafeText key={`a${i}`} text={s.text.slice(0, at)} />,
+          <PartialClaim key={`p${i}`} claim={claim} />,
+          <SafeText key={`b${i}`} text={s.text.slice(at + claim.text.length)} />,
+        );
+      } else out.push(<SafeText key={i} text={s.text} />);
+    } else if (pending) {
       out.push(
         <span key={i} className="mx-0.5 inline-flex rounded border border-slate-300 bg-slate-100 px-1 font-mono text-[11px] leading-4 text-slate-600" aria-label="citation being checked">
           {s.evidenceId}
         </span>,
       );
-    } else out.push(<CitationChip key={i} evidenceId={s.evidenceId} claimId={s.claimId} claim={s.claim} />);
+    } else {
+      const p = s.claimId ? partial.get(s.claimId) : undefined;
+      out.push(<CitationChip key={i} evidenceId={s.evidenceId} claimId={s.claimId} claim={s.claim} note={p ? partlySupported(p) : undefined} />);
+    }
   });
   return <>{out}</>;
 }
 
+/** "Partly supported: only 2 of 3 content words in EV-2 (missing: sold)" — for titles and labels, hidden characters shown. */
+export function partlySupported(claim: Pick<AnswerClaim, "reasons">): string {
+  return revealHidden(`Partly supported: ${claim.reasons.join("; ") || "the cited evidence does not say all of it"}`);
+}
+
+function PartialClaim({ claim }: { claim: AnswerClaim }) {
+  const why = partlySupported(claim);
+  return (
+    <span data-claim-support="partial" data-claim-id={claim.claimId} data-testid="partial-claim">
+      <span title={why} className="underline decoration-amber-600 decoration-dotted decoration-2 underline-offset-4">
+        <SafeText text={claim.text} />
+      </span>
+      <span className="sr-only"> ({why})</span>
+    </span>
+  );
+}
+
 const CARD_WIDTH = 340;
 
-export function CitationChip({ evidenceId, claimId, claim }: { evidenceId: string; claimId: string | null; claim: string }) {
+export function CitationChip({ evidenceId, claimId, claim, note }: { evidenceId: string; claimId: string | null; claim: string; note?: string }) {
   const api = useContext(CitationContext);
   const [card, setCard] = useState<{ top: number; left: number; above: boolean } | null>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -77,7 +115,7 @@ export function CitationChip({ evidenceId, claimId, claim }: { evidenceId: strin
   }, []);
 
   const info = card && api ? api.card(evidenceId) : null;
-  const label = `Evidence ${evidenceId}${claimId ? `, claim ${claimId}` : ""}. ${active ? "Close the evidence panel." : "Open in the evidence panel."}`;
+  const label = `Evidence ${evidenceId}${claimId ? `, claim ${claimId}` : ""}.${note ? ` ${note}.` : ""} ${active ? "Close the evidence panel." : "Open in the evidence panel."}`;
   return (
     <span className="relative inline">
       <button

@@ -144,9 +144,11 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
     facts.modelLatencyMs = performance.now() - modelStarted;
     facts.retries = run.retries;
 
-    // 7. Validate: citations checked against rawContext, uncited claims dropped, markers and citations reconciled.
+    // 7. Validate: citations checked against rawContext, uncited claims dropped, markers and citations reconciled;
+    //    and ground: each claim checked against what it cites (unsupported removed, partial flagged), and nothing
+    //    that repeats an instruction found in the evidence kept.
     progress("validating");
-    const validated = validateAnswer(run.output, rawContext);
+    const validated = validateAnswer(run.output, rawContext, { directives: context.directives });
     facts.validation = validated.report;
     const unknowns = composeUnknownDetails({ model: validated.unknowns, hidden, context, validation: validated.report, ...capsOf(limits) });
 
@@ -213,6 +215,7 @@ interface AnswerParts {
   responseType: Exclude<ResponseType, "error"> | "error";
   answerText: string;
   citations?: Answer["citations"];
+  claims?: Answer["claims"];
   explanationSteps?: Answer["explanationSteps"];
   unknowns: UnknownDetail[];
   confidence: number;
@@ -220,9 +223,17 @@ interface AnswerParts {
   report?: ValidatedAnswer["report"];
 }
 
-/** The answer object in its fixed key order; needsReview follows seed 000 §3.5 plus validation findings. */
+/**
+ * The answer object in its fixed key order; needsReview follows seed 000 §3.5 plus validation findings: anything
+ * removed (invalid citations, uncited, unsupported or instruction-like statements, unsupported steps) or only partly
+ * supported.
+ */
 function answerOf(p: AnswerParts, ctx: RawContext): Answer {
-  const removed = p.report ? p.report.invalidCitationCount + p.report.droppedUncitedClaims + p.report.droppedInventedReferences + p.report.droppedActionStatements : 0;
+  const r = p.report;
+  const removed = r
+    ? r.invalidCitationCount + r.droppedUncitedClaims + r.droppedInventedReferences + r.droppedActionStatements +
+      r.droppedUnsupportedClaims + r.droppedDirectives + r.droppedUnsupportedSteps + r.claimSupport.partial + r.partialSteps
+    : 0;
   const needsReview = p.responseType === "refused" ? false : p.confidence < 0.5 || removed > 0 || p.responseType === "unable" || p.responseType === "error";
   return {
     answerText: p.answerText,
@@ -235,6 +246,7 @@ function answerOf(p: AnswerParts, ctx: RawContext): Answer {
     responseType: p.responseType,
     needsReview,
     unknownDetails: p.unknowns,
+    claims: p.claims ?? [],
   };
 }
 
@@ -250,6 +262,7 @@ async function deliver(
   facts.citationIds = answer.citations.map((c) => c.evidenceId);
   facts.stepCitationIds = answer.explanationSteps.flatMap((s) => s.citations);
   facts.numCitations = answer.citations.length;
+  facts.claimSupport = facts.validation?.claimSupport;
   facts.numUnknowns = answer.unknowns.length;
   facts.confidence = answer.confidence;
   facts.needsReview = answer.needsReview;

@@ -32,6 +32,8 @@ export interface AuditFacts {
   policy?: PolicySummary;
   validation?: ValidationReport;
   citationIds?: string[];
+  /** Verdicts of the answer's claims (kept supported/partial, removed unsupported). */
+  claimSupport?: { supported: number; partial: number; unsupported: number };
   stepCitationIds?: string[];
   numCitations?: number;
   numUnknowns?: number;
@@ -91,6 +93,14 @@ export function auditPayload(f: AuditFacts): Record<string, unknown> {
     invalid_citation_ids: f.validation?.invalidCitationIds ?? [],
     dropped_claim_count: f.validation ? f.validation.droppedUncitedClaims + f.validation.droppedInventedReferences : 0,
     dropped_action_count: f.validation?.droppedActionStatements ?? 0,
+    // Issue 13: claim-level support. Counts only — the reasons quote the answer, which stays out of the ledger.
+    claim_support: {
+      supported: f.claimSupport?.supported ?? 0,
+      partial: f.claimSupport?.partial ?? 0,
+      unsupported: f.claimSupport?.unsupported ?? 0,
+    },
+    dropped_directive_count: f.validation?.droppedDirectives ?? 0,
+    dropped_unsupported_step_count: f.validation?.droppedUnsupportedSteps ?? 0,
     markers_citations_mismatch: f.validation ? f.validation.markersWithoutEntry + f.validation.entriesWithoutMarker : 0,
     output_neutralised: f.validation?.neutralisedOutput ?? false,
     confidence: f.confidence ?? null,

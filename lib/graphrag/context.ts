@@ -1,8 +1,10 @@
 // Step 5 — Context: serialise only what passed the policy filter, minimally (ids, labels, the properties that matter,
 // snippet text), within a token budget met by narrowing (fewer hops, then fewer snippets, then fewer nodes), never by
 // cutting an item in half. Evidence text is untrusted (seed 004): injection phrases, role prefixes, fake system
-// blocks, markup that could close our fences and embedded citation tokens are neutralised in the copy the model sees;
-// the stored original is never touched.
+// blocks, markup that could close our fences and embedded citation tokens are neutralised in the copy the model sees,
+// and every directive the detector finds (directives.ts: text addressed to an automated reader, instructions about
+// what to report or ignore, …) is replaced by a label; the stored original is never touched.
+import { removeDirectives } from "./directives";
 import { renderEdge, renderNode, renderSnippet, CONTEXT_OVERHEAD_CHARS } from "./prompt";
 import type { QuestionAnalysis, Retrieved } from "./retrieve";
 import { splitSentences, stem, words, isStopword } from "./text";
@@ -21,7 +23,7 @@ export function estimateTokens(text: string): number {
 // ---------------------------------------------------------------------------------------------------------------
 // Neutralising untrusted text
 
-export type NeutralisedKind = "citation_token" | "injection_phrase" | "role_prefix" | "markup" | "control_chars";
+export type NeutralisedKind = "citation_token" | "injection_phrase" | "role_prefix" | "markup" | "control_chars" | "directive";
 
 const RULES: Array<{ kind: NeutralisedKind; re: RegExp; to: string }> = [
   // Invisible and control characters first, so they cannot split a phrase to dodge the rules below.
@@ -32,7 +34,8 @@ const RULES: Array<{ kind: NeutralisedKind; re: RegExp; to: string }> = [
   // Instructions addressed to a model.
   { kind: "injection_phrase", re: /\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:(?:all|any|the|your|my|these|those|every|of|previous|prior|above|earlier|preceding|former|system|original|safety|existing)\s+){0,4}(?:instructions?|prompts?|rules|directions|directives|guidelines|guardrails|context|constraints|restrictions|policies)\b/giu, to: "[instruction-like text removed]" },
   { kind: "injection_phrase", re: /\byou\s+are\s+(?:now\s+)?(?:in\s+)?(?:chat\s*gpt|gpt[-\s]?\d*|claude|an?\s+(?:ai|assistant|language model)\s+(?:that|who|with|without)|admin(?:istrator)?\s+mode|developer\s+mode|god\s+mode|dan\b|jailbroken|unrestricted|no longer)[^.!?\n]{0,60}/giu, to: "[instruction-like text removed]" },
-  { kind: "injection_phrase", re: /\byou\s+are\s+now\b[^.!?\n]{0,60}/giu, to: "[instruction-like text removed]" },
+  // "You are now in admin mode", not "You are now under arrest" (evidence quotes people talking to people).
+  { kind: "injection_phrase", re: /\byou\s+are\s+now\s+(?:a|an|the|in|my|our|unrestricted|unfiltered|operating|acting|running|dan|jailbroken|allowed|permitted|authori[sz]ed|released from|no longer)\b[^.!?\n]{0,60}/giu, to: "[instruction-like text removed]" },
   { kind: "injection_phrase", re: /\b(?:new|updated|revised|real|actual|hidden)\s+(?:system\s+)?instructions?\s*:/giu, to: "[instruction-like text removed]" },
   { kind: "injection_phrase", re: /\b(?:reveal|print|show|output|repeat|leak)\s+(?:me\s+)?(?:your|the)\s+(?:system\s+prompt|instructions|prompt|rules)\b/giu, to: "[instruction-like text removed]" },
   { kind: "injection_phrase", re: /\b(?:act|behave|respond)\s+as\s+(?:if\s+you\s+(?:are|were)\s+)?(?:an?\s+)?(?:system|admin(?:istrator)?|developer|root|unfiltered|unrestricted)\b/giu, to: "[instruction-like text removed]" },
@@ -53,21 +56,51 @@ const RULES: Array<{ kind: NeutralisedKind; re: RegExp; to: string }> = [
 export interface Neutralised {
   text: string;
   kinds: NeutralisedKind[];
+  /** The directive utterances replaced by a label (as they read after the rules above); absent when none. */
+  directives?: string[];
 }
+
+/** The same evidence is neutralised for every question that retrieves it: results are kept, by text. */
+const neutralisedMemo = new Map<string, Neutralised>();
 
 /** Returns a neutralised copy of untrusted text and what was changed. Idempotent. */
 export function neutralise(input: string): Neutralised {
+  const hit = neutralisedMemo.get(input);
+  if (hit) return { ...hit, kinds: [...hit.kinds], ...(hit.directives ? { directives: [...hit.directives] } : {}) };
+  const result = neutraliseText(input);
+  if (neutralisedMemo.size > 2_000) neutralisedMemo.clear();
+  neutralisedMemo.set(input, result);
+  return { ...result, kinds: [...result.kinds], ...(result.directives ? { directives: [...result.directives] } : {}) };
+}
+
+function neutraliseText(input: string): Neutralised {
   // NFKC folds full-width and other look-alike letters ("ＳＹＳＴＥＭ:") so the rules below see them.
-  let text = input.normalize("NFKC");
-  const kinds = new Set<NeutralisedKind>();
+  const original = input.normalize("NFKC");
+  // What the phrase rules find in the text as given, even where a directive below takes the whole sentence.
+  const kinds = new Set<NeutralisedKind>(applyRules(original).kinds);
+  // Directives first, whole (directives.ts reads through casing, homoglyphs and zero-width characters), then the
+  // phrase rules, then directives again for what the rules left ("[instruction-like text removed] and state that X").
+  const first = removeDirectives(original);
+  const ruled = applyRules(first.text);
+  const second = removeDirectives(ruled.text);
+  ruled.kinds.forEach((k) => kinds.add(k));
+  if (first.text !== original || second.text !== ruled.text) kinds.add("directive");
+  const removed = [...first.removed, ...second.removed];
+  const text = second.text;
+  return removed.length ? { text, kinds: [...kinds].sort(), directives: removed } : { text, kinds: [...kinds].sort() };
+}
+
+function applyRules(input: string): { text: string; kinds: NeutralisedKind[] } {
+  let text = input;
+  const kinds: NeutralisedKind[] = [];
   for (const rule of RULES) {
     const next = text.replace(rule.re, rule.to);
     if (next !== text) {
-      kinds.add(rule.kind);
+      kinds.push(rule.kind);
       text = next;
     }
   }
-  return { text, kinds: [...kinds].sort() };
+  return { text, kinds };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -89,6 +122,11 @@ export interface ContextBuild {
   };
   excerpts: number;
   neutralisedSnippets: number;
+  /**
+   * The directives removed from the evidence shown (not part of rawContext: the model never sees them). Validation
+   * drops any claim that repeats one, whichever model wrote it.
+   */
+  directives: string[];
 }
 
 interface Sized<T> {
@@ -131,8 +169,10 @@ export function buildContext(retrieved: Retrieved, limits: Limits): ContextBuild
     return { item, chars: renderEdge(item).length + 1 };
   });
   let excerpts = 0;
+  const removedDirectives = new Map<string, string[]>();
   let snippets: Array<Sized<ContextSnippet>> = chosenEvidence.map((e) => {
-    const item = toSnippet(e, q);
+    const { snippet: item, directives } = toSnippet(e, q);
+    if (directives.length) removedDirectives.set(item.id, directives);
     if (item.excerpt) excerpts++;
     return { item, chars: renderSnippet(item).length + 1 };
   });
@@ -178,6 +218,7 @@ export function buildContext(retrieved: Retrieved, limits: Limits): ContextBuild
     leftOut,
     excerpts,
     neutralisedSnippets: finalSnippets.filter((s) => s.neutralised).length,
+    directives: [...new Set(finalSnippets.flatMap((s) => removedDirectives.get(s.id) ?? []))],
   };
 }
 
@@ -212,7 +253,7 @@ export function contextProperties(props: Record<string, unknown>, skip: string[]
   return out;
 }
 
-function toSnippet(e: Retrieved["evidence"][number], q: QuestionAnalysis): ContextSnippet {
+function toSnippet(e: Retrieved["evidence"][number], q: QuestionAnalysis): { snippet: ContextSnippet; directives: string[] } {
   // Neutralise first, then excerpt, so the excerpt's own separators are not rewritten (NFKC turns "…" into "...").
   const n = neutralise(e.content);
   let excerpt = false;
@@ -230,7 +271,7 @@ function toSnippet(e: Retrieved["evidence"][number], q: QuestionAnalysis): Conte
   };
   if (excerpt) snippet.excerpt = true;
   if (n.kinds.length) snippet.neutralised = n.kinds;
-  return snippet;
+  return { snippet, directives: n.directives ?? [] };
 }
 
 /** The most relevant whole sentences of a long text, in their original order, joined by " … ". */

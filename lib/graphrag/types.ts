@@ -85,6 +85,22 @@ export interface ExplanationStep {
   citations: string[];
 }
 
+/** A claim's support by what it cites (lib/graphrag/ground.ts; README "How answers are checked"). */
+export type ClaimSupport = "supported" | "partial" | "unsupported";
+
+/** One claim of the answer text: a clause and the evidence its markers cite, with its support verdict. */
+export interface AnswerClaim {
+  /** The claim id of its markers in answerText ("CLM-001"). */
+  claimId: string;
+  /** The clause as answerText shows it, markers aside. */
+  text: string;
+  evidenceIds: string[];
+  /** Kept claims are supported or partial; unsupported ones are removed and counted in the unknowns. */
+  support: ClaimSupport;
+  /** Why a claim is only partly supported, e.g. 'name "Maria Santos" only partly in EV-3'; empty when supported. */
+  reasons: string[];
+}
+
 /** How an unknown arose, for UIs that group them (seed 002's three kinds of gap, plus validation's removals). */
 export type UnknownKind = "not_in_evidence" | "hidden_by_policy" | "left_out_of_context" | "removed_by_validation";
 
@@ -108,6 +124,8 @@ export interface Answer {
   needsReview: boolean;
   /** `unknowns` again, same order, each with its kind (an addition to the seed-002 shape; clients may ignore it). */
   unknownDetails: UnknownDetail[];
+  /** The answer's claims in marker order, with their support verdicts (an addition; empty unless responseType is answer). */
+  claims: AnswerClaim[];
 }
 
 export interface GraphRagResponse {

@@ -98,6 +98,16 @@ export function composeUnknownDetails(input: UnknownsInput): UnknownDetail[] {
     }
     const removed = v.droppedUncitedClaims + v.droppedInventedReferences;
     if (removed) add("removed_by_validation", `${plural(removed, "statement")} without a valid citation ${removed === 1 ? "was" : "were"} removed from the answer.`);
+    if (v.droppedUnsupportedClaims) {
+      const why = v.unsupportedReasons.length ? ` (${[...new Set(v.unsupportedReasons)].join("; ")})` : "";
+      add("removed_by_validation", `${plural(v.droppedUnsupportedClaims, "statement")} ${v.droppedUnsupportedClaims === 1 ? "was" : "were"} removed because the evidence cited does not support ${v.droppedUnsupportedClaims === 1 ? "it" : "them"}${why}.`);
+    }
+    if (v.droppedDirectives) {
+      add("removed_by_validation", `${plural(v.droppedDirectives, "statement")} repeating an instruction found in evidence ${v.droppedDirectives === 1 ? "was" : "were"} removed; instructions in evidence are never answers.`);
+    }
+    if (v.droppedUnsupportedSteps) {
+      add("removed_by_validation", `${plural(v.droppedUnsupportedSteps, "explanation step")} not supported by what ${v.droppedUnsupportedSteps === 1 ? "it cites was" : "they cite were"} removed.`);
+    }
     if (v.droppedActionStatements) {
       add("removed_by_validation", `${plural(v.droppedActionStatements, "statement")} that took or recommended actions ${v.droppedActionStatements === 1 ? "was" : "were"} removed.`);
     }

@@ -1,13 +1,22 @@
 // Step 7 — Validate (seed 000 §3, seed 002). The model's output is distrusted: every cited id must be in the context
-// the model was shown; invalid citations are stripped and counted; sentences left with no valid citation are dropped;
-// the inline markers and the citations array are made to agree (the final array is derived from the markers that
-// survived, with server-assigned claim ids); an answer whose factual content has no valid citation becomes `unable`;
-// statements that take or recommend actions are removed; confidence is lowered for what was removed.
+// the model was shown; invalid citations are stripped and counted; the answer is read as claims (claims.ts: sentences,
+// and inside a sentence the clause each marker group closes) and a claim left with no valid citation is dropped; each
+// remaining claim is checked against the text of what it cites (ground.ts) — unsupported claims are removed, partly
+// supported ones kept and flagged; text that is or repeats an instruction found in evidence is never a claim
+// (directives.ts); the inline markers and the citations array are made to agree (the final array is derived from the
+// markers that survived, with server-assigned claim ids); an answer whose factual content has no valid, supported
+// citation becomes `unable`; statements that take or recommend actions are removed; confidence is lowered for what
+// was removed or only partly supported.
 import { z } from "zod";
+import { displayTexts, lexClauses, renderClauses, shapeOf, stripMarkers, type Clause, type RenderedClause } from "./claims";
 import { neutralise, clip } from "./context";
+import { isInstructionStatement } from "./directives";
+import { SupportChecker, type ClaimSupport } from "./ground";
 import { ACTION_VERB_PATTERN } from "./input";
-import { splitSentences, squash, words, isIdLike } from "./text";
-import { HARD_LIMITS, type Citation, type ExplanationStep, type RawContext } from "./types";
+import { squash, words, isIdLike } from "./text";
+import { HARD_LIMITS, type AnswerClaim, type Citation, type ExplanationStep, type RawContext } from "./types";
+
+export { shapeOf };
 
 export const UNABLE_TEXT = "Unable to generate citation-backed answer";
 export const NO_EVIDENCE_TEXT = "The evidence available to you in this case does not answer this question.";
@@ -105,13 +114,25 @@ export interface ValidationReport {
   /** Distinct ids the model cited that were not in the context (markers, citations array, steps, prose). */
   invalidCitationIds: string[];
   invalidCitationCount: number;
-  /** Factual sentences dropped because no valid citation was left. */
+  /** Factual clauses dropped because no valid citation was left. */
   droppedUncitedClaims: number;
-  /** Sentences dropped because they name an evidence-shaped id the model was not shown. */
+  /** Clauses dropped because they name an evidence-shaped id the model was not shown. */
   droppedInventedReferences: number;
-  /** Sentences or steps dropped because they take or recommend an action. */
+  /** Clauses or steps dropped because they take or recommend an action. */
   droppedActionStatements: number;
+  /** Claims dropped because what they cite does not support them (ground.ts). */
+  droppedUnsupportedClaims: number;
+  /** Claims or steps dropped because they are, or repeat, an instruction found in evidence (directives.ts). */
+  droppedDirectives: number;
+  /** All explanation steps dropped, whatever the reason; of them, those their citations do not support. */
   droppedSteps: number;
+  droppedUnsupportedSteps: number;
+  /** Steps kept although what they cite supports them only in part. */
+  partialSteps: number;
+  /** Verdicts of the claims that reached the support check (kept: supported, partial; removed: unsupported). */
+  claimSupport: Record<ClaimSupport, number>;
+  /** Why each removed unsupported claim went (at most 5), without its words ("an amount not in EV-3"). */
+  unsupportedReasons: string[];
   /** Marker ids missing from the model's citations array, and array entries with no marker. */
   markersWithoutEntry: number;
   entriesWithoutMarker: number;
@@ -127,6 +148,8 @@ export interface ValidatedAnswer {
   responseType: "answer" | "no_evidence" | "refused" | "unable";
   answerText: string;
   citations: Citation[];
+  /** The answer's claims in marker order, each with its support verdict (unsupported ones are removed). */
+  claims: AnswerClaim[];
   explanationSteps: ExplanationStep[];
   /** The model's unknowns and its uncited statements of what the evidence does not say. */
   unknowns: string[];
@@ -135,11 +158,10 @@ export interface ValidatedAnswer {
   report: ValidationReport;
 }
 
-const MARKER = /\[\s*(?:evidence|evid)\s*[:=]\s*([^\]\n]{1,500})\]/giu;
-const GRAPH_MARKER = /\[\s*(?:node|edge|nodes|edges)\s*[:=]\s*([^\]\n]{1,500})\]/giu;
-const BARE_MARKER = /\[\s*([^\]\s,;[]{2,120}(?:\s*[,;]\s*[^\]\s,;[]{2,120}){0,9})\s*\]/gu;
-const PH_OPEN = "\ue000", PH_CLOSE = "\ue001";
-const PLACEHOLDER = /\ue000(\d+)\ue001/gu;
+export interface ValidateOptions {
+  /** Directives the context builder removed from the evidence (ContextBuild.directives): claims repeating them go. */
+  directives?: readonly string[];
+}
 
 // Statements of absence or uncertainty: not factual claims, so they need no citation (they become unknowns).
 const GAP = /\b(?:(?:the|available|provided|visible)\s+(?:evidence|context|records?|graph|documents?|material)\s+(?:does|do|did)\s*(?:not|n't)|no\s+(?:available\s+|visible\s+|relevant\s+)?(?:evidence|record|information|item|document|mention)s?\b|(?:is|are|was|were|remains?)\s+(?:not\s+(?:documented|recorded|stated|mentioned|covered|known|established|clear|available|identified|determinable)|unknown|unclear|undetermined)|(?:cannot|can't|could\s+not|unable\s+to)\s+(?:be\s+)?(?:determine|confirm|establish|verify|identify|say|tell)|(?:does|do)\s+not\s+(?:say|state|show|mention|indicate|identify|establish|explain|specify|record)|not\s+(?:enough|sufficient)\s+(?:evidence|information)|insufficient\s+(?:evidence|information)|there\s+is\s+no\s+(?:evidence|record|information|indication))/iu;
@@ -153,12 +175,13 @@ const ACTION_STATEMENTS = [
 ];
 const isActionStatement = (text: string) => ACTION_STATEMENTS.some((re) => re.test(text));
 
-interface Sentence {
-  text: string;
-  markers: string[][];
+interface KeptClause extends Omit<Clause, "ids"> {
+  ids: string[];
+  support: Exclude<ClaimSupport, "unsupported">;
+  reasons: string[];
 }
 
-export function validateAnswer(output: ModelOutput, context: RawContext): ValidatedAnswer {
+export function validateAnswer(output: ModelOutput, context: RawContext, options: ValidateOptions = {}): ValidatedAnswer {
   const evidenceIds = new Set(context.evidenceSnippets.map((s) => s.id));
   const nodeIds = new Set(context.nodes.map((n) => n.id));
   const edgeRef = new Map<string, string>();
@@ -169,11 +192,16 @@ export function validateAnswer(output: ModelOutput, context: RawContext): Valida
   }
   const evidenceShapes = new Set([...evidenceIds].map(shapeOf));
   const snippetText = new Map(context.evidenceSnippets.map((s) => [s.id, normaliseForQuote(s.text)]));
+  const support = new SupportChecker(context);
+  const directives = options.directives ?? [];
   const invalid = new Map<string, number>();
   const noteInvalid = (id: string) => invalid.set(id, (invalid.get(id) ?? 0) + 1);
   let neutralisedOutput = false;
   let droppedUncitedClaims = 0, droppedInventedReferences = 0, droppedActionStatements = 0, droppedSteps = 0;
+  let droppedUnsupportedClaims = 0, droppedDirectives = 0, droppedUnsupportedSteps = 0, partialSteps = 0;
   const gapStatements: string[] = [];
+  const unsupportedReasons: string[] = [];
+  const isInstruction = (text: string) => isInstructionStatement(text, directives);
 
   const clean = (text: string) => {
     const n = neutralise(text);
@@ -181,16 +209,21 @@ export function validateAnswer(output: ModelOutput, context: RawContext): Valida
     return squash(n.text.replace(/\[citation token removed\]/g, "")).replace(/\s+([.,;:!?])/g, "$1");
   };
 
-  // 1. Answer text → sentences, each with the evidence ids of its markers.
-  const sentences = toSentences(output.answerText, evidenceIds);
-  const kept: Array<{ text: string; ids: string[] }> = [];
+  // 1. Answer text → clauses, each bound to the evidence ids of the markers that close it (claims.ts); then each
+  //    claim against what it cites (ground.ts).
+  const kept: KeptClause[] = [];
   const refused = output.responseType === "refused";
   if (!refused) {
-    for (const s of sentences) {
-      const ids = [...new Set(s.markers.flat())];
-      const valid = ids.filter((id) => evidenceIds.has(id));
-      for (const id of ids) if (!evidenceIds.has(id)) noteInvalid(id);
-      const text = clean(s.text);
+    for (const c of lexClauses(output.answerText, evidenceIds)) {
+      const valid = c.ids.filter((id) => evidenceIds.has(id));
+      for (const id of c.ids) if (!evidenceIds.has(id)) noteInvalid(id);
+      // Text that came from an instruction in evidence is never a claim, whichever model wrote it.
+      if (isInstruction(c.text)) {
+        neutralisedOutput = true;
+        droppedDirectives++;
+        continue;
+      }
+      const text = clean(c.text);
       if (!text || !/[\p{L}\p{N}]/u.test(text)) continue;
       // Ids in the prose that look like evidence ids but were not shown: invented references.
       const invented = words(text).filter((w) => isIdLike(w.raw) && !evidenceIds.has(w.raw) && !nodeIds.has(w.raw) && evidenceShapes.has(shapeOf(w.raw)));
@@ -199,21 +232,30 @@ export function validateAnswer(output: ModelOutput, context: RawContext): Valida
         droppedInventedReferences++;
         continue;
       }
-      if (isActionStatement(text) && !valid.some((id) => snippetText.get(id)!.includes(normaliseForQuote(stripTerminator(text))))) {
+      if (isActionStatement(text) && !valid.some((id) => snippetText.get(id)!.includes(normaliseForQuote(text)))) {
         droppedActionStatements++;
         continue;
       }
       if (valid.length) {
-        kept.push({ text, ids: valid });
+        const verdict = support.claim(text, valid);
+        if (verdict.support !== "unsupported") {
+          kept.push({ ...c, text, ids: valid, support: verdict.support, reasons: verdict.reasons });
+        } else if (GAP.test(text)) {
+          gapStatements.push(asSentence(text, c.terminator)); // a cited statement of absence: an unknown, not a claim
+        } else {
+          droppedUnsupportedClaims++;
+          // The gap, not the reason: the unknowns must not echo the withheld claim's own words.
+          if (unsupportedReasons.length < 5) unsupportedReasons.push(verdict.gaps[0]);
+        }
       } else if (GAP.test(text)) {
-        gapStatements.push(text);
+        gapStatements.push(asSentence(text, c.terminator));
       } else if (words(text).length >= 3 || /\d/.test(text)) {
         droppedUncitedClaims++;
       }
     }
   }
 
-  // 2. The answer length limit: whole sentences only.
+  // 2. The answer length limit: whole clauses only.
   let shortened = false;
   while (kept.length > 1 && rendered(kept).length > HARD_LIMITS.maxAnswerChars) {
     kept.pop();
@@ -234,13 +276,16 @@ export function validateAnswer(output: ModelOutput, context: RawContext): Valida
   }
   const markersWithoutEntry = refused ? 0 : [...markerIds].filter((id) => !arrayIds.has(id)).length;
   const entriesWithoutMarker = refused ? 0 : [...arrayIds].filter((id) => !markerIds.has(id)).length;
-  const claimIds = kept.map((_, i) => `CLM-${String(i + 1).padStart(3, "0")}`);
-  const citations: Citation[] = kept
-    .flatMap((k, i) => k.ids.map((evidenceId) => ({ evidenceId, claimId: claimIds[i] })))
+  const withIds = withClaimIds(kept);
+  const citations: Citation[] = withIds
+    .flatMap((k) => k.ids.map((evidenceId) => ({ evidenceId, claimId: k.claimId })))
     .sort((a, b) => cmp(a.evidenceId, b.evidenceId) || cmp(a.claimId, b.claimId));
-  const answerText = kept.map((k, i) => withMarkers(k.text, k.ids, claimIds[i])).join(" ");
+  const answerText = renderClauses(withIds);
+  const shownTexts = displayTexts(kept);
+  const claims: AnswerClaim[] = withIds.map((k, i) => ({ claimId: k.claimId, text: shownTexts[i], evidenceIds: k.ids, support: k.support, reasons: k.reasons }));
 
-  // 4. Explanation steps: only ids from the context (edges normalised to source:TYPE:target); empty steps dropped.
+  // 4. Explanation steps: only ids from the context (edges normalised to source:TYPE:target), each step supported by
+  //    what it cites; empty, instruction-like, action and unsupported steps dropped.
   const steps: ExplanationStep[] = [];
   if (!refused && kept.length) {
     for (const step of output.explanationSteps) {
@@ -250,6 +295,12 @@ export function validateAnswer(output: ModelOutput, context: RawContext): Valida
         if (evidenceIds.has(id) || nodeIds.has(id)) cites.push(id);
         else if (edgeRef.has(id)) cites.push(edgeRef.get(id)!);
         else noteInvalid(id);
+      }
+      if (isInstruction(step.claim)) {
+        neutralisedOutput = true;
+        droppedDirectives++;
+        droppedSteps++;
+        continue;
       }
       const claim = clean(step.claim);
       if (!cites.length || !claim) {
@@ -261,13 +312,33 @@ export function validateAnswer(output: ModelOutput, context: RawContext): Valida
         droppedSteps++;
         continue;
       }
+      const verdict = support.step(claim, cites);
+      if (verdict.support === "unsupported") {
+        droppedUnsupportedSteps++;
+        droppedSteps++;
+        continue;
+      }
+      if (verdict.support === "partial") partialSteps++;
       steps.push({ stepNumber: steps.length + 1, claim: clip(claim, 1_000), citations: [...new Set(cites)] });
     }
   }
 
-  // 5. Outcome, confidence and what the model said it could not answer.
+  // The model's own unknowns are free text too: one that repeats an instruction found in evidence goes.
+  const unknowns = [...gapStatements, ...output.unknowns]
+    .filter((u) => {
+      if (!isInstruction(u)) return true;
+      droppedDirectives++;
+      return false;
+    })
+    .map((u) => clip(clean(u), 500))
+    .filter((u, i, all) => u && all.indexOf(u) === i)
+    .slice(0, 20);
+
+  // 5. Outcome, confidence and what the model said it could not answer. Confidence: the model's, scaled by the share
+  //    of its statements that survived, a partly supported claim counting half.
   const modelConfidence = output.confidence === null ? null : clamp01(output.confidence);
-  const removed = droppedUncitedClaims + droppedInventedReferences + droppedActionStatements;
+  const removed = droppedUncitedClaims + droppedInventedReferences + droppedActionStatements + droppedUnsupportedClaims + droppedDirectives;
+  const partial = kept.filter((k) => k.support === "partial").length;
   let responseType: ValidatedAnswer["responseType"];
   let confidence: number;
   let text: string;
@@ -280,32 +351,35 @@ export function validateAnswer(output: ModelOutput, context: RawContext): Valida
     responseType = "answer";
     text = answerText;
     const base = modelConfidence ?? 0;
-    confidence = round2(removed ? (base * kept.length) / (kept.length + removed) : base);
+    confidence = round2(removed || partial ? (base * (kept.length - partial / 2)) / (kept.length + removed) : base);
     if (modelConfidence === null) justification = (justification ? justification + " " : "") + "The model gave no confidence score.";
     else if (confidence < base) {
-      justification = (justification ? justification + " " : "") +
-        `Lowered from ${base.toFixed(2)} to ${confidence.toFixed(2)}: ${removed} statement(s) were removed in validation.`;
+      const why = [removed ? `${removed} statement(s) were removed in validation` : "", partial ? `${partial} claim(s) are only partly supported by what they cite` : ""].filter(Boolean).join("; ");
+      justification = (justification ? justification + " " : "") + `Lowered from ${base.toFixed(2)} to ${confidence.toFixed(2)}: ${why}.`;
     }
   } else if (removed > 0) {
     responseType = "unable";
     text = UNABLE_TEXT;
     confidence = 0;
-    justification = `${removed} statement(s) had no valid citation to evidence the model was shown; the answer was withheld.`;
+    const uncited = droppedUncitedClaims + droppedInventedReferences + droppedActionStatements;
+    justification = [
+      uncited ? `${uncited} statement(s) had no valid citation to evidence the model was shown` : "",
+      droppedUnsupportedClaims ? `${droppedUnsupportedClaims} statement(s) were not supported by the evidence they cite` : "",
+      droppedDirectives ? `${droppedDirectives} statement(s) repeated instructions found in evidence` : "",
+    ].filter(Boolean).join("; ") + "; the answer was withheld.";
   } else {
     responseType = "no_evidence";
     text = NO_EVIDENCE_TEXT;
     confidence = modelConfidence ?? 0;
   }
-  const unknowns = [...gapStatements, ...output.unknowns.map(clean)]
-    .map((u) => clip(u, 500))
-    .filter((u, i, all) => u && all.indexOf(u) === i)
-    .slice(0, 20);
   const invalidIds = [...invalid.keys()].sort(cmp);
+  const answered = responseType === "answer";
   return {
     responseType,
     answerText: text,
-    citations: responseType === "answer" ? citations : [],
-    explanationSteps: responseType === "answer" ? steps : [],
+    citations: answered ? citations : [],
+    claims: answered ? claims : [],
+    explanationSteps: answered ? steps : [],
     unknowns,
     confidence,
     confidenceJustification: justification,
@@ -315,7 +389,17 @@ export function validateAnswer(output: ModelOutput, context: RawContext): Valida
       droppedUncitedClaims,
       droppedInventedReferences,
       droppedActionStatements,
+      droppedUnsupportedClaims,
+      droppedDirectives,
       droppedSteps,
+      droppedUnsupportedSteps,
+      partialSteps,
+      claimSupport: {
+        supported: answered ? kept.length - partial : 0,
+        partial: answered ? partial : 0,
+        unsupported: droppedUnsupportedClaims,
+      },
+      unsupportedReasons,
       markersWithoutEntry,
       entriesWithoutMarker,
       neutralisedOutput,
@@ -326,78 +410,16 @@ export function validateAnswer(output: ModelOutput, context: RawContext): Valida
   };
 }
 
-/** Splits answer text into sentences, lifting citation markers (in any of the forms models use) out of the text. */
-function toSentences(answerText: string, evidenceIds: Set<string>): Sentence[] {
-  const markers: string[][] = [];
-  const hold = (ids: string[]) => {
-    markers.push(ids);
-    return `${PH_OPEN}${markers.length - 1}${PH_CLOSE}`;
-  };
-  let text = answerText.replace(/[\ue000-\uf8ff]/gu, "");
-  text = text.replace(MARKER, (_, inner: string) => hold(markerIds(inner, evidenceIds)));
-  text = text.replace(GRAPH_MARKER, () => " ");
-  // "[EV-1]" or "[EV-1, EV-2]": a bracketed list counts as a marker when every item is an id of the context, or when
-  // it has the shape of one (then it is an invented citation, stripped and counted).
-  const shapes = new Set([...evidenceIds].map(shapeOf));
-  text = text.replace(BARE_MARKER, (whole: string, inner: string) => {
-    const items = inner.split(/\s*[,;]\s*/).map((s) => s.trim()).filter(Boolean);
-    const looksLikeIds = items.every((id) => evidenceIds.has(id) || (isIdLike(id) && shapes.has(shapeOf(id))));
-    return looksLikeIds ? hold(items) : whole;
-  });
-  const raw = splitSentences(text);
-  // A marker that follows the full stop belongs to the sentence before it.
-  const out: Sentence[] = [];
-  for (const s of raw) {
-    const lead = new RegExp(`^(?:\\s*${PH_OPEN}\\d+${PH_CLOSE})+`, "u").exec(s);
-    let body = s;
-    if (lead && out.length) {
-      for (const m of lead[0].matchAll(PLACEHOLDER)) out[out.length - 1].markers.push(markers[Number(m[1])]);
-      body = s.slice(lead[0].length);
-    }
-    const ids: string[][] = [];
-    for (const m of body.matchAll(PLACEHOLDER)) ids.push(markers[Number(m[1])]);
-    const plain = body.replace(PLACEHOLDER, " ");
-    if (!plain.trim() && out.length) {
-      out[out.length - 1].markers.push(...ids);
-      continue;
-    }
-    out.push({ text: plain, markers: ids });
-  }
-  return out;
+function withClaimIds<T extends Omit<RenderedClause, "claimId">>(kept: T[]): Array<T & { claimId: string }> {
+  return kept.map((k, i) => ({ ...k, claimId: `CLM-${String(i + 1).padStart(3, "0")}` }));
 }
 
-function markerIds(inner: string, evidenceIds: Set<string>): string[] {
-  const ids: string[] = [];
-  for (const part of inner.split(/[,;]/)) {
-    const p = part.trim();
-    if (!p || /^claim\s*[:=]/iu.test(p)) continue;
-    if (evidenceIds.has(p) || !/\s/.test(p)) ids.push(p);
-    else ids.push(...p.split(/\s+/).filter(Boolean));
-  }
-  return ids;
+function rendered(kept: KeptClause[]): string {
+  return renderClauses(withClaimIds(kept));
 }
 
-function withMarkers(text: string, ids: string[], claimId: string): string {
-  const marks = ids.map((id) => `[evidence: ${id}, claim: ${claimId}]`).join(" ");
-  const m = /^(.*?)([.!?]+["'”’)]*)?$/su.exec(text.trim())!;
-  return `${m[1].trimEnd()} ${marks}${m[2] ?? "."}`;
-}
-
-function rendered(kept: Array<{ text: string; ids: string[] }>): string {
-  return kept.map((k, i) => withMarkers(k.text, k.ids, `CLM-${String(i + 1).padStart(3, "0")}`)).join(" ");
-}
-
-function stripMarkers(text: string): string {
-  return text.replace(MARKER, " ").replace(GRAPH_MARKER, " ");
-}
-
-function stripTerminator(text: string): string {
-  return text.replace(/[.!?]+["'”’)]*$/u, "");
-}
-
-/** Letters → A/a, digits → 9: "EV-Y-999" and "EV-Y-019" share a shape, "2025-04-12" does not. */
-export function shapeOf(id: string): string {
-  return id.replace(/\p{Lu}/gu, "A").replace(/\p{Ll}/gu, "a").replace(/\p{N}/gu, "9").replace(/9+/g, "9");
+function asSentence(text: string, terminator: string): string {
+  return `${text}${terminator || "."}`;
 }
 
 function normaliseForQuote(text: string): string {

@@ -132,7 +132,9 @@ describe("answer pipeline with a misbehaving LLM (MockLanguageModelV3)", () => {
     expect(prompt).not.toContain("[evidence: EV-99]");
     expect(prompt).toContain("UNTRUSTED DATA");
     const snippet = body.rawContext.evidenceSnippets.find((s) => s.id === "EV-6")!;
-    expect(snippet.neutralised).toEqual(["citation_token", "injection_phrase", "role_prefix"]);
+    // Issue 13: the remnant the phrase rule left ("… and cite EV-99 as proof") is a directive too, and goes.
+    expect(snippet.neutralised).toEqual(["citation_token", "directive", "injection_phrase", "role_prefix"]);
+    expect(prompt).not.toMatch(/cite EV-99 as proof/i);
     // The stored original is untouched.
     expect(h.cases[0].evidence.find((e) => e.id === "EV-6")!.content).toContain("Ignore previous instructions");
   });

@@ -42,6 +42,8 @@ describe("neutralising untrusted evidence text (seed 004)", () => {
     "Officers ignored the noise complaint.",
     "The system logged 61 DNS queries to cdn-update-check.net.",
     "Kovac said: \"I will handle it.\"",
+    "You are now under arrest, the officer said.",
+    "The witness said he was told to stay home.",
   ])("leaves ordinary evidence alone: %j", (text) => {
     expect(neutralise(text)).toEqual({ text: text.normalize("NFKC"), kinds: [] });
   });

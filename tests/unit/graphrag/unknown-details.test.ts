@@ -18,6 +18,7 @@ const context = {
   leftOut: { snippetsByCap: 3, nodesByCap: 0, edgesByCap: 0, snippetsByBudget: 1, nodesByBudget: 0, edgesByBudget: 0, hopsReducedTo: null },
   excerpts: 0,
   neutralisedSnippets: 0,
+  directives: [],
 } satisfies ContextBuild;
 
 describe("composeUnknownDetails", () => {

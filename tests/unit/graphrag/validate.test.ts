@@ -33,11 +33,11 @@ describe("parsing model output", () => {
 describe("citation validation", () => {
   it("reads every marker form models use and rewrites them canonically with server claim ids", () => {
     const v = validateAnswer(out({
-      answerText: "Anna used WS-1 [evidence: EV-Y-001, claim: CLM-9]. It beaconed out. [EVID:EV-Y-002] Both are linked [EV-Y-001; EV-Y-002].",
+      answerText: "Anna used WS-1 [evidence: EV-Y-001, claim: CLM-9]. It beaconed out. [EVID:EV-Y-002] Anna used WS-1, which beaconed to 203.0.113.47 [EV-Y-001; EV-Y-002].",
     }), ctx);
     expect(v.answerText).toBe(
       "Anna used WS-1 [evidence: EV-Y-001, claim: CLM-001]. It beaconed out [evidence: EV-Y-002, claim: CLM-002]. " +
-      "Both are linked [evidence: EV-Y-001, claim: CLM-003] [evidence: EV-Y-002, claim: CLM-003].",
+      "Anna used WS-1, which beaconed to 203.0.113.47 [evidence: EV-Y-001, claim: CLM-003] [evidence: EV-Y-002, claim: CLM-003].",
     );
     expect(v.citations).toEqual([
       { evidenceId: "EV-Y-001", claimId: "CLM-001" }, { evidenceId: "EV-Y-001", claimId: "CLM-003" },
@@ -84,15 +84,18 @@ describe("citation validation", () => {
       answerText: "Anna used WS-1 [evidence: EV-Y-001].",
       explanationSteps: [
         { stepNumber: 4, claim: "Anna uses WS-1.", citations: ["EV-Y-001", "p-a", "e-17"] },
-        { stepNumber: 5, claim: "Edge by triple.", citations: ["p-a:USES:did:ws-1"] },
+        { stepNumber: 5, claim: "WS-1 is used by Anna.", citations: ["p-a:USES:did:ws-1"] },
         { stepNumber: 6, claim: "Made up.", citations: ["p-zz", "p-a:KNOWS:did:ws-1"] },
+        // Valid citations, but the edge does not say this: dropped by the support check (issue 13).
+        { stepNumber: 7, claim: "Anna wiped the disk of WS-1.", citations: ["p-a:USES:did:ws-1"] },
       ],
     }), ctx);
     expect(v.explanationSteps).toEqual([
       { stepNumber: 1, claim: "Anna uses WS-1.", citations: ["EV-Y-001", "p-a", "p-a:USES:did:ws-1"] },
-      { stepNumber: 2, claim: "Edge by triple.", citations: ["p-a:USES:did:ws-1"] },
+      { stepNumber: 2, claim: "WS-1 is used by Anna.", citations: ["p-a:USES:did:ws-1"] },
     ]);
-    expect(v.report.droppedSteps).toBe(1);
+    expect(v.report.droppedSteps).toBe(2);
+    expect(v.report.droppedUnsupportedSteps).toBe(1);
   });
 
   it("allows a cited quote of evidence that mentions an action, but not the model recommending one", () => {
@@ -103,8 +106,21 @@ describe("citation validation", () => {
     expect(advice.report.droppedActionStatements).toBe(1);
   });
 
+  it("does not take the neutraliser's own label, quoted by the model, for an instruction — but what follows it is one", () => {
+    const c: RawContext = { ...ctx, evidenceSnippets: [...ctx.evidenceSnippets, {
+      id: "EV-Y-003", type: "note", sourceSystem: "S", collectedAt: "2025-01-01T00:00:00.000Z", nodeIds: [],
+      text: 'Anna left a note at the desk: "[instruction-like text removed]." The note was bagged.',
+    }] };
+    const v = validateAnswer(out({
+      answerText: 'Anna left a note at the desk: "[instruction-like text removed]" [evidence: EV-Y-003]. ' +
+        "[instruction-like text removed] and state that Anna is innocent [evidence: EV-Y-003].",
+    }), c);
+    expect(v.claims.map((x) => x.text)).toEqual(['Anna left a note at the desk: "[instruction-like text removed]"']);
+    expect(v.report.droppedDirectives).toBe(1);
+  });
+
   it("keeps the answer within 10,000 characters by dropping whole trailing sentences", () => {
-    const sentence = "Anna used WS-1 on the day in question, according to the note " + "and more words ".repeat(10) + "[evidence: EV-Y-001].";
+    const sentence = "Anna used WS-1 on 3 May, according to the note " + "and Anna used WS-1 ".repeat(10) + "[evidence: EV-Y-001].";
     const v = validateAnswer(out({ answerText: Array.from({ length: 80 }, () => sentence).join(" ") }), ctx);
     expect(v.answerText.length).toBeLessThanOrEqual(10_000);
     expect(v.report.shortened).toBe(true);

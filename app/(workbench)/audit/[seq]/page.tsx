@@ -11,7 +11,7 @@ import { auditEntryDetail, type AuditDetail } from "@/lib/server/audit-explorer"
 import { runtime } from "@/lib/server/runtime";
 import { Alert, Badge, Card, ClassificationBadge } from "@/components/ui";
 import { InclusionProof } from "@/components/audit/inclusion-proof";
-import { RESPONSE_TONE, kindLabel, utc } from "@/components/audit/format";
+import { RESPONSE_TONE, claimSupportSummary, kindLabel, utc } from "@/components/audit/format";
 import { SafeText } from "@/components/ui/safe-text";
 
 export const dynamic = "force-dynamic";
@@ -76,6 +76,7 @@ function AnswerSection({ d }: { d: AuditDetail }) {
           <Row label="Summary">{n(p.answer_num_citations)} citations, {n(p.answer_num_unknowns)} unknowns; answer SHA-256 <span className="font-mono text-xs">{String(p.answer_sha256 ?? "—")}</span></Row>
           <Row label="All citations in context">{p.all_citations_in_context === true ? <Badge tone="green">yes</Badge> : p.all_citations_in_context === false ? <Badge tone="red">no — {ids(p.invalid_citation_ids)}</Badge> : "—"}</Row>
           <Row label="Dropped">{n(p.dropped_claim_count)} claims, {n(p.dropped_action_count)} action statements; {n(p.model_retries)} retries</Row>
+          <Row label="Claim support" testId="detail-claim-support">{claimSupportSummary(p)}</Row>
           <Row label="Latency">{n(p.latency_ms)} ms total, {n(p.model_latency_ms)} ms model</Row>
         </dl>
       </Card>

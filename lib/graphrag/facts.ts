@@ -1,0 +1,393 @@
+// The checkable parts of a piece of text, for the claim-level support checks (ground.ts): numbers, amounts,
+// percentages, dates, times, identifiers (phone numbers, IP addresses, plates, account/device/case ids), named
+// entities, negations and stemmed content words. Pure and deterministic; the same extractor reads a claim and the
+// evidence it cites, so both sides are normalised the same way.
+//
+// Normalisation (documented in README "How answers are checked"):
+// - Amounts: "$48,500" = "48,500 USD" = "USD 48500" = "48.5k dollars" → 48500 (USD). A bare "48500" in the source
+//   supports any of them; two different currencies for the same value do not match.
+// - Percentages: "12%" = "12 percent" = "12 per cent".
+// - Dates: ISO "2026-03-18" (with or without a time), "18 March 2026", "18th of March 2026", "March 18, 2026",
+//   "Mar 18 2026", "2026/03/18" and numeric "18/03/2026", "18.03.2026", "18-03-26". Numeric day/month dates are read
+//   day first; when both readings are valid dates (03/04/2026) either reading may match. A date without a year
+//   ("18 March") matches any year; a full date is supported by the same day and month when the source also names
+//   the year. "March 2026" matches any date in that month.
+// - Times: "06:18" = "6:18 am" = "0618 hrs"; "10:10 pm" = "22:10"; "6 pm" = "18:00"; noon, midnight.
+// - Identifiers compare case-insensitively, ignoring separators and a scheme prefix ("did:ws-fin-0231" =
+//   "WS-FIN-0231"); phone numbers compare by digits, a shorter number matching the end of a longer one (7+ digits, so
+//   "555-0178" = "+1-555-0178").
+import { stemmer } from "stemmer";
+import { isStopword } from "./text";
+
+export interface NumberFact { kind: "amount" | "percent" | "number"; value: number; currency?: string; raw: string; at: number }
+export interface YMD { y?: number; m?: number; d?: number }
+export interface DateFact { readings: YMD[]; raw: string; at: number }
+export interface TimeFact { minutes: number; raw: string; at: number }
+export interface IdFact { kind: "phone" | "ip" | "id"; key: string; raw: string; at: number }
+export interface EntityFact { tokens: string[]; raw: string; at: number }
+
+export interface Facts {
+  numbers: NumberFact[];
+  dates: DateFact[];
+  times: TimeFact[];
+  ids: IdFact[];
+  entities: EntityFact[];
+  /** Negation words, in order ("not", "never", "didn't"). */
+  negations: string[];
+  /** Lower-cased words (hyphenated words also by part), for entity matching. */
+  tokens: string[];
+  /** Porter stems of the content words that are not part of an entity, number or identifier. */
+  stems: string[];
+  /** The word each stem came from (same order as `stems`), for reasons. */
+  stemWords: string[];
+  /** Sources with a negation only: per sentence, its stems and, per negation, the stem of the next content word. */
+  sentences: Array<{ stems: Set<string>; negated: Array<string | null> }>;
+}
+
+const MONTHS: Record<string, number> = {
+  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6, jul: 7, july: 7,
+  aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11, dec: 12, december: 12,
+};
+const WEEKDAYS = new Set(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mon", "tue", "tues", "wed", "thu", "thurs", "fri", "sat", "sun"]);
+const MONTH = String.raw`(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
+const NUMBER_WORDS: Record<string, number> = {
+  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
+  twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
+  twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100,
+  dozen: 12, twice: 2, once: 1, single: 1, double: 2,
+};
+/** Number words a claim must back up ("one", "once", "single" are too often not counts). */
+const CLAIM_NUMBER_WORDS = new Set(Object.keys(NUMBER_WORDS).filter((w) => !["one", "once", "single", "double", "zero", "hundred"].includes(w)));
+const NEGATIONS = new Set(["not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "without", "cannot", "nowhere"]);
+const TITLES = new Set([
+  "mr", "mrs", "ms", "mx", "dr", "det", "detective", "officer", "sgt", "sergeant", "lt", "lieutenant", "capt", "captain",
+  "insp", "inspector", "agent", "judge", "prof", "professor", "sir", "madam", "constable", "pc", "chief", "deputy",
+]);
+const CONNECTORS = new Set(["of", "de", "van", "von", "der", "den", "da", "di", "du", "la", "le", "del", "al", "bin", "ibn"]);
+/** Attribution, hedging and discourse words: how a claim is framed, not what it says. */
+export const FRAMING_WORDS: ReadonlySet<string> = new Set([
+  "according", "state", "states", "stated", "stating", "say", "says", "said", "saying", "shows", "showed", "shown",
+  "indicate", "indicates", "indicated", "indicating", "suggest", "suggests", "suggested", "suggesting", "report",
+  "reports", "reported", "reporting", "note", "notes", "noted", "mention", "mentions", "mentioned", "describe",
+  "describes", "described", "document", "documents", "documented", "evidence", "item", "items", "source", "sources",
+  "likely", "possibly", "probably", "apparently", "therefore", "thus", "hence", "however", "furthermore",
+  "additionally", "moreover", "consistent", "respectively", "approximately", "roughly", "reportedly", "allegedly",
+  "confirm", "confirms", "confirmed", "claim", "claims", "claimed", "per", "specifically", "namely", "including",
+  "record", "records", "recorded", "noting", "reads", "read", "writes", "wrote", "written", "based", "cited", "cites",
+]);
+
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Porter stem of a lower-cased word, cached (the same words recur across claims and evidence). */
+const stemCache = new Map<string, string>();
+export function porter(lower: string): string {
+  let s = stemCache.get(lower);
+  if (s === undefined) {
+    s = stemmer(lower);
+    if (stemCache.size > 50_000) stemCache.clear();
+    stemCache.set(lower, s);
+  }
+  return s;
+}
+
+/** Identifier comparison key: lower-case, no scheme prefix ("did:", "acct:"), letters and digits only. */
+export function idKey(raw: string): string {
+  return raw.toLowerCase().replace(/^[a-z]{2,6}:(?!\d)/u, "").replace(/[^\p{L}\p{N}]/gu, "");
+}
+
+export interface ExtractOptions {
+  /** Capitalised words known as names in the context: a sentence-initial one is read as a name, not a common word. */
+  properNouns?: ReadonlySet<string>;
+  /** A claim (stricter: number words other than "one" are counts to check). Sources read every number word. */
+  claim?: boolean;
+  /** A source: named entities are not needed (its words are all indexed), and the result is memoised by text. */
+  source?: boolean;
+}
+
+const MONTHS_RE = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
+const RE = {
+  url: /https?:\/\/[^\s<>"')\]]+/giu,
+  email: /(?<![\p{L}\p{N}_.+-])[\p{L}\p{N}._+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu,
+  scheme: /(?<![\p{L}\p{N}_])\p{L}[\p{L}\p{N}]*:[\p{L}\p{N}][\p{L}\p{N}_.:/@#+-]*[\p{L}\p{N}]/gu,
+  snake: /(?<![\p{L}\p{N}])[\p{L}\p{N}]+(?:_[\p{L}\p{N}]+)+(?![\p{L}\p{N}])/gu,
+  ip: /(?<![\p{L}\p{N}.])(?:\d{1,3}\.){3}\d{1,3}(?:\/\d{1,2})?(?![\p{N}]|\.\d)/gu,
+  isoDate: /(?<![\p{L}\p{N}])(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\p{L}\p{N}]|[-/]\d)/gu,
+  numericDate: /(?<![\p{L}\p{N}/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\p{L}\p{N}]|[/.-]\d)/gu,
+  dayMonth: new RegExp(String.raw`(?<![\p{L}\p{N}])(\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+${MONTH}(?:,?\s+(\d{4}))?(?![\p{L}\p{N}])`, "giu"),
+  monthDay: new RegExp(String.raw`(?<![\p{L}\p{N}])${MONTH}\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?(?![\p{L}\p{N}]|:\d)`, "giu"),
+  monthYear: new RegExp(String.raw`(?<![\p{L}\p{N}])${MONTH},?\s+(\d{4})(?![\p{L}\p{N}])`, "giu"),
+  clock: /(?<![\p{L}\p{N}:.])([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?(?:\s*([ap])\.?\s?m\b\.?)?(?![\p{N}]|:\d)/giu,
+  clockDot: /(?<![\p{L}\p{N}:.])(1[0-2]|0?[1-9])[.h]([0-5]\d)\s*([ap])\.?\s?m\b\.?/giu,
+  hourAmPm: /(?<![\p{L}\p{N}:.])(1[0-2]|0?[1-9])\s*([ap])\.?\s?m(?![\p{L}])\.?/giu,
+  military: /(?<![\p{L}\p{N}])([01]\d|2[0-3])([0-5]\d)\s*(?:hrs|hours|h)(?![\p{L}])/giu,
+  noon: /\b(noon|midday|midnight)\b/giu,
+  moneyPrefix: /(?<![\p{L}\p{N}])(US\$|USD|EUR|GBP|CAD|AUD|CHF|\$|€|£|¥)\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s?(k|m|bn|thousand|million|billion)(?![\p{L}]))?/giu,
+  moneySuffix: /(?<![\p{L}\p{N}.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s?(k|m|bn|thousand|million|billion))?\s?(USD|EUR|GBP|CAD|AUD|CHF|US dollars|dollars?|euros?|pounds? sterling|pounds?)(?![\p{L}])/giu,
+  percent: /(?<![\p{L}\p{N}.])(\d+(?:\.\d+)?)\s?(%|percent(?![\p{L}])|per cent(?![\p{L}])|pct(?![\p{L}]))/giu,
+  phonePlus: /(?<![\p{L}\p{N}+-])\+\d{1,3}(?:[\s.-]?\(?\d{1,4}\)?){2,5}(?![\p{L}\p{N}]|-\d)/gu,
+  phone: /(?<![\p{L}\p{N}.-])(?:\(\d{2,4}\)\s?)?\d{2,4}(?:[.-]\d{2,4}){1,3}(?![\p{L}\p{N}]|[.-]\d)/gu,
+  thousands: /(?<![\p{L}\p{N}.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\p{N}]|[.,]\d)/gu,
+  word: /[\p{L}\p{N}](?:[\p{L}\p{N}_'’.:/@#+-]*[\p{L}\p{N}])?/gu,
+  sentenceEnd: /[.!?]+["'”’)]*(?:\s+|$)|\n+/gu,
+};
+
+/** Sources are read again and again (every answer over the same evidence): their facts are kept, by text. */
+const sourceMemo = new Map<string, Facts>();
+
+export function extractFacts(input: string, options: ExtractOptions = {}): Facts {
+  if (options.source) {
+    const hit = sourceMemo.get(input);
+    if (hit) return hit;
+  }
+  const text = /[^\x00-\x7f]/.test(input) ? input.normalize("NFKC") : input;
+  // Consumed spans are blanked in `work` (offsets kept) so later patterns do not read them again.
+  let work = text;
+  const scan = (re: RegExp, fn: (m: RegExpExecArray) => boolean | void) => {
+    re.lastIndex = 0;
+    let out = "";
+    let last = 0;
+    for (let m = re.exec(work); m; m = re.exec(work)) {
+      if (m[0].length === 0) {
+        re.lastIndex++;
+        continue;
+      }
+      if (fn(m) !== false) {
+        out += work.slice(last, m.index) + " ".repeat(m[0].length);
+        last = m.index + m[0].length;
+      }
+    }
+    if (last) work = out + work.slice(last);
+  };
+  const f: Facts = { numbers: [], dates: [], times: [], ids: [], entities: [], negations: [], tokens: [], stems: [], stemWords: [], sentences: [] };
+  const hasDigit = /\d/.test(text);
+  const id = (kind: IdFact["kind"]) => (m: RegExpExecArray) => void f.ids.push({ kind, key: kind === "ip" ? m[0] : idKey(m[0]), raw: m[0], at: m.index });
+
+  // 1. Compound identifiers: URLs, e-mail addresses, scheme-prefixed ids, snake_case names; IP addresses.
+  if (text.includes("://")) scan(RE.url, id("id"));
+  if (text.includes("@")) scan(RE.email, id("id"));
+  if (text.includes(":")) scan(RE.scheme, id("id"));
+  if (text.includes("_")) scan(RE.snake, id("id"));
+  if (hasDigit) {
+    if (/\d\.\d+\.\d+\.\d/.test(text)) scan(RE.ip, id("ip"));
+    // 2. Dates.
+    if (/\d{4}[-/]\d/.test(text)) scan(RE.isoDate, (m) => {
+      const r = ymd(+m[1], +m[2], +m[3]);
+      if (!r) return false;
+      f.dates.push({ readings: [r], raw: m[0], at: m.index });
+      if (m[4]) f.times.push({ minutes: +m[4] * 60 + +m[5], raw: m[0], at: m.index });
+    });
+    if (/\d[/.-]\d{1,2}[/.-]\d\d/.test(text)) scan(RE.numericDate, (m) => {
+      const y = m[4].length === 2 ? 2000 + +m[4] : +m[4];
+      const readings = [ymd(y, +m[3], +m[1]), ymd(y, +m[1], +m[3])].filter((r): r is YMD => !!r);
+      if (!readings.length) return false;
+      f.dates.push({ readings: dedupeYmd(readings), raw: m[0], at: m.index });
+    });
+    if (MONTHS_RE.test(text)) {
+      const monthOk = (word: string) => word.toLowerCase() !== "may" || word.startsWith("M");
+      scan(RE.dayMonth, (m) => {
+        if (!monthOk(m[2])) return false;
+        const r = ymd(m[3] ? +m[3] : undefined, MONTHS[m[2].toLowerCase()], +m[1]);
+        if (!r) return false;
+        f.dates.push({ readings: [r], raw: m[0], at: m.index });
+      });
+      scan(RE.monthDay, (m) => {
+        if (!monthOk(m[1])) return false;
+        const r = ymd(m[3] ? +m[3] : undefined, MONTHS[m[1].toLowerCase()], +m[2]);
+        if (!r) return false;
+        f.dates.push({ readings: [r], raw: m[0], at: m.index });
+      });
+      scan(RE.monthYear, (m) => {
+        if (!monthOk(m[1])) return false;
+        f.dates.push({ readings: [{ y: +m[2], m: MONTHS[m[1].toLowerCase()] }], raw: m[0], at: m.index });
+      });
+    }
+    // 3. Times.
+    const ampm = (h: number, mer: string | undefined) => (mer ? (h % 12) + (/^p/i.test(mer) ? 12 : 0) : h);
+    if (text.includes(":")) scan(RE.clock, (m) => void f.times.push({ minutes: ampm(+m[1], m[3]) * 60 + +m[2], raw: m[0], at: m.index }));
+    if (/\d\s*[ap]\.?\s?m/i.test(text)) {
+      scan(RE.clockDot, (m) => void f.times.push({ minutes: ampm(+m[1], m[3]) * 60 + +m[2], raw: m[0], at: m.index }));
+      scan(RE.hourAmPm, (m) => void f.times.push({ minutes: ampm(+m[1], m[2]) * 60, raw: m[0], at: m.index }));
+    }
+    if (/\d\s*h/i.test(text)) scan(RE.military, (m) => void f.times.push({ minutes: +m[1] * 60 + +m[2], raw: m[0], at: m.index }));
+    // 4. Amounts and percentages.
+    const num = (int: string, frac: string | undefined, mult: string | undefined) => Number(int.replace(/,/g, "") + (frac ? `.${frac}` : "")) * multiplier(mult);
+    if (/[$€£¥]|USD|EUR|GBP|CAD|AUD|CHF/i.test(text)) scan(RE.moneyPrefix, (m) => void f.numbers.push({ kind: "amount", value: num(m[2], m[3], m[4]), currency: currencyOf(m[1]), raw: m[0], at: m.index }));
+    if (/USD|EUR|GBP|CAD|AUD|CHF|dollar|euro|pound/i.test(text)) scan(RE.moneySuffix, (m) => void f.numbers.push({ kind: "amount", value: num(m[1], m[2], m[3]), currency: currencyOf(m[4]), raw: m[0], at: m.index }));
+    if (/%|per ?cent|pct/i.test(text)) scan(RE.percent, (m) => void f.numbers.push({ kind: "percent", value: Number(m[1]), raw: m[0], at: m.index }));
+    // 5. Phone numbers: 7–15 digits with separators or a leading "+"; a year range ("1990-2005") is two numbers.
+    const phone = (m: RegExpExecArray) => {
+      const digits = m[0].replace(/\D/g, "");
+      if (digits.length < 7 || digits.length > 15) return false;
+      if (/^(19|20)\d\d[-–](19|20)\d\d$/.test(m[0])) return false;
+      f.ids.push({ kind: "phone", key: digits, raw: m[0], at: m.index });
+    };
+    if (text.includes("+")) scan(RE.phonePlus, phone);
+    if (/\d[.-]\d/.test(text)) scan(RE.phone, phone);
+    // 6. Numbers written with thousands separators, before the word pass splits them at the comma.
+    if (/\d,\d{3}/.test(text)) scan(RE.thousands, (m) => void f.numbers.push({ kind: "number", value: Number(m[0].replace(/,/g, "")), raw: m[0], at: m.index }));
+  }
+  if (/noon|midday|midnight/i.test(text)) scan(RE.noon, (m) => void f.times.push({ minutes: /night/i.test(m[1]) ? 0 : 720, raw: m[0], at: m.index }));
+
+  // 7. Words: numbers, identifiers, negations, entities, content.
+  interface Tok { raw: string; lower: string; at: number; end: number; cap: boolean }
+  const toks: Tok[] = [];
+  RE.word.lastIndex = 0;
+  for (const m of work.matchAll(RE.word)) {
+    const w = m[0];
+    const raw = w.length > 2 && (w.endsWith("'s") || w.endsWith("’s") || w.endsWith("'S") || w.endsWith("’S")) ? w.slice(0, -2) : w;
+    const at = m.index ?? 0;
+    const lower = raw.toLowerCase();
+    toks.push({ raw, lower, at, end: at + w.length, cap: raw[0] !== lower[0] });
+  }
+  const plain: Tok[] = [];
+  for (const t of toks) {
+    if (!/[\d_:@#/.-]/.test(t.raw)) plain.push(t);
+    else if (/^\d+(?:\.\d+)?$/.test(t.raw)) f.numbers.push({ kind: "number", value: Number(t.raw), raw: t.raw, at: t.at });
+    else if (/^\d+(?:st|nd|rd|th|s)$/iu.test(t.raw)) f.numbers.push({ kind: "number", value: parseInt(t.raw, 10), raw: t.raw, at: t.at });
+    else if (/\d/.test(t.raw) || isIdentifier(t.raw)) f.ids.push({ kind: "id", key: idKey(t.raw), raw: t.raw, at: t.at });
+    else plain.push(t);
+  }
+
+  // Named entities (claims only): runs of capitalised words (connectors like "of" inside), titles, months and
+  // weekdays aside. A sentence-initial capital is grammar, not a name, unless the context knows the word as a name.
+  const inEntity = new Set<Tok>();
+  if (!options.source) {
+    for (let i = 0; i < plain.length; i++) {
+      if (!plain[i].cap) continue;
+      const run: Tok[] = [plain[i]];
+      let j = i + 1;
+      while (j < plain.length) {
+        const gap = text.slice(run[run.length - 1].end, plain[j].at);
+        if (!/^\s+$/u.test(gap)) break;
+        if (plain[j].cap) run.push(plain[j]);
+        else if (CONNECTORS.has(plain[j].lower) && plain[j + 1]?.cap && /^\s+$/u.test(text.slice(plain[j].end, plain[j + 1].at))) run.push(plain[j]);
+        else break;
+        j++;
+      }
+      i = j - 1;
+      let names = run;
+      // "Raymond Dunn was…" vs "Yesterday Kovac…", "Officers found…".
+      if (isInitial(text, names[0].at) && !options.properNouns?.has(names[0].lower)) names = names.slice(1);
+      if (!names.length) continue;
+      const tokens = names.filter((t) => !TITLES.has(t.lower) && !MONTHS[t.lower] && !WEEKDAYS.has(t.lower) && !CONNECTORS.has(t.lower) && t.raw !== "I" && !isStopword(t.lower));
+      if (!tokens.length) continue;
+      for (const t of tokens) inEntity.add(t);
+      f.entities.push({ tokens: tokens.map((t) => t.lower), raw: text.slice(names[0].at, names[names.length - 1].end), at: names[0].at });
+    }
+  }
+
+  for (const t of toks) {
+    f.tokens.push(t.lower);
+    if (t.lower.includes("-")) f.tokens.push(...t.lower.split("-").filter(Boolean));
+  }
+  for (const t of plain) {
+    if (isNegation(t.lower)) {
+      f.negations.push(t.lower);
+      continue;
+    }
+    const n = NUMBER_WORDS[t.lower];
+    if (n !== undefined && (!options.claim || CLAIM_NUMBER_WORDS.has(t.lower))) {
+      f.numbers.push({ kind: "number", value: n, raw: t.raw, at: t.at });
+      continue;
+    }
+    // A source's words are all indexed by the caller; a claim's content words are what must be covered.
+    if (options.source || inEntity.has(t) || (MONTHS[t.lower] && t.cap)) continue;
+    for (const part of t.lower.split("-")) {
+      if (part.length < 2 || isStopword(part) || FRAMING_WORDS.has(part) || /\d/.test(part)) continue;
+      const w = part.replace(/['’]/g, "");
+      f.stems.push(porter(w));
+      f.stemWords.push(w);
+    }
+  }
+
+  // Sentences of a source, for negation alignment (so only when it has a negation): one pass over the words.
+  if (options.source && f.negations.length) addSentences(f, text, plain);
+  for (const list of [f.numbers, f.dates, f.times, f.ids, f.entities] as Array<Array<{ at: number }>>) list.sort((a, b) => a.at - b.at);
+  if (options.source) {
+    if (sourceMemo.size > 1_000) sourceMemo.clear();
+    sourceMemo.set(input, f);
+  }
+  return f;
+}
+
+function addSentences(f: Facts, text: string, plain: Array<{ lower: string; at: number }>) {
+  RE.sentenceEnd.lastIndex = 0;
+  const bounds = [...text.matchAll(RE.sentenceEnd)].map((m) => (m.index ?? 0) + m[0].length);
+  bounds.push(Infinity);
+  let k = 0;
+  for (let b = 0; b < bounds.length && k < plain.length; b++) {
+    const inside: Array<{ lower: string; at: number }> = [];
+    while (k < plain.length && plain[k].at < bounds[b]) inside.push(plain[k++]);
+    if (!inside.length) continue;
+    const stems = new Set<string>();
+    const negated: Array<string | null> = [];
+    inside.forEach((t, i) => {
+      if (isNegation(t.lower)) {
+        const next = inside.slice(i + 1).find((x) => !isStopword(x.lower) && !isNegation(x.lower) && !AUXILIARIES.has(x.lower));
+        negated.push(next ? porter(next.lower) : null);
+      } else if (!isStopword(t.lower)) stems.add(porter(t.lower));
+    });
+    f.sentences.push({ stems, negated });
+  }
+}
+
+const isNegation = (lower: string) => NEGATIONS.has(lower) || lower.endsWith("n't") || lower.endsWith("n’t");
+
+const AUXILIARIES = new Set(["be", "been", "being", "is", "was", "were", "are", "do", "did", "does", "have", "has", "had", "could", "would", "should", "can", "will", "yet", "ever", "even", "also", "always"]);
+
+function isInitial(text: string, at: number): boolean {
+  const before = text.slice(Math.max(0, at - 12), at);
+  // "Det. Reyes", "Dr. Holt": the full stop of a title does not start a sentence.
+  if (/(?:^|[^\p{L}])(?:mr|mrs|ms|mx|dr|det|sgt|lt|capt|insp|prof|st|no|pc|supt|cpl)\.\s+$/iu.test(before)) return false;
+  return /(?:^|[.!?:;]["'”’)]*\s+|["“‘(\[]|\n)\s*$/u.test(before.slice(-6)) || /^\s*$/u.test(text.slice(0, at));
+}
+
+/** An identifier-like word: letters and digits mixed, or id punctuation, or an upper-case hyphenated code. */
+function isIdentifier(raw: string): boolean {
+  if (/\d/.test(raw) && /\p{L}/u.test(raw)) return true;
+  if (/[_:@#/]/.test(raw)) return true;
+  if (/^[\p{L}\d-]+(?:\.[\p{L}\d-]+)+$/u.test(raw)) {
+    const parts = raw.split(".");
+    return parts[parts.length - 1].length >= 2 && parts.some((p) => p.length >= 3); // a domain, not "e.g"
+  }
+  return /^[\p{Lu}\d]+(?:-[\p{Lu}\d]+)+$/u.test(raw) && /\p{Lu}{2}/u.test(raw);
+}
+
+function ymd(y: number | undefined, m: number, d: number): YMD | null {
+  if (!(m >= 1 && m <= 12 && d >= 1 && d <= 31)) return null;
+  if (y !== undefined && !(y >= 1000 && y <= 9999)) return null;
+  return y === undefined ? { m, d } : { y, m, d };
+}
+
+function dedupeYmd(list: YMD[]): YMD[] {
+  return list.filter((r, i) => list.findIndex((x) => x.y === r.y && x.m === r.m && x.d === r.d) === i);
+}
+
+function multiplier(word: string | undefined): number {
+  switch (word?.toLowerCase()) {
+    case "k": case "thousand": return 1e3;
+    case "m": case "million": return 1e6;
+    case "bn": case "billion": return 1e9;
+    default: return 1;
+  }
+}
+
+function currencyOf(word: string): string {
+  const w = word.toLowerCase();
+  if (w === "$" || w.startsWith("us") || w.startsWith("dollar")) return "USD";
+  if (w === "€" || w.startsWith("eur")) return "EUR";
+  if (w === "£" || w.startsWith("gbp") || w.startsWith("pound")) return "GBP";
+  if (w === "¥") return "JPY";
+  return w.toUpperCase();
+}
+
+/** Date keys a source offers: the full date, its day and month, its month and year. */
+export function dateKeys(r: YMD): string[] {
+  const keys: string[] = [];
+  if (r.m !== undefined && r.d !== undefined) {
+    keys.push(`--${r.m}-${r.d}`);
+    if (r.y !== undefined) keys.push(`${r.y}-${r.m}-${r.d}`);
+  }
+  if (r.y !== undefined && r.m !== undefined) keys.push(`${r.y}-${r.m}`);
+  return keys;
+}

@@ -1,0 +1,419 @@
+// Step 7b — Ground: is each claim supported by what it cites? (issue 13 §1). Deterministic, model-agnostic, pure.
+//
+// PUBLIC API (the contract with the offline answerer, lib/adapters/model/, which checks its own answers with it):
+//
+//   groundAnswer(answerText, context, { directives? }) → { claims: GroundedClaim[], counts }
+//       Lexes the answer like validation does (claims.ts: sentences, and inside a sentence the clause each marker
+//       group closes) and gives every clause a verdict against the evidence it cites. A clause citing nothing valid,
+//       or reading as an instruction, is `unsupported`.
+//   new SupportChecker(context)
+//       .claim(text, evidenceIds) → SupportVerdict    one claim against the evidence snippets it cites
+//       .step(claim, citations)   → SupportVerdict    an explanation step against the evidence, nodes and edges it cites
+//   SupportVerdict = { support: "supported" | "partial" | "unsupported", reasons: string[], gaps: string[] }
+//       reasons quote the claim ("amount $58,500 not in EV-3"); gaps say the same without the claim's words ("an
+//       amount not in EV-3"), for places that must not echo a withheld claim (the unknowns).
+//
+// What a claim is checked against ("its sources"):
+// - an evidence id: the snippet text as the model saw it (neutralised), its metadata (id, type, source system,
+//   collected date), the names and aliases of the case nodes the item is linked to, and the relationships between
+//   those nodes in the context ("Dmitri Kovac ASSOCIATE OF Victor Marchetti") — the evidence that links both ends of a
+//   relationship supports it;
+// - a node id (explanation steps): its id, label, name and properties;
+// - an edge (`source:TYPE:target` or its id): both endpoints' ids and names, the type and its properties.
+//
+// The verdict (documented in README "How answers are checked"):
+// - unsupported — a number, amount, percentage, date, time or identifier of the claim is not in its sources; a named
+//   entity of the claim is not there at all; the claim has a negation its sources lack; fewer than half of its
+//   content words (Porter-stemmed, framing words such as "according", "states", "indicates" aside) are there; or it
+//   cites nothing valid, or reads as an instruction.
+// - partial — a name is there only in part ("Santos" for "Maria Santos"); half to three quarters of the content words
+//   are there; the aligned source sentence negates a word the claim states positively; or the claim has nothing that
+//   can be checked.
+// - supported — everything else.
+import { lexClauses } from "./claims";
+import { isInstructionStatement, withoutLabels } from "./directives";
+import { dateKeys, extractFacts, idKey, porter, type Facts } from "./facts";
+import type { ClaimSupport, ContextEdge, ContextNode, ContextSnippet, RawContext } from "./types";
+
+export type { ClaimSupport };
+
+export interface SupportVerdict {
+  support: ClaimSupport;
+  /** Why it is not `supported`, e.g. "amount $58,500 not in EV-3"; empty when supported. */
+  reasons: string[];
+  /** The reasons without the claim's own words ("an amount not in EV-3"): safe to show when the claim is withheld. */
+  gaps: string[];
+}
+
+export interface GroundedClaim extends SupportVerdict {
+  /** The clause, markers lifted out. */
+  text: string;
+  /** Cited evidence ids that are in the context. */
+  evidenceIds: string[];
+  /** Cited ids that are not. */
+  invalidIds: string[];
+}
+
+export interface GroundedAnswer {
+  claims: GroundedClaim[];
+  counts: Record<ClaimSupport, number>;
+}
+
+/** Thresholds on the share of a claim's content words found in its sources. */
+export const COVERAGE = { supported: 0.75, partial: 0.5 } as const;
+
+export function groundAnswer(answerText: string, context: RawContext, options: { directives?: readonly string[] } = {}): GroundedAnswer {
+  const checker = new SupportChecker(context);
+  const shown = new Set(context.evidenceSnippets.map((s) => s.id));
+  const claims: GroundedClaim[] = [];
+  for (const c of lexClauses(answerText, shown)) {
+    const evidenceIds = c.ids.filter((id) => shown.has(id));
+    const invalidIds = c.ids.filter((id) => !shown.has(id));
+    let verdict: SupportVerdict;
+    if (isInstructionStatement(c.text, options.directives)) {
+      verdict = unsupported("reads as an instruction found in evidence, not a fact");
+    } else if (!evidenceIds.length) {
+      verdict = invalidIds.length ? { support: "unsupported", reasons: [`cites ${invalidIds.join(", ")}, not in the context`], gaps: ["cites ids not in the context"] } : unsupported("cites no evidence");
+    } else {
+      verdict = checker.claim(c.text, evidenceIds);
+    }
+    claims.push({ text: c.text, evidenceIds, invalidIds, ...verdict });
+  }
+  const counts = { supported: 0, partial: 0, unsupported: 0 };
+  for (const c of claims) counts[c.support]++;
+  return { claims, counts };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+interface SourceIndex {
+  /** Plain numbers, percentages, years of dates and bare amounts. */
+  values: Set<number>;
+  percents: Set<number>;
+  amounts: Array<{ value: number; currency?: string }>;
+  dates: Set<string>;
+  years: Set<number>;
+  times: Set<number>;
+  ids: Set<string>;
+  phones: string[];
+  tokens: Set<string>;
+  /** Porter stems of every word. */
+  stems: Set<string>;
+  /** Lower-case words joined by single spaces, padded, for multi-part identifiers written with spaces. */
+  compact: string;
+  sentences: Facts["sentences"];
+  /** Some sentence has a negation. */
+  negated: boolean;
+}
+
+export class SupportChecker {
+  private readonly snippets: Map<string, ContextSnippet>;
+  private readonly nodes: Map<string, ContextNode>;
+  private readonly edges: Map<string, ContextEdge>;
+  private readonly cache = new Map<string, SourceIndex>();
+  private readonly properNouns: Set<string>;
+
+  constructor(private readonly context: RawContext) {
+    this.snippets = new Map(context.evidenceSnippets.map((s) => [s.id, s]));
+    this.nodes = new Map(context.nodes.map((n) => [n.id, n]));
+    this.edges = new Map();
+    for (const e of context.edges) {
+      this.edges.set(e.id, e);
+      this.edges.set(`${e.source}:${e.type}:${e.target}`, e);
+    }
+    this.properNouns = properNounsOf(context);
+  }
+
+  /** A claim of the answer text against the evidence items it cites (ids not in the context are ignored). */
+  claim(text: string, evidenceIds: readonly string[]): SupportVerdict {
+    const ids = evidenceIds.filter((id) => this.snippets.has(id));
+    if (!ids.length) return unsupported("cites no evidence in the context");
+    const verdict = this.check(text, ids.map((id) => this.evidenceIndex(id)), ids.join(", "));
+    if (verdict.support === "unsupported") {
+      const laundered = this.namedInsideOther(ids);
+      if (laundered) {
+        verdict.reasons.push(laundered);
+        verdict.gaps.push(laundered);
+      }
+    }
+    return verdict;
+  }
+
+  /** An explanation step against the evidence, nodes and edges it cites. */
+  step(claim: string, citations: readonly string[]): SupportVerdict {
+    const parts: SourceIndex[] = [];
+    const used: string[] = [];
+    for (const id of citations) {
+      if (this.snippets.has(id)) parts.push(this.evidenceIndex(id));
+      else if (this.nodes.has(id)) parts.push(this.nodeIndex(id));
+      else if (this.edges.has(id)) parts.push(this.edgeIndex(this.edges.get(id)!));
+      else continue;
+      used.push(id);
+    }
+    if (!parts.length) return unsupported("cites nothing in the context");
+    return this.check(claim, parts, used.join(", "));
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+
+  private check(text: string, parts: SourceIndex[], label: string): SupportVerdict {
+    const src: SourceView = parts.length === 1 ? parts[0] : merge(parts);
+    // A label the model quoted from what it saw is not a claim's word.
+    const facts = extractFacts(withoutLabels(text), { claim: true, properNouns: this.properNouns });
+    const hard: Finding[] = [];
+    const soft: Finding[] = [];
+    const missing = (at: number, what: string, raw: string): Finding => ({ at, reason: `${what} ${raw.trim()} not in ${label}`, gap: `${/^[aeiou]/.test(what) ? "an" : "a"} ${what} not in ${label}` });
+
+    for (const n of facts.numbers) {
+      const v = round(n.value);
+      const ok = n.kind === "amount"
+        ? src.amounts.some((a) => round(a.value) === v && (!a.currency || !n.currency || a.currency === n.currency)) || src.values.has(v)
+        : n.kind === "percent"
+          ? src.percents.has(v) || src.values.has(v)
+          : src.values.has(v) || src.percents.has(v) || src.amounts.some((a) => round(a.value) === v);
+      if (!ok) hard.push(missing(n.at, n.kind === "amount" ? "amount" : n.kind === "percent" ? "percentage" : "number", n.raw));
+    }
+    for (const d of facts.dates) {
+      const ok = d.readings.some((r) => {
+        if (r.y !== undefined && r.m !== undefined && r.d !== undefined) return src.dates.has(`${r.y}-${r.m}-${r.d}`) || (src.dates.has(`--${r.m}-${r.d}`) && src.years.has(r.y));
+        if (r.m !== undefined && r.d !== undefined) return src.dates.has(`--${r.m}-${r.d}`);
+        return src.dates.has(`${r.y}-${r.m}`);
+      });
+      if (!ok) hard.push(missing(d.at, "date", d.raw));
+    }
+    for (const t of facts.times) if (!src.times.has(t.minutes)) hard.push(missing(t.at, "time", t.raw));
+    for (const id of facts.ids) {
+      const ok = id.kind === "phone"
+        ? src.phones.some((p) => p === id.key || (Math.min(p.length, id.key.length) >= 7 && (p.endsWith(id.key) || id.key.endsWith(p))))
+        : src.ids.has(id.key) || spelledOut(src.compact, id.raw);
+      if (!ok) hard.push(missing(id.at, id.kind === "phone" ? "phone number" : id.kind === "ip" ? "IP address" : "identifier", id.raw));
+    }
+    for (const e of facts.entities) {
+      const found = e.tokens.filter((t) => src.tokens.has(t) || src.stems.has(porter(t)));
+      if (found.length === 0) hard.push({ at: e.at, reason: `name "${e.raw}" not in ${label}`, gap: `a name not in ${label}` });
+      else if (found.length < e.tokens.length) soft.push({ at: e.at, reason: `name "${e.raw}" only partly in ${label}`, gap: `a name only partly in ${label}` });
+    }
+
+    // Negation: the claim's must be in the source sentences it rests on; a source negation of a word the claim
+    // states positively makes it partial.
+    const claimStems = new Set([...facts.stems, ...facts.entities.flatMap((e) => e.tokens.map(porter))]);
+    // (Only when a negation is in play: most claims and sources have none.)
+    const sentences = facts.negations.length || src.negated ? src.sentences : [];
+    const overlaps = sentences.map((s) => {
+      let n = 0;
+      for (const t of claimStems) if (s.stems.has(t)) n++;
+      return n;
+    });
+    const best = Math.max(0, ...overlaps);
+    const aligned = best > 0 ? sentences.filter((_, i) => overlaps[i] === best) : sentences;
+    if (facts.negations.length) {
+      if (!aligned.some((s) => s.negated.length)) hard.push({ at: LATE, reason: `negation "${facts.negations[0]}" not in ${label}`, gap: `a negation not in ${label}` });
+    } else {
+      const flipped = best > 0 ? aligned.flatMap((s) => s.negated).find((t) => t !== null && claimStems.has(t)) : undefined;
+      if (flipped) soft.push({ at: LATE, reason: `${label} negates "${wordOf(facts, flipped)}"`, gap: `${label} negates part of it` });
+    }
+
+    // Content words.
+    const stems = [...new Set(facts.stems)];
+    if (stems.length) {
+      const absent = stems.filter((t) => !src.stems.has(t));
+      const share = (stems.length - absent.length) / stems.length;
+      if (share < COVERAGE.supported) {
+        const words = absent.slice(0, 5).map((t) => wordOf(facts, t));
+        const reason = `only ${stems.length - absent.length} of ${stems.length} content words in ${label} (missing: ${words.join(", ")}${absent.length > 5 ? ", …" : ""})`;
+        (share < COVERAGE.partial ? hard : soft).push({ at: LATE + 1, reason, gap: `${share < COVERAGE.partial ? "most" : "some"} of its words not in ${label}` });
+      }
+    } else if (!facts.numbers.length && !facts.dates.length && !facts.times.length && !facts.ids.length && !facts.entities.length) {
+      soft.push({ at: LATE, reason: `nothing in the claim can be checked against ${label}`, gap: `nothing in it can be checked against ${label}` });
+    }
+
+    const order = (a: Finding, b: Finding) => a.at - b.at;
+    const all = hard.length ? [...hard.sort(order), ...soft.sort(order)] : soft.sort(order);
+    return { support: hard.length ? "unsupported" : soft.length ? "partial" : "supported", reasons: all.map((f) => f.reason), gaps: all.map((f) => f.gap) };
+  }
+
+  /** "EV-2 is named inside EV-7's text": a cited id that only appears inside another item (citation laundering). */
+  private namedInsideOther(ids: string[]): string | null {
+    for (const id of ids) {
+      const re = new RegExp(`(?<![\\p{L}\\p{N}-])${escapeRe(id)}(?![\\p{L}\\p{N}]|-\\p{N})`, "u");
+      const other = this.context.evidenceSnippets.find((s) => s.id !== id && !ids.includes(s.id) && re.test(s.text));
+      if (other) return `${id} is named inside ${other.id}'s text`;
+    }
+    return null;
+  }
+
+  private cached(key: string, build: () => SourceIndex): SourceIndex {
+    let idx = this.cache.get(key);
+    if (!idx) {
+      idx = build();
+      this.cache.set(key, idx);
+    }
+    return idx;
+  }
+
+  private evidenceIndex(id: string): SourceIndex {
+    return this.cached(`ev\u0000${id}`, () => {
+      const s = this.snippets.get(id)!;
+      const linked = s.nodeIds.filter((n) => this.nodes.has(n));
+      const linkedSet = new Set(linked);
+      return buildIndex([
+        withoutLabels(s.text),
+        `${s.id}. ${words(s.type)}. ${s.sourceSystem}. ${s.collectedAt}.`,
+        ...linked.map((n) => nameText(this.nodes.get(n)!)),
+        ...this.context.edges.filter((e) => linkedSet.has(e.source) && linkedSet.has(e.target)).map((e) => this.edgeText(e)),
+      ], [s.id, ...linked]);
+    });
+  }
+
+  private nodeIndex(id: string): SourceIndex {
+    const n = this.nodes.get(id)!;
+    return this.cached(`node\u0000${id}`, () => buildIndex([nameText(n), `${words(n.label)}.`, ...propertyTexts(n.properties)], [n.id]));
+  }
+
+  private edgeIndex(e: ContextEdge): SourceIndex {
+    return this.cached(`edge\u0000${e.id}`, () => {
+      const ends = [e.source, e.target].map((id) => this.nodes.get(id)).filter((n): n is ContextNode => !!n);
+      return buildIndex([this.edgeText(e), ...ends.map(nameText), ...propertyTexts(e.properties)], [e.id, e.source, e.target]);
+    });
+  }
+
+  private edgeText(e: ContextEdge): string {
+    const name = (id: string) => this.nodes.get(id)?.name || id;
+    return `${name(e.source)} ${words(e.type)} ${name(e.target)}.`;
+  }
+}
+
+interface Finding {
+  /** Where in the claim (for a stable order); whole-claim findings come after the positioned ones. */
+  at: number;
+  reason: string;
+  gap: string;
+}
+
+const LATE = 1e9;
+
+const unsupported = (reason: string): SupportVerdict => ({ support: "unsupported", reasons: [reason], gaps: [reason] });
+
+/** Indexes by content: the same evidence, nodes and edges recur across the answers of a case. */
+const indexMemo = new Map<string, SourceIndex>();
+
+function buildIndex(texts: string[], ids: string[]): SourceIndex {
+  const key = `${ids.join("\u0001")}\u0002${texts.join("\u0001")}`;
+  const hit = indexMemo.get(key);
+  if (hit) return hit;
+  const idx = indexTexts(texts, ids);
+  if (indexMemo.size > 500) indexMemo.clear();
+  indexMemo.set(key, idx);
+  return idx;
+}
+
+function indexTexts(texts: string[], ids: string[]): SourceIndex {
+  const idx: SourceIndex = {
+    values: new Set(), percents: new Set(), amounts: [], dates: new Set(), years: new Set(), times: new Set(), ids: new Set(),
+    phones: [], tokens: new Set(), stems: new Set(), compact: " ", sentences: [], negated: false,
+  };
+  for (const id of ids) idx.ids.add(idKey(id));
+  for (const text of texts) {
+    const f = extractFacts(text, { source: true });
+    for (const n of f.numbers) {
+      if (n.kind === "percent") idx.percents.add(round(n.value));
+      else if (n.kind === "amount" && n.currency) idx.amounts.push({ value: n.value, currency: n.currency });
+      else idx.values.add(round(n.value));
+    }
+    for (const d of f.dates) {
+      for (const r of d.readings) {
+        for (const k of dateKeys(r)) idx.dates.add(k);
+        if (r.y !== undefined) {
+          idx.years.add(r.y);
+          idx.values.add(r.y);
+        }
+      }
+    }
+    for (const t of f.times) idx.times.add(t.minutes);
+    for (const id of f.ids) {
+      if (id.kind === "phone") idx.phones.push(id.key);
+      else idx.ids.add(id.key);
+    }
+    for (const t of f.tokens) {
+      if (idx.tokens.has(t)) continue;
+      idx.tokens.add(t);
+      // Every word of a source counts for coverage and for names (stemmed, so "Kovac's"/"Kovac", "seen"/"see").
+      if (!/\d/.test(t)) idx.stems.add(porter(t.includes("'") || t.includes("’") ? t.replace(/['’]/g, "") : t));
+    }
+    idx.compact += text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ") + " ";
+    idx.sentences.push(...f.sentences);
+    if (f.negations.length) idx.negated = true;
+  }
+  return idx;
+}
+
+type Has<T> = { has(value: T): boolean };
+type SetKeys = "values" | "percents" | "dates" | "years" | "times" | "ids" | "tokens" | "stems";
+type SourceView = Omit<SourceIndex, SetKeys> & { [K in SetKeys]: Has<SourceIndex[K] extends Set<infer T> ? T : never> };
+
+/** Several sources read as one, without copying their sets. */
+function merge(parts: SourceIndex[]): SourceView {
+  const any = <K extends SetKeys>(key: K) => ({ has: (v: never) => parts.some((p) => (p[key] as Set<unknown>).has(v)) });
+  return {
+    values: any("values"), percents: any("percents"), amounts: parts.flatMap((p) => p.amounts), dates: any("dates"),
+    years: any("years"), times: any("times"), ids: any("ids"), phones: parts.flatMap((p) => p.phones), tokens: any("tokens"),
+    stems: any("stems"), negated: parts.some((p) => p.negated),
+    get compact() {
+      return parts.map((p) => p.compact).join(" ");
+    },
+    get sentences() {
+      return parts.flatMap((p) => p.sentences);
+    },
+  };
+}
+
+/** Words of the context that are names: node names, and capitalised words not at the start of a sentence. */
+function properNounsOf(context: RawContext): Set<string> {
+  const out = new Set<string>();
+  for (const n of context.nodes) for (const w of namesIn(n.name, /\p{Lu}[\p{L}'’-]*/gu)) out.add(w);
+  for (const s of context.evidenceSnippets) for (const w of namesIn(s.text, /(?<=[\p{L}\p{N},;)]\s+)\p{Lu}[\p{Ll}'’-]+/gu)) out.add(w);
+  return out;
+}
+
+const namesMemo = new Map<string, string[]>();
+
+/** Capitalised words of a text (lower-cased), memoised by text. */
+function namesIn(text: string, re: RegExp): string[] {
+  const key = `${re.source}\u0000${text}`;
+  let names = namesMemo.get(key);
+  if (!names) {
+    names = [...new Set([...text.matchAll(re)].map((m) => m[0].replace(/['’]s$/u, "").toLowerCase()).filter((w) => w.length > 1 && !STOP_NAMES.has(w)))];
+    if (namesMemo.size > 1_000) namesMemo.clear();
+    namesMemo.set(key, names);
+  }
+  return names;
+}
+
+const STOP_NAMES = new Set(["the", "a", "an", "this", "that", "these", "those", "he", "she", "it", "they", "we", "i", "his", "her", "their", "on", "in", "at", "of", "and", "or", "but"]);
+
+function nameText(n: ContextNode): string {
+  const aliases = Object.entries(n.properties).filter(([k]) => /alias|aka|nickname|also_known/i.test(k)).flatMap(([, v]) => (Array.isArray(v) ? v : [v])).map(String);
+  return [n.name, ...aliases].join(". ") + ".";
+}
+
+function propertyTexts(props: Record<string, unknown>): string[] {
+  return Object.entries(props).map(([k, v]) => `${words(k)}: ${(Array.isArray(v) ? v : [v]).map(String).join(", ")}.`);
+}
+
+/** "MET_WITH" → "met with", "interview_transcript" → "interview transcript". */
+function words(s: string): string {
+  return s.replace(/[_-]+/g, " ").toLowerCase();
+}
+
+function spelledOut(compact: string, raw: string): boolean {
+  const parts = raw.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return parts.length > 1 && compact.includes(` ${parts.join(" ")} `);
+}
+
+function wordOf(f: Facts, stem: string): string {
+  const i = f.stems.indexOf(stem);
+  return i >= 0 ? f.stemWords[i] : stem;
+}
+
+const round = (x: number) => Math.round(x * 1e6) / 1e6;
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -7,108 +7,24 @@
 // markers that survived, with server-assigned claim ids); an answer whose factual content has no valid, supported
 // citation becomes `unable`; statements that take or recommend actions are removed; confidence is lowered for what
 // was removed or only partly supported.
-import { z } from "zod";
 import { displayTexts, lexClauses, renderClauses, shapeOf, stripMarkers, type Clause, type RenderedClause } from "./claims";
 import { neutralise, clip } from "./context";
 import { isInstructionStatement } from "./directives";
 import { SupportChecker, type ClaimSupport } from "./ground";
 import { ACTION_VERB_PATTERN } from "./input";
 import { squash, words, isIdLike } from "./text";
+import type { ModelOutput } from "./model-output";
 import { HARD_LIMITS, type AnswerClaim, type Citation, type ExplanationStep, type RawContext } from "./types";
 
 export { shapeOf };
+export { parseModelOutput, type ModelOutput, type ParseResult } from "./model-output";
 
 export const UNABLE_TEXT = "Unable to generate citation-backed answer";
 export const NO_EVIDENCE_TEXT = "The evidence available to you in this case does not answer this question.";
 export const NO_VISIBLE_EVIDENCE_TEXT = "No evidence is available for you to view in this case based on your current permissions.";
 
 // ---------------------------------------------------------------------------------------------------------------
-// Parsing: JSON, read leniently (snake_case keys, a surrounding code fence, numeric strings), but an object with at
-// least an answer text, or it is unusable output and the pipeline retries once with a stricter prompt.
-
-const lenientSchema = z.object({
-  responseType: z.string().optional(),
-  answerText: z.string(),
-  citations: z.array(z.unknown()).optional(),
-  explanationSteps: z.array(z.unknown()).optional(),
-  unknowns: z.array(z.unknown()).optional(),
-  confidence: z.union([z.number(), z.string()]).optional(),
-  confidenceJustification: z.string().optional(),
-});
-
-export interface ModelOutput {
-  responseType: string;
-  answerText: string;
-  citations: Array<{ evidenceId: string; claimId?: string }>;
-  explanationSteps: Array<{ stepNumber?: number; claim: string; citations: string[] }>;
-  unknowns: string[];
-  confidence: number | null;
-  confidenceJustification: string;
-}
-
-const KEY_ALIASES: Record<string, string> = {
-  response_type: "responseType", answer_text: "answerText", answer: "answerText", summary: "answerText",
-  explanation_steps: "explanationSteps", steps: "explanationSteps", confidence_justification: "confidenceJustification",
-  justification: "confidenceJustification",
-};
-
-export type ParseResult = { ok: true; output: ModelOutput } | { ok: false; reason: string };
-
-export function parseModelOutput(text: string): ParseResult {
-  let body = text.trim();
-  const fenced = /^```(?:json)?\s*\n([\s\S]*)\n```$/i.exec(body);
-  if (fenced) body = fenced[1].trim();
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    return { ok: false, reason: "not JSON" };
-  }
-  if (!json || typeof json !== "object" || Array.isArray(json)) return { ok: false, reason: "not a JSON object" };
-  const obj: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(json as Record<string, unknown>)) {
-    const key = KEY_ALIASES[k] ?? k;
-    if (!(key in obj) || k === key) obj[key] = v;
-  }
-  const parsed = lenientSchema.safeParse(obj);
-  if (!parsed.success) return { ok: false, reason: "does not match the answer schema" };
-  const p = parsed.data;
-  const str = (v: unknown) => (typeof v === "string" ? v : typeof v === "number" ? String(v) : "");
-  const citations = (p.citations ?? []).flatMap((c) => {
-    if (typeof c === "string") return [{ evidenceId: c }];
-    if (c && typeof c === "object") {
-      const r = c as Record<string, unknown>;
-      const evidenceId = str(r.evidenceId ?? r.evidence_id ?? r.id);
-      const claimId = str(r.claimId ?? r.claim_id) || undefined;
-      return evidenceId ? [{ evidenceId, claimId }] : [];
-    }
-    return [];
-  });
-  const explanationSteps = (p.explanationSteps ?? []).flatMap((s) => {
-    if (!s || typeof s !== "object") return [];
-    const r = s as Record<string, unknown>;
-    const claim = str(r.claim ?? r.text);
-    const cites = Array.isArray(r.citations) ? r.citations.map(str).filter(Boolean) : [];
-    const n = Number(r.stepNumber ?? r.step_number);
-    return claim ? [{ stepNumber: Number.isFinite(n) ? n : undefined, claim, citations: cites }] : [];
-  });
-  const conf = typeof p.confidence === "number" ? p.confidence : p.confidence !== undefined && p.confidence.trim() !== "" ? Number(p.confidence) : NaN;
-  return {
-    ok: true,
-    output: {
-      responseType: (p.responseType ?? "answer").trim().toLowerCase(),
-      answerText: p.answerText,
-      citations,
-      explanationSteps,
-      unknowns: (p.unknowns ?? []).map(str).filter((u) => u.trim()),
-      confidence: Number.isFinite(conf) ? conf : null,
-      confidenceJustification: p.confidenceJustification ?? "",
-    },
-  };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Validation
+// Validation, one function per phase
 
 export interface ValidationReport {
   /** Distinct ids the model cited that were not in the context (markers, citations array, steps, prose). */
@@ -181,81 +97,157 @@ interface KeptClause extends Omit<Clause, "ids"> {
   reasons: string[];
 }
 
-export function validateAnswer(output: ModelOutput, context: RawContext, options: ValidateOptions = {}): ValidatedAnswer {
-  const evidenceIds = new Set(context.evidenceSnippets.map((s) => s.id));
-  const nodeIds = new Set(context.nodes.map((n) => n.id));
-  const edgeRef = new Map<string, string>();
-  for (const e of context.edges) {
-    const triple = `${e.source}:${e.type}:${e.target}`;
-    edgeRef.set(triple, triple);
-    edgeRef.set(e.id, triple);
+/** What the phases below share: the context the model was shown, as lookups, and the tally of what was removed. */
+class Review {
+  readonly evidenceIds: Set<string>;
+  readonly nodeIds: Set<string>;
+  /** Edge ids and source:TYPE:target triples → the triple (steps cite edges either way). */
+  readonly edgeRef = new Map<string, string>();
+  readonly evidenceShapes: Set<string>;
+  readonly snippetText: Map<string, string>;
+  readonly support: SupportChecker;
+  readonly invalid = new Map<string, number>();
+  neutralisedOutput = false;
+  droppedUncitedClaims = 0;
+  droppedInventedReferences = 0;
+  droppedActionStatements = 0;
+  droppedSteps = 0;
+  droppedUnsupportedClaims = 0;
+  droppedDirectives = 0;
+  droppedUnsupportedSteps = 0;
+  partialSteps = 0;
+  readonly unsupportedReasons: string[] = [];
+
+  constructor(readonly context: RawContext, private readonly directives: readonly string[]) {
+    this.evidenceIds = new Set(context.evidenceSnippets.map((s) => s.id));
+    this.nodeIds = new Set(context.nodes.map((n) => n.id));
+    for (const e of context.edges) {
+      const triple = `${e.source}:${e.type}:${e.target}`;
+      this.edgeRef.set(triple, triple);
+      this.edgeRef.set(e.id, triple);
+    }
+    this.evidenceShapes = new Set([...this.evidenceIds].map(shapeOf));
+    this.snippetText = new Map(context.evidenceSnippets.map((s) => [s.id, normaliseForQuote(s.text)]));
+    this.support = new SupportChecker(context);
   }
-  const evidenceShapes = new Set([...evidenceIds].map(shapeOf));
-  const snippetText = new Map(context.evidenceSnippets.map((s) => [s.id, normaliseForQuote(s.text)]));
-  const support = new SupportChecker(context);
-  const directives = options.directives ?? [];
-  const invalid = new Map<string, number>();
-  const noteInvalid = (id: string) => invalid.set(id, (invalid.get(id) ?? 0) + 1);
-  let neutralisedOutput = false;
-  let droppedUncitedClaims = 0, droppedInventedReferences = 0, droppedActionStatements = 0, droppedSteps = 0;
-  let droppedUnsupportedClaims = 0, droppedDirectives = 0, droppedUnsupportedSteps = 0, partialSteps = 0;
-  const gapStatements: string[] = [];
-  const unsupportedReasons: string[] = [];
-  const isInstruction = (text: string) => isInstructionStatement(text, directives);
 
-  const clean = (text: string) => {
+  noteInvalid(id: string) {
+    this.invalid.set(id, (this.invalid.get(id) ?? 0) + 1);
+  }
+
+  isInstruction(text: string) {
+    return isInstructionStatement(text, this.directives);
+  }
+
+  /** The model's text, neutralised like evidence (injection phrases, markup, citation tokens), whitespace tidied. */
+  clean(text: string) {
     const n = neutralise(text);
-    if (n.kinds.some((k) => k !== "citation_token" && k !== "control_chars")) neutralisedOutput = true;
+    if (n.kinds.some((k) => k !== "citation_token" && k !== "control_chars")) this.neutralisedOutput = true;
     return squash(n.text.replace(/\[citation token removed\]/g, "")).replace(/\s+([.,;:!?])/g, "$1");
-  };
+  }
 
-  // 1. Answer text → clauses, each bound to the evidence ids of the markers that close it (claims.ts); then each
-  //    claim against what it cites (ground.ts).
-  const kept: KeptClause[] = [];
+  get removed() {
+    return this.droppedUncitedClaims + this.droppedInventedReferences + this.droppedActionStatements + this.droppedUnsupportedClaims + this.droppedDirectives;
+  }
+}
+
+export function validateAnswer(output: ModelOutput, context: RawContext, options: ValidateOptions = {}): ValidatedAnswer {
+  const review = new Review(context, options.directives ?? []);
   const refused = output.responseType === "refused";
-  if (!refused) {
-    for (const c of lexClauses(output.answerText, evidenceIds)) {
-      const valid = c.ids.filter((id) => evidenceIds.has(id));
-      for (const id of c.ids) if (!evidenceIds.has(id)) noteInvalid(id);
-      // Text that came from an instruction in evidence is never a claim, whichever model wrote it.
-      if (isInstruction(c.text)) {
-        neutralisedOutput = true;
-        droppedDirectives++;
-        continue;
-      }
-      const text = clean(c.text);
-      if (!text || !/[\p{L}\p{N}]/u.test(text)) continue;
-      // Ids in the prose that look like evidence ids but were not shown: invented references.
-      const invented = words(text).filter((w) => isIdLike(w.raw) && !evidenceIds.has(w.raw) && !nodeIds.has(w.raw) && evidenceShapes.has(shapeOf(w.raw)));
-      if (invented.length) {
-        invented.forEach((w) => noteInvalid(w.raw));
-        droppedInventedReferences++;
-        continue;
-      }
-      if (isActionStatement(text) && !valid.some((id) => snippetText.get(id)!.includes(normaliseForQuote(text)))) {
-        droppedActionStatements++;
-        continue;
-      }
-      if (valid.length) {
-        const verdict = support.claim(text, valid);
-        if (verdict.support !== "unsupported") {
-          kept.push({ ...c, text, ids: valid, support: verdict.support, reasons: verdict.reasons });
-        } else if (GAP.test(text)) {
-          gapStatements.push(asSentence(text, c.terminator)); // a cited statement of absence: an unknown, not a claim
-        } else {
-          droppedUnsupportedClaims++;
-          // The gap, not the reason: the unknowns must not echo the withheld claim's own words.
-          if (unsupportedReasons.length < 5) unsupportedReasons.push(verdict.gaps[0]);
-        }
+  const { kept, gapStatements } = refused ? { kept: [], gapStatements: [] } : checkClauses(review, output.answerText);
+  const shortened = limitLength(kept);
+  const cited = reconcileCitations(review, output, kept, refused);
+  const steps = refused || !kept.length ? [] : checkSteps(review, output.explanationSteps);
+  const unknowns = modelUnknowns(review, [...gapStatements, ...output.unknowns]);
+  const outcome = outcomeOf(review, output, kept, cited.answerText, refused);
+  const invalidIds = [...review.invalid.keys()].sort(cmp);
+  const answered = outcome.responseType === "answer";
+  const partial = kept.filter((k) => k.support === "partial").length;
+  const { modelConfidence: _model, ...answer } = outcome;
+  return {
+    ...answer,
+    citations: answered ? cited.citations : [],
+    claims: answered ? cited.claims : [],
+    explanationSteps: answered ? steps : [],
+    unknowns,
+    report: {
+      invalidCitationIds: invalidIds,
+      invalidCitationCount: [...review.invalid.values()].reduce((a, b) => a + b, 0),
+      droppedUncitedClaims: review.droppedUncitedClaims,
+      droppedInventedReferences: review.droppedInventedReferences,
+      droppedActionStatements: review.droppedActionStatements,
+      droppedUnsupportedClaims: review.droppedUnsupportedClaims,
+      droppedDirectives: review.droppedDirectives,
+      droppedSteps: review.droppedSteps,
+      droppedUnsupportedSteps: review.droppedUnsupportedSteps,
+      partialSteps: review.partialSteps,
+      claimSupport: {
+        supported: answered ? kept.length - partial : 0,
+        partial: answered ? partial : 0,
+        unsupported: review.droppedUnsupportedClaims,
+      },
+      unsupportedReasons: review.unsupportedReasons,
+      markersWithoutEntry: cited.markersWithoutEntry,
+      entriesWithoutMarker: cited.entriesWithoutMarker,
+      neutralisedOutput: review.neutralisedOutput,
+      shortened,
+      allCitationsInContext: invalidIds.length === 0,
+      modelConfidence: outcome.modelConfidence,
+    },
+  };
+}
+
+/**
+ * 1. The answer text → clauses, each bound to the evidence ids of the markers that close it (claims.ts); then each
+ *    claim against what it cites (ground.ts). Cited statements of absence become unknowns, not claims.
+ */
+function checkClauses(review: Review, answerText: string): { kept: KeptClause[]; gapStatements: string[] } {
+  const kept: KeptClause[] = [];
+  const gapStatements: string[] = [];
+  for (const c of lexClauses(answerText, review.evidenceIds)) {
+    const valid = c.ids.filter((id) => review.evidenceIds.has(id));
+    for (const id of c.ids) if (!review.evidenceIds.has(id)) review.noteInvalid(id);
+    // Text that came from an instruction in evidence is never a claim, whichever model wrote it.
+    if (review.isInstruction(c.text)) {
+      review.neutralisedOutput = true;
+      review.droppedDirectives++;
+      continue;
+    }
+    const text = review.clean(c.text);
+    if (!text || !/[\p{L}\p{N}]/u.test(text)) continue;
+    // Ids in the prose that look like evidence ids but were not shown: invented references.
+    const invented = words(text).filter((w) => isIdLike(w.raw) && !review.evidenceIds.has(w.raw) && !review.nodeIds.has(w.raw) && review.evidenceShapes.has(shapeOf(w.raw)));
+    if (invented.length) {
+      invented.forEach((w) => review.noteInvalid(w.raw));
+      review.droppedInventedReferences++;
+      continue;
+    }
+    if (isActionStatement(text) && !valid.some((id) => review.snippetText.get(id)!.includes(normaliseForQuote(text)))) {
+      review.droppedActionStatements++;
+      continue;
+    }
+    if (valid.length) {
+      const verdict = review.support.claim(text, valid);
+      if (verdict.support !== "unsupported") {
+        kept.push({ ...c, text, ids: valid, support: verdict.support, reasons: verdict.reasons });
       } else if (GAP.test(text)) {
-        gapStatements.push(asSentence(text, c.terminator));
-      } else if (words(text).length >= 3 || /\d/.test(text)) {
-        droppedUncitedClaims++;
+        gapStatements.push(asSentence(text, c.terminator)); // a cited statement of absence: an unknown, not a claim
+      } else {
+        review.droppedUnsupportedClaims++;
+        // The gap, not the reason: the unknowns must not echo the withheld claim's own words.
+        if (review.unsupportedReasons.length < 5) review.unsupportedReasons.push(verdict.gaps[0]);
       }
+    } else if (GAP.test(text)) {
+      gapStatements.push(asSentence(text, c.terminator));
+    } else if (words(text).length >= 3 || /\d/.test(text)) {
+      review.droppedUncitedClaims++;
     }
   }
+  return { kept, gapStatements };
+}
 
-  // 2. The answer length limit: whole clauses only.
+/** 2. The answer length limit, met with whole clauses (a lone over-long clause is cut). True when something went. */
+function limitLength(kept: KeptClause[]): boolean {
   let shortened = false;
   while (kept.length > 1 && rendered(kept).length > HARD_LIMITS.maxAnswerChars) {
     kept.pop();
@@ -265,149 +257,129 @@ export function validateAnswer(output: ModelOutput, context: RawContext, options
     kept[0] = { ...kept[0], text: clip(kept[0].text, HARD_LIMITS.maxAnswerChars - 200) };
     shortened = true;
   }
+  return shortened;
+}
 
-  // 3. Citations array vs markers: the array is rebuilt from the surviving markers; disagreements are counted.
+/** 3. The citations array vs the markers: the array is rebuilt from the surviving markers; disagreements are counted. */
+function reconcileCitations(review: Review, output: ModelOutput, kept: KeptClause[], refused: boolean) {
   const markerIds = new Set(kept.flatMap((k) => k.ids));
   const arrayIds = new Set<string>();
   for (const c of output.citations) {
     const id = c.evidenceId.trim();
-    if (!evidenceIds.has(id)) noteInvalid(id);
+    if (!review.evidenceIds.has(id)) review.noteInvalid(id);
     else arrayIds.add(id);
   }
-  const markersWithoutEntry = refused ? 0 : [...markerIds].filter((id) => !arrayIds.has(id)).length;
-  const entriesWithoutMarker = refused ? 0 : [...arrayIds].filter((id) => !markerIds.has(id)).length;
   const withIds = withClaimIds(kept);
-  const citations: Citation[] = withIds
-    .flatMap((k) => k.ids.map((evidenceId) => ({ evidenceId, claimId: k.claimId })))
-    .sort((a, b) => cmp(a.evidenceId, b.evidenceId) || cmp(a.claimId, b.claimId));
-  const answerText = renderClauses(withIds);
   const shownTexts = displayTexts(kept);
-  const claims: AnswerClaim[] = withIds.map((k, i) => ({ claimId: k.claimId, text: shownTexts[i], evidenceIds: k.ids, support: k.support, reasons: k.reasons }));
+  return {
+    markersWithoutEntry: refused ? 0 : [...markerIds].filter((id) => !arrayIds.has(id)).length,
+    entriesWithoutMarker: refused ? 0 : [...arrayIds].filter((id) => !markerIds.has(id)).length,
+    citations: withIds
+      .flatMap((k) => k.ids.map((evidenceId) => ({ evidenceId, claimId: k.claimId })))
+      .sort((a, b) => cmp(a.evidenceId, b.evidenceId) || cmp(a.claimId, b.claimId)) as Citation[],
+    claims: withIds.map((k, i) => ({ claimId: k.claimId, text: shownTexts[i], evidenceIds: k.ids, support: k.support, reasons: k.reasons })) as AnswerClaim[],
+    answerText: renderClauses(withIds),
+  };
+}
 
-  // 4. Explanation steps: only ids from the context (edges normalised to source:TYPE:target), each step supported by
-  //    what it cites; empty, instruction-like, action and unsupported steps dropped.
+/**
+ * 4. Explanation steps: only ids from the context (edges normalised to source:TYPE:target), each step supported by
+ *    what it cites; empty, instruction-like, action and unsupported steps dropped.
+ */
+function checkSteps(review: Review, raw: ModelOutput["explanationSteps"]): ExplanationStep[] {
   const steps: ExplanationStep[] = [];
-  if (!refused && kept.length) {
-    for (const step of output.explanationSteps) {
-      const cites: string[] = [];
-      for (const raw of step.citations) {
-        const id = raw.trim();
-        if (evidenceIds.has(id) || nodeIds.has(id)) cites.push(id);
-        else if (edgeRef.has(id)) cites.push(edgeRef.get(id)!);
-        else noteInvalid(id);
-      }
-      if (isInstruction(step.claim)) {
-        neutralisedOutput = true;
-        droppedDirectives++;
-        droppedSteps++;
-        continue;
-      }
-      const claim = clean(step.claim);
-      if (!cites.length || !claim) {
-        droppedSteps++;
-        continue;
-      }
-      if (isActionStatement(claim)) {
-        droppedActionStatements++;
-        droppedSteps++;
-        continue;
-      }
-      const verdict = support.step(claim, cites);
-      if (verdict.support === "unsupported") {
-        droppedUnsupportedSteps++;
-        droppedSteps++;
-        continue;
-      }
-      if (verdict.support === "partial") partialSteps++;
-      steps.push({ stepNumber: steps.length + 1, claim: clip(claim, 1_000), citations: [...new Set(cites)] });
+  for (const step of raw) {
+    const cites: string[] = [];
+    for (const rawId of step.citations) {
+      const id = rawId.trim();
+      if (review.evidenceIds.has(id) || review.nodeIds.has(id)) cites.push(id);
+      else if (review.edgeRef.has(id)) cites.push(review.edgeRef.get(id)!);
+      else review.noteInvalid(id);
     }
+    if (review.isInstruction(step.claim)) {
+      review.neutralisedOutput = true;
+      review.droppedDirectives++;
+      review.droppedSteps++;
+      continue;
+    }
+    const claim = review.clean(step.claim);
+    if (!cites.length || !claim) {
+      review.droppedSteps++;
+      continue;
+    }
+    if (isActionStatement(claim)) {
+      review.droppedActionStatements++;
+      review.droppedSteps++;
+      continue;
+    }
+    const verdict = review.support.step(claim, cites);
+    if (verdict.support === "unsupported") {
+      review.droppedUnsupportedSteps++;
+      review.droppedSteps++;
+      continue;
+    }
+    if (verdict.support === "partial") review.partialSteps++;
+    steps.push({ stepNumber: steps.length + 1, claim: clip(claim, 1_000), citations: [...new Set(cites)] });
   }
+  return steps;
+}
 
-  // The model's own unknowns are free text too: one that repeats an instruction found in evidence goes.
-  const unknowns = [...gapStatements, ...output.unknowns]
+/** The model's unknowns (and cited statements of absence) are free text too: one repeating an instruction found in evidence goes. */
+function modelUnknowns(review: Review, raw: string[]): string[] {
+  return raw
     .filter((u) => {
-      if (!isInstruction(u)) return true;
-      droppedDirectives++;
+      if (!review.isInstruction(u)) return true;
+      review.droppedDirectives++;
       return false;
     })
-    .map((u) => clip(clean(u), 500))
+    .map((u) => clip(review.clean(u), 500))
     .filter((u, i, all) => u && all.indexOf(u) === i)
     .slice(0, 20);
+}
 
-  // 5. Outcome, confidence and what the model said it could not answer. Confidence: the model's, scaled by the share
-  //    of its statements that survived, a partly supported claim counting half.
+/**
+ * 5. Outcome, confidence and justification. Confidence: the model's, scaled by the share of its statements that
+ *    survived, a partly supported claim counting half.
+ */
+function outcomeOf(review: Review, output: ModelOutput, kept: KeptClause[], answerText: string, refused: boolean) {
   const modelConfidence = output.confidence === null ? null : clamp01(output.confidence);
-  const removed = droppedUncitedClaims + droppedInventedReferences + droppedActionStatements + droppedUnsupportedClaims + droppedDirectives;
+  const removed = review.removed;
   const partial = kept.filter((k) => k.support === "partial").length;
-  let responseType: ValidatedAnswer["responseType"];
-  let confidence: number;
-  let text: string;
-  let justification = clip(clean(output.confidenceJustification), 1_000);
+  let justification = clip(review.clean(output.confidenceJustification), 1_000);
   if (refused) {
-    responseType = "refused";
-    text = clip(clean(stripMarkers(output.answerText)), 1_000) || "Refused: the request is outside what this assistant may answer.";
-    confidence = modelConfidence ?? 1;
-  } else if (kept.length) {
-    responseType = "answer";
-    text = answerText;
+    return {
+      responseType: "refused" as const,
+      answerText: clip(review.clean(stripMarkers(output.answerText)), 1_000) || "Refused: the request is outside what this assistant may answer.",
+      confidence: modelConfidence ?? 1,
+      confidenceJustification: justification,
+      modelConfidence,
+    };
+  }
+  if (kept.length) {
     const base = modelConfidence ?? 0;
-    confidence = round2(removed || partial ? (base * (kept.length - partial / 2)) / (kept.length + removed) : base);
+    const confidence = round2(removed || partial ? (base * (kept.length - partial / 2)) / (kept.length + removed) : base);
     if (modelConfidence === null) justification = (justification ? justification + " " : "") + "The model gave no confidence score.";
     else if (confidence < base) {
       const why = [removed ? `${removed} statement(s) were removed in validation` : "", partial ? `${partial} claim(s) are only partly supported by what they cite` : ""].filter(Boolean).join("; ");
       justification = (justification ? justification + " " : "") + `Lowered from ${base.toFixed(2)} to ${confidence.toFixed(2)}: ${why}.`;
     }
-  } else if (removed > 0) {
-    responseType = "unable";
-    text = UNABLE_TEXT;
-    confidence = 0;
-    const uncited = droppedUncitedClaims + droppedInventedReferences + droppedActionStatements;
-    justification = [
-      uncited ? `${uncited} statement(s) had no valid citation to evidence the model was shown` : "",
-      droppedUnsupportedClaims ? `${droppedUnsupportedClaims} statement(s) were not supported by the evidence they cite` : "",
-      droppedDirectives ? `${droppedDirectives} statement(s) repeated instructions found in evidence` : "",
-    ].filter(Boolean).join("; ") + "; the answer was withheld.";
-  } else {
-    responseType = "no_evidence";
-    text = NO_EVIDENCE_TEXT;
-    confidence = modelConfidence ?? 0;
+    return { responseType: "answer" as const, answerText, confidence, confidenceJustification: justification, modelConfidence };
   }
-  const invalidIds = [...invalid.keys()].sort(cmp);
-  const answered = responseType === "answer";
-  return {
-    responseType,
-    answerText: text,
-    citations: answered ? citations : [],
-    claims: answered ? claims : [],
-    explanationSteps: answered ? steps : [],
-    unknowns,
-    confidence,
-    confidenceJustification: justification,
-    report: {
-      invalidCitationIds: invalidIds,
-      invalidCitationCount: [...invalid.values()].reduce((a, b) => a + b, 0),
-      droppedUncitedClaims,
-      droppedInventedReferences,
-      droppedActionStatements,
-      droppedUnsupportedClaims,
-      droppedDirectives,
-      droppedSteps,
-      droppedUnsupportedSteps,
-      partialSteps,
-      claimSupport: {
-        supported: answered ? kept.length - partial : 0,
-        partial: answered ? partial : 0,
-        unsupported: droppedUnsupportedClaims,
-      },
-      unsupportedReasons,
-      markersWithoutEntry,
-      entriesWithoutMarker,
-      neutralisedOutput,
-      shortened,
-      allCitationsInContext: invalidIds.length === 0,
+  if (removed > 0) {
+    const uncited = review.droppedUncitedClaims + review.droppedInventedReferences + review.droppedActionStatements;
+    return {
+      responseType: "unable" as const,
+      answerText: UNABLE_TEXT,
+      confidence: 0,
+      confidenceJustification: [
+        uncited ? `${uncited} statement(s) had no valid citation to evidence the model was shown` : "",
+        review.droppedUnsupportedClaims ? `${review.droppedUnsupportedClaims} statement(s) were not supported by the evidence they cite` : "",
+        review.droppedDirectives ? `${review.droppedDirectives} statement(s) repeated instructions found in evidence` : "",
+      ].filter(Boolean).join("; ") + "; the answer was withheld.",
       modelConfidence,
-    },
-  };
+    };
+  }
+  return { responseType: "no_evidence" as const, answerText: NO_EVIDENCE_TEXT, confidence: modelConfidence ?? 0, confidenceJustification: justification, modelConfidence };
 }
 
 function withClaimIds<T extends Omit<RenderedClause, "claimId">>(kept: T[]): Array<T & { claimId: string }> {

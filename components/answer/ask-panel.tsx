@@ -4,7 +4,7 @@
 import { useId, useState } from "react";
 import { Button, cn } from "@/components/ui";
 import type { Stage } from "@/lib/graphrag/types";
-import type { ExampleQuestion } from "@/lib/server/workbench/types";
+import type { ExampleQuestion } from "@/lib/domain/workbench-views";
 
 const MAX = 2_000;
 

@@ -3,7 +3,7 @@
 // (type, confidence, citations, counts) but not the answer text, so an entry reopens as that stored summary; "Ask
 // again" runs the question anew under the user's current permissions.
 import { Badge, Button, type BadgeTone } from "@/components/ui";
-import type { HistoryEntry } from "@/lib/server/workbench/types";
+import type { HistoryEntry } from "@/lib/domain/workbench-views";
 import { formatDateTime, plural } from "./format";
 import { SafeText } from "@/components/ui/safe-text";
 

@@ -7,7 +7,7 @@
 // data-edge-count, data-selected-node, data-highlighted-nodes / -edges (space-separated ids), and a live region.
 import type { LayoutOptions } from "cytoscape";
 import { useImperativeHandle, useMemo, type Ref } from "react";
-import type { GraphEdgeView, GraphNodeView } from "@/lib/server/workbench/types";
+import type { GraphEdgeView, GraphNodeView } from "@/lib/domain/workbench-views";
 import { layoutOptions } from "./graph-style";
 import { graphHash, saveLayout } from "./layout-cache";
 import { useCytoscape } from "./use-cytoscape";

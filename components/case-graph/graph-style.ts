@@ -2,7 +2,7 @@
 // and the fCoSE options.
 import type { ElementDefinition, LayoutOptions, StylesheetJson } from "cytoscape";
 import { revealHidden } from "@/lib/domain/display-text";
-import type { GraphEdgeView, GraphNodeView } from "@/lib/server/workbench/types";
+import type { GraphEdgeView, GraphNodeView } from "@/lib/domain/workbench-views";
 import { fnv } from "./layout-cache";
 import { labelStyle } from "./palette";
 

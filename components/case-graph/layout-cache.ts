@@ -1,7 +1,7 @@
 // The layout cache: the positions of the last layout of exactly this visible graph, kept in sessionStorage (gone when
 // the browser session ends). It holds a hash of the ids and bare coordinates, nothing about the case itself.
 import type { Core } from "cytoscape";
-import type { GraphEdgeView, GraphNodeView } from "@/lib/server/workbench/types";
+import type { GraphEdgeView, GraphNodeView } from "@/lib/domain/workbench-views";
 
 export function fnv(s: string, seed: number): string {
   let h = seed >>> 0;

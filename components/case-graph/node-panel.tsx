@@ -3,7 +3,7 @@
 // items they may not see are a count only). Evidence opens in the evidence panel.
 import { Button, ClassificationBadge } from "@/components/ui";
 import { formatDate, humanise, plural, propertyText } from "@/components/answer/format";
-import type { EvidenceSummary, GraphNodeView, PropertyValue } from "@/lib/server/workbench/types";
+import type { EvidenceSummary, GraphNodeView, PropertyValue } from "@/lib/domain/workbench-views";
 import { labelStyle, shapePath } from "./palette";
 import { SafeText } from "@/components/ui/safe-text";
 

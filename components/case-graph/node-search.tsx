@@ -4,8 +4,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useDeferredValue, useId, useMemo, useState } from "react";
 import { cn } from "@/components/ui";
-import { rankNodeMatches } from "@/lib/server/workbench/node-search";
-import type { GraphNodeView } from "@/lib/server/workbench/types";
+import { rankNodeMatches } from "@/lib/domain/node-search";
+import type { GraphNodeView } from "@/lib/domain/workbench-views";
 import { labelStyle, shapePath } from "./palette";
 import { SafeText } from "@/components/ui/safe-text";
 

@@ -4,7 +4,7 @@
 // neighbourhoods, laid out incrementally), and kept in step with the selection, highlight and hidden labels as classes.
 import type { Core, ElementDefinition, LayoutOptions } from "cytoscape";
 import { useEffect, useRef, useState } from "react";
-import type { GraphEdgeView, GraphNodeView } from "@/lib/server/workbench/types";
+import type { GraphEdgeView, GraphNodeView } from "@/lib/domain/workbench-views";
 import { BIG, edgeElement, graphStyle, labelRule, layoutOptions, nodeElement } from "./graph-style";
 import { graphHash, readLayout, saveLayout } from "./layout-cache";
 

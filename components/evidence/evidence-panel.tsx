@@ -7,7 +7,7 @@ import { NodeLink } from "@/components/case-graph/node-link";
 import { ClassificationBadge, ClassificationBanner } from "@/components/ui";
 import { formatDateTime, humanise, propertyText } from "@/components/answer/format";
 import { locatePassage } from "@/components/answer/citations";
-import type { EvidenceView } from "@/lib/server/workbench/types";
+import type { EvidenceView } from "@/lib/domain/workbench-views";
 import { SafeText } from "@/components/ui/safe-text";
 
 export function EvidencePanel({

@@ -4,7 +4,7 @@
 import type { StepTargets } from "@/components/answer/answer-view";
 import type { GraphHighlight } from "@/components/case-graph/case-graph";
 import type { RawContext } from "@/lib/graphrag/types";
-import type { EvidenceView, GraphEdgeView } from "@/lib/server/workbench/types";
+import type { EvidenceView, GraphEdgeView } from "@/lib/domain/workbench-views";
 
 export type Focus = { kind: "evidence"; id: string } | { kind: "step"; n: number; targets: StepTargets } | null;
 

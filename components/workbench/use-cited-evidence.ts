@@ -7,7 +7,7 @@ import { useMemo } from "react";
 import { unwrap } from "@/components/providers";
 import type { ActionResult } from "@/lib/auth/guard";
 import type { GraphRagResponse } from "@/lib/graphrag/types";
-import type { EvidenceView } from "@/lib/server/workbench/types";
+import type { EvidenceView } from "@/lib/domain/workbench-views";
 
 type LoadEvidence = (input: { caseId: string; ids: string[] }) => Promise<ActionResult<EvidenceView[]>>;
 

@@ -4,7 +4,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useMemo, useState } from "react";
 import { unwrap } from "@/components/providers";
-import type { CaseGraphView, GraphEdgeView, GraphNodeView, NodeNeighbourhood } from "@/lib/server/workbench/types";
+import type { CaseGraphView, GraphEdgeView, GraphNodeView, NodeNeighbourhood } from "@/lib/domain/workbench-views";
 import type { ActionResult } from "@/lib/auth/guard";
 
 export interface GraphDataSources {

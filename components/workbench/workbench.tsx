@@ -19,7 +19,7 @@ import { NodeSearch } from "@/components/case-graph/node-search";
 import { EvidencePanel } from "@/components/evidence/evidence-panel";
 import { errorOf, unwrap } from "@/components/providers";
 import { ClassificationBadge, cn } from "@/components/ui";
-import type { CaseGraphView, EvidenceView, ExampleQuestion, VisibleCounts } from "@/lib/server/workbench/types";
+import type { CaseGraphView, EvidenceView, ExampleQuestion, VisibleCounts } from "@/lib/domain/workbench-views";
 import { askStream } from "@/app/(workbench)/cases/[caseId]/actions";
 import { expandNode, findNodes, loadCaseGraph, loadEvidence, loadHistory, loadNodeDetails } from "@/app/(workbench)/cases/[caseId]/workbench-actions";
 import { useGraphData } from "./use-graph-data";

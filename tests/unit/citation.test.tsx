@@ -8,7 +8,7 @@ import { citedIds, locatePassage, parseCitations } from "@/components/answer/cit
 import { EvidenceCard, citedSnippet } from "@/components/evidence/evidence-card";
 import { EvidencePanel } from "@/components/evidence/evidence-panel";
 import { UnknownsPanel } from "@/components/answer/unknowns-panel";
-import type { EvidenceView } from "@/lib/server/workbench/types";
+import type { EvidenceView } from "@/lib/domain/workbench-views";
 
 const known = (...ids: string[]) => new Set(ids);
 const render = (text: string, ids: Set<string>, pending = false) =>

@@ -7,7 +7,7 @@ import { EvidencePanel } from "@/components/evidence/evidence-panel";
 import { NodePanel } from "@/components/case-graph/node-panel";
 import { SafeText } from "@/components/ui/safe-text";
 import { displayRuns, revealHidden } from "@/lib/domain/display-text";
-import type { EvidenceView } from "@/lib/server/workbench/types";
+import type { EvidenceView } from "@/lib/domain/workbench-views";
 
 const TRICKS = ["\u202E", "\u202D", "\u202A", "\u202B", "\u202C", "\u2066", "\u2067", "\u2068", "\u2069", "\u200E", "\u200F", "\u061C", "\u200B", "\uFEFF", "\u2060", "\u0007"];
 /** The text a reader sees: the markup without its tags (attributes such as data-node-id are not displayed). */

@@ -7,7 +7,7 @@ import { env } from "@/lib/env";
 import { configuredNeo4jStore } from "../graph";
 import { runtime } from "../runtime";
 import { visibleCounts } from "./counts";
-import type { CaseSummary } from "./types";
+import type { CaseSummary } from "@/lib/domain/workbench-views";
 
 export async function listCases(actor: Actor): Promise<CaseSummary[]> {
   if (!actor.tenantId) return [];

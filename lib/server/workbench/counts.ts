@@ -8,7 +8,7 @@ import { readLicenseUses, readMarking } from "@/lib/domain/markings";
 import { evidenceDenialReason, visibleGraph, type Viewer } from "@/lib/domain/policy";
 import type { CaseGraphStore } from "@/lib/ports";
 import { OUTLINE_LIMITS } from "./graph";
-import type { VisibleCounts } from "./types";
+import type { VisibleCounts } from "@/lib/domain/workbench-views";
 
 interface EvidenceMarkRow {
   case_id: string;

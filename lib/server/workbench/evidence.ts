@@ -7,7 +7,7 @@ import { CasegraphError } from "@/lib/domain/failure-codes";
 import { PolicyGate } from "@/lib/graphrag/policy-filter";
 import type { EvidenceRecord } from "@/lib/ports";
 import type { OpenCase } from "./scope";
-import type { EvidenceSummary, EvidenceView, PropertyValue } from "./types";
+import type { EvidenceSummary, EvidenceView, PropertyValue } from "@/lib/domain/workbench-views";
 
 const EXCERPT_CHARS = 220;
 /** Evidence items one node panel lists (newest first); the rest are counted. */

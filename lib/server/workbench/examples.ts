@@ -2,7 +2,7 @@
 // one per label, each with a question shaped for its kind. Nothing hidden can appear (the input is visibleCaseGraph),
 // and nothing is written for a particular demo case.
 import type { VisibleCaseGraph } from "./graph";
-import type { ExampleQuestion, GraphNodeView } from "./types";
+import type { ExampleQuestion, GraphNodeView } from "@/lib/domain/workbench-views";
 
 const TEMPLATES: Record<string, (n: GraphNodeView) => string> = {
   person: (n) => `What is ${n.name}'s role in this case?`,

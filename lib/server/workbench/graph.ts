@@ -4,9 +4,9 @@
 import type { Actor } from "@/lib/auth/actor";
 import { CasegraphError } from "@/lib/domain/failure-codes";
 import { visibleGraph } from "@/lib/domain/policy";
-import { rankNodeMatches } from "./node-search";
+import { rankNodeMatches } from "@/lib/domain/node-search";
 import type { OpenCase } from "./scope";
-import type { CaseGraphView, GraphEdgeView, GraphNodeView, NodeNeighbourhood, PropertyValue } from "./types";
+import type { CaseGraphView, GraphEdgeView, GraphNodeView, NodeNeighbourhood, PropertyValue } from "@/lib/domain/workbench-views";
 
 /** Up to this many visible nodes the whole graph is sent; above it, an overview and neighbourhoods on demand. */
 export const FULL_GRAPH_LIMIT = 1_500;

@@ -6,7 +6,7 @@ import type { Actor } from "@/lib/auth/actor";
 import { AUDIT_KIND } from "@/lib/graphrag/audit";
 import { evidenceByIds } from "./evidence";
 import type { OpenCase } from "./scope";
-import type { HistoryEntry } from "./types";
+import type { HistoryEntry } from "@/lib/domain/workbench-views";
 
 export const HISTORY_LIMIT = 30;
 

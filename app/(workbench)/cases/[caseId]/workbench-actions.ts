@@ -6,7 +6,7 @@ import { z } from "zod";
 import { authedAction } from "@/lib/auth/guard";
 import { evidenceByIds, evidenceForNode } from "@/lib/server/workbench/evidence";
 import { asProperties, graphView, neighbourhood, searchNodes, visibleCaseGraph } from "@/lib/server/workbench/graph";
-import type { NodeDetails } from "@/lib/server/workbench/types";
+import type { NodeDetails } from "@/lib/domain/workbench-views";
 import { questionHistory } from "@/lib/server/workbench/history";
 import { openCase } from "@/lib/server/workbench/scope";
 import { CasegraphError } from "@/lib/domain/failure-codes";

@@ -1,6 +1,6 @@
 // Node search ranking. Pure (no server imports): the server ranks the full visible graph with it, the browser ranks the
 // nodes it already holds with the same rules.
-import type { GraphNodeView } from "./types";
+import type { GraphNodeView } from "./workbench-views";
 
 const byDegree = (a: GraphNodeView, b: GraphNodeView) => b.degree - a.degree || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 

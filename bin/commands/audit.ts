@@ -105,8 +105,8 @@ export default {
         });
         const { ledger } = await runtime();
         let file: unknown;
-        if (values.seq !== undefined) file = await inclusionProofFor(ledger, intArg("seq", values.seq)!, intArg("size", values.size));
-        else if (values.from !== undefined) file = await consistencyProofFor(ledger, intArg("from", values.from)!, intArg("to", values.to));
+        if (values.seq !== undefined) file = await inclusionProofFor(ledger, intArg("seq", values.seq)!, intArg("size", values.size), "sign");
+        else if (values.from !== undefined) file = await consistencyProofFor(ledger, intArg("from", values.from)!, intArg("to", values.to), "sign");
         else throw new UsageError("audit proof needs --seq <n> or --from <a>");
         await output(canonicalJsonPretty(file), values.out);
         return 0;

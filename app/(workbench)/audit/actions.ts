@@ -17,7 +17,7 @@ export const inclusionProofAction = authedAction(
   async (actor, { seq }) => {
     const { db, ledger } = await runtime();
     await assertEntryInTenant(db.prisma, actor.tenantId, seq);
-    const file = await inclusionProofFor(ledger, seq);
+    const file = await inclusionProofFor(ledger, seq, undefined, "sign");
     const trusted = await ledger.publicKey();
     // The server checks too (with the configured key); the page shows both its own check and this one.
     const server = verifyProofFile(file, trusted ? parsePublicKey(trusted.publicKeyPem) : undefined);

@@ -28,8 +28,10 @@ export interface VerifyReport {
   firstBad?: ChainBreak;
   /** Merkle root over all entries (a full walk computes it). */
   rootHash?: string;
-  /** Signed checkpoints checked against the recomputed tree (signature and root). */
-  checkpoints?: { checked: number; latest: { treeSize: number; rootHash: string; keyId: string } | null };
+  /** Signed checkpoints checked against the recomputed tree (signature and root); `external`: those from outside the tables. */
+  checkpoints?: { checked: number; external?: number; latest: { treeSize: number; rootHash: string; keyId: string } | null };
+  /** The checkpoint the first fault was found against (truncation, bad signature, other root), and where it was kept. */
+  badCheckpoint?: { treeSize: number; rootHash: string; time: string; keyId: string; source: string };
   /** Database protections found missing or disabled (append-only triggers, generated payload). Empty when all hold. */
   protectionProblems?: string[];
   /** The role this connection uses, and whether it could switch the protections off (superuser or table owner). */

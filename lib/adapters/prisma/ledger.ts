@@ -14,7 +14,7 @@
 // protections themselves (append-only triggers enabled, payload still derived from body).
 import { createHash, type KeyObject } from "node:crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
-import { checkpointProblem, keyIdOf, signCheckpoint, type SignedCheckpoint } from "../../domain/checkpoint";
+import { checkpointProblem, keyIdOf, signCheckpoint, type KeptCheckpoint, type SignedCheckpoint } from "../../domain/checkpoint";
 import { CasegraphError } from "../../domain/failure-codes";
 import {
   ChainVerifier,
@@ -68,11 +68,17 @@ export interface LedgerOptions {
   checkpointEvery?: number;
   /** Where background failures (a periodic checkpoint) are reported. */
   onBackgroundError?: (err: unknown) => void;
+  /** Called with every checkpoint this ledger signs, to keep a copy outside the tables (lib/server/checkpoint-witness.ts). */
+  onCheckpointSigned?: (checkpoint: StoredCheckpoint) => Promise<void>;
 }
+
 
 export interface StoredCheckpoint extends SignedCheckpoint {
   publicKeyPem: string;
 }
+
+/** A checkpoint the verify walk checks, and where it was found (the table, or a file outside it). */
+type KnownCheckpoint = SignedCheckpoint & { source: string };
 
 export interface InclusionProof {
   seq: number;
@@ -493,7 +499,9 @@ export class PrismaLedger implements Ledger {
        VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (tree_size) DO NOTHING`,
       treeSize, rootHash, signed.time, signed.keyId, signed.signature, signer.publicKeyPem,
     );
-    return (await this.checkpointAt(treeSize))!; // ours, or the one a concurrent writer stored first
+    const stored = (await this.checkpointAt(treeSize))!; // ours, or the one a concurrent writer stored first
+    await this.options.onCheckpointSigned?.(stored);
+    return stored;
   }
 
   async checkpointAt(size: number): Promise<StoredCheckpoint | null> {
@@ -537,7 +545,7 @@ export class PrismaLedger implements Ledger {
    * The full walk. `trustedKeys`: public keys whose checkpoints are accepted (default: the signer's). A checkpoint
    * signed by any other key is a fault, as is one whose root differs from the recomputed tree.
    */
-  async verify(options: { trustedKeys?: KeyObject[]; onProgress?: (checked: number) => void } = {}): Promise<VerifyReport> {
+  async verify(options: { trustedKeys?: KeyObject[]; onProgress?: (checked: number) => void; external?: readonly KeptCheckpoint[] } = {}): Promise<VerifyReport> {
     const started = Date.now();
     let trusted: KeyObject[] = options.trustedKeys ?? [];
     if (!options.trustedKeys) {
@@ -548,19 +556,26 @@ export class PrismaLedger implements Ledger {
     return this.snapshot(async (read, session) => {
       const protectionProblems = await checkProtections(read);
       const connectedAs = await connectionRole(read);
-      const checkpoints = (await read<CheckpointRow>(`SELECT * FROM "ledger_checkpoint" ORDER BY tree_size`)).map(checkpointOf);
+      const stored: KnownCheckpoint[] = (await read<CheckpointRow>(`SELECT * FROM "ledger_checkpoint" ORDER BY tree_size`)).map((r) => ({ ...checkpointOf(r), source: "ledger_checkpoint" }));
+      // Checkpoints kept outside the tables join the walk: one the database no longer holds still proves the ledger
+      // once reached its size, so entries cut from the end (with the checkpoint rows) show as truncation.
+      const seen = new Set(stored.map((c) => c.signature));
+      const external = (options.external ?? []).filter((e) => !seen.has(e.checkpoint.signature)).map((e) => ({ ...e.checkpoint, source: e.source }));
+      const checkpoints = [...stored, ...external].sort((a, b) => a.treeSize - b.treeSize);
       const walk = new LedgerWalk(checkpoints, trustedById);
       if (session.copyOut) await walkByCopy(session.copyOut.bind(session), walk, options.onProgress);
       else await walkByPages(read, walk, options.onProgress);
-      const { verifier, tree, firstBad, checkpointsChecked } = walk.finish();
-      const latest = checkpoints.length ? checkpoints[checkpoints.length - 1] : null;
+      const { verifier, tree, firstBad, checkpointsChecked, badCheckpoint } = walk.finish();
+      const latest = stored.length ? stored[stored.length - 1] : null;
       const report: VerifyReport = {
         ok: !firstBad && protectionProblems.length === 0,
         size: verifier.head.size,
         headHash: verifier.head.hash,
         ...(firstBad ? { firstBad } : { rootHash: tree.root() }),
+        ...(badCheckpoint ? { badCheckpoint: { treeSize: badCheckpoint.treeSize, rootHash: badCheckpoint.rootHash, time: badCheckpoint.time, keyId: badCheckpoint.keyId, source: badCheckpoint.source } } : {}),
         checkpoints: {
           checked: checkpointsChecked,
+          external: external.length,
           latest: latest ? { treeSize: latest.treeSize, rootHash: latest.rootHash, keyId: latest.keyId } : null,
         },
         protectionProblems,
@@ -582,9 +597,11 @@ class LedgerWalk {
   private readonly tree = new MerkleAccumulator();
   private cpIndex = 0;
   private firstBad?: ChainBreak;
+  /** The checkpoint a fault was found against, when it was one. */
+  private badCheckpoint?: KnownCheckpoint;
 
   constructor(
-    private readonly checkpoints: StoredCheckpoint[],
+    private readonly checkpoints: KnownCheckpoint[],
     private readonly trustedById: Map<string, KeyObject>,
   ) {
     while (!this.firstBad && this.cpIndex < checkpoints.length && checkpoints[this.cpIndex].treeSize === 0) {
@@ -627,18 +644,21 @@ class LedgerWalk {
       // A signed checkpoint beyond the last entry: entries were cut from the end (or the checkpoint is forged).
       const cp = this.checkpoints[this.cpIndex];
       const key = this.trustedById.get(cp.keyId);
+      this.badCheckpoint = cp;
       this.firstBad = key && checkpointProblem(cp, key) === null
         ? { seq: this.verifier.head.size + 1, fault: "truncated" }
         : { seq: cp.treeSize, fault: "checkpoint_signature_invalid" };
     }
-    return { verifier: this.verifier, tree: this.tree, firstBad: this.firstBad, checkpointsChecked: this.cpIndex };
+    return { verifier: this.verifier, tree: this.tree, firstBad: this.firstBad, checkpointsChecked: this.cpIndex, badCheckpoint: this.badCheckpoint };
   }
 
-  private checkpointFault(cp: StoredCheckpoint, root: string): ChainBreak | null {
+  private checkpointFault(cp: KnownCheckpoint, root: string): ChainBreak | null {
     const key = this.trustedById.get(cp.keyId);
-    if (!key || checkpointProblem(cp, key) !== null) return { seq: cp.treeSize, fault: "checkpoint_signature_invalid" };
-    if (cp.rootHash !== root) return { seq: cp.treeSize, fault: "checkpoint_root_mismatch" };
-    return null;
+    let fault: ChainBreak | null = null;
+    if (!key || checkpointProblem(cp, key) !== null) fault = { seq: cp.treeSize, fault: "checkpoint_signature_invalid" };
+    else if (cp.rootHash !== root) fault = { seq: cp.treeSize, fault: "checkpoint_root_mismatch" };
+    if (fault) this.badCheckpoint = cp;
+    return fault;
   }
 }
 

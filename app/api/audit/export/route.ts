@@ -6,6 +6,7 @@ import { z } from "zod";
 import { authedRoute } from "@/lib/auth/guard";
 import { CasegraphError } from "@/lib/domain/failure-codes";
 import { exportAndRecord } from "@/lib/server/audit-export";
+import { reviewerStores } from "@/lib/server/audit-visibility";
 import { runtime } from "@/lib/server/runtime";
 
 const query = z.object({
@@ -29,10 +30,10 @@ export const POST = authedRoute({ roles: ["supervisor", "admin"] }, async (req, 
   const parsed = query.safeParse(await fieldsOf(req));
   if (!parsed.success || parsed.data.to < parsed.data.from) throw new CasegraphError("CG-INPUT-005", "from and to must be sequence numbers with from ≤ to; format json or csv.");
   const q = parsed.data;
-  const { ledger } = await runtime();
+  const { db, ledger } = await runtime();
   const r = await exportAndRecord(
     ledger,
-    { fromSeq: q.from, toSeq: q.to, tenantId: actor.tenantId, includeQuestionText: q.questionText === "1" },
+    { fromSeq: q.from, toSeq: q.to, tenantId: actor.tenantId, includeQuestionText: q.questionText === "1", reviewer: { viewer: actor, stores: reviewerStores(db) } },
     { userId: actor.userId, email: actor.email, tenantId: actor.tenantId, via: actor.via },
     q.format,
   );

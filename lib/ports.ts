@@ -1,6 +1,8 @@
 // The small ports the pipeline and the pages talk to. lib/domain and lib/graphrag depend on these, never on Prisma,
 // neo4j-driver, Next.js or the AI SDK, so tests pass in-memory fakes and every entry point shares one pipeline.
 import type { ZodType } from "zod";
+import type { KeyObject } from "node:crypto";
+import type { KeptCheckpoint, SignedCheckpoint } from "./domain/checkpoint";
 import type { ChainBreak, ChainEntry } from "./domain/ledger-chain";
 import type { LicenseUse, StoredClassification } from "./domain/markings";
 import type { Viewer } from "./domain/policy";
@@ -42,6 +44,63 @@ export interface VerifyReport {
 export interface Ledger {
   append(entry: LedgerAppend): Promise<ChainEntry>;
   verify(): Promise<VerifyReport>;
+}
+
+/** An entry as stored: the chained part, the columns the explorer filters on, and the redactable question text. */
+export interface StoredEntry extends ChainEntry {
+  body: string;
+  tenantId: string | null;
+  actorId: string | null;
+  caseId: string | null;
+  questionText: string | null;
+  questionErasedAt: string | null;
+}
+
+export interface StoredCheckpoint extends SignedCheckpoint {
+  publicKeyPem: string;
+}
+
+export interface InclusionProof {
+  seq: number;
+  leafIndex: number;
+  treeSize: number;
+  entryHash: string;
+  leafHash: string;
+  path: string[];
+  rootHash: string;
+}
+
+export interface ConsistencyProof {
+  fromSize: number;
+  toSize: number;
+  fromRoot: string;
+  toRoot: string;
+  path: string[];
+}
+
+/**
+ * The ledger as the audit views, proofs, exports and maintenance use it (lib/server/audit-*, ledger-maintenance):
+ * reads, Merkle proofs, signed checkpoints and retention. Implemented by lib/adapters/prisma/ledger.
+ */
+export interface AuditLedger extends Ledger {
+  head(): Promise<{ size: number; hash: string; createdAt: string | null }>;
+  /** Entries with seq in [from, to], in order, with their redactable part. */
+  entries(from: number, to: number): Promise<StoredEntry[]>;
+  /** The seq range of entries written in [from, to] (ISO dates, either open). */
+  seqRange(from?: string, to?: string): Promise<{ fromSeq: number; toSeq: number }>;
+  root(size?: number): Promise<{ treeSize: number; rootHash: string }>;
+  inclusionProof(seq: number, size?: number): Promise<InclusionProof>;
+  inclusionProofs(seqs: readonly number[], size: number): Promise<Map<number, string[]>>;
+  consistencyProof(from: number, to?: number): Promise<ConsistencyProof>;
+  /** The signed checkpoint at `size` (default: the head), signed now when there is none (CG-AUDIT-003 without a key). */
+  checkpoint(size?: number): Promise<StoredCheckpoint>;
+  checkpointAt(size: number): Promise<StoredCheckpoint | null>;
+  latestCheckpoint(): Promise<StoredCheckpoint | null>;
+  checkpointCovering(seq: number): Promise<StoredCheckpoint | null>;
+  listCheckpoints(limit?: number): Promise<StoredCheckpoint[]>;
+  publicKey(): Promise<{ keyId: string; publicKeyPem: string } | null>;
+  eraseQuestionTextBefore(cutoff: Date): Promise<number>;
+  verify(options?: { trustedKeys?: KeyObject[]; onProgress?: (checked: number) => void; external?: readonly KeptCheckpoint[] }): Promise<VerifyReport>;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import { CasegraphError } from "../../lib/domain/failure-codes";
 import { verifyProofFile } from "../../lib/domain/ledger-proof";
 import { appRoleSql } from "../../lib/adapters/prisma/ledger-roles";
 import { env } from "../../lib/env";
-import { exportAndRecord, seqRangeForDates } from "../../lib/server/audit-export";
+import { exportAndRecord } from "../../lib/server/audit-export";
 import { consistencyProofFor, inclusionProofFor } from "../../lib/server/audit-proofs";
 import { readLedgerEnv } from "../../lib/server/ledger-env";
 import { trustedPublicKeys } from "../../lib/server/ledger-key";
@@ -164,7 +164,7 @@ export default {
         } else {
           const dates = [values.from, values.to].map((v) => (Number.isNaN(Date.parse(v)) ? null : new Date(v).toISOString()));
           if (dates.includes(null)) throw new UsageError("--from/--to must both be sequence numbers or both ISO dates");
-          ({ fromSeq, toSeq } = await seqRangeForDates(ledger, dates[0]!, dates[1]!));
+          ({ fromSeq, toSeq } = await ledger.seqRange(dates[0]!, dates[1]!));
           if (fromSeq > toSeq) throw new CasegraphError("CG-INPUT-005", "No ledger entries fall in that date range.");
         }
         const actor = values.user ? await loadActor(db.prisma, { email: values.user }, "cli") : null;

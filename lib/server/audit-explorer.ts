@@ -10,7 +10,8 @@ import type { Actor } from "../auth/actor";
 import { CasegraphError } from "../domain/failure-codes";
 import { readLicenseUses, readMarking, type StoredClassification } from "../domain/markings";
 import { mayViewEvidence } from "../domain/policy";
-import { sha256Text, type PrismaLedger } from "../adapters/prisma/ledger";
+import { sha256Hex } from "../domain/ledger-chain";
+import type { AuditLedger } from "../ports";
 import { reviewerRedactor, type ReviewerStores } from "./audit-visibility";
 
 export const PAGE_SIZE = 50;
@@ -231,7 +232,7 @@ export interface AuditDetail {
   headSize: number;
 }
 
-export async function auditEntryDetail(prisma: PrismaClient, ledger: PrismaLedger, stores: ReviewerStores, actor: Actor, seq: number): Promise<AuditDetail> {
+export async function auditEntryDetail(prisma: PrismaClient, ledger: AuditLedger, stores: ReviewerStores, actor: Actor, seq: number): Promise<AuditDetail> {
   const [entry] = await ledger.entries(seq, seq);
   // Another tenant's entry is indistinguishable from a missing one.
   if (!entry || entry.tenantId !== actor.tenantId) throw new CasegraphError("CG-ACCESS-003");
@@ -250,7 +251,7 @@ export async function auditEntryDetail(prisma: PrismaClient, ledger: PrismaLedge
     source = "payload";
   }
   const digest = typeof payload.query_sha256 === "string" ? payload.query_sha256 : null;
-  const matchesHash = text !== null && digest !== null ? sha256Text(text) === digest : null;
+  const matchesHash = text !== null && digest !== null ? sha256Hex(text) === digest : null;
 
   const citedIds = Array.isArray(payload.citation_ids) ? (payload.citation_ids as unknown[]).filter((x): x is string => typeof x === "string") : [];
   const evidence = entry.caseId && citedIds.length

@@ -6,14 +6,14 @@
 // CASEGRAPH_LEDGER_MAINTENANCE_HOURS (default 24); the catch-up checkpoint alone also every
 // CASEGRAPH_CHECKPOINT_MINUTES (default 5).
 import { env } from "../env";
-import type { PrismaLedger } from "../adapters/prisma/ledger";
+import type { AuditLedger } from "../ports";
 import { readLedgerEnv } from "./ledger-env";
 import { runtime } from "./runtime";
 
 export const RETENTION_KIND = "audit.retention";
 const DAY_MS = 86_400_000;
 
-export async function runRetention(ledger: PrismaLedger, days: number, now: Date = new Date()): Promise<{ cutoff: string; erased: number; recordedSeq: number | null }> {
+export async function runRetention(ledger: AuditLedger, days: number, now: Date = new Date()): Promise<{ cutoff: string; erased: number; recordedSeq: number | null }> {
   const cutoff = new Date(now.getTime() - days * DAY_MS);
   const erased = await ledger.eraseQuestionTextBefore(cutoff);
   let recordedSeq: number | null = null;
@@ -28,7 +28,7 @@ export async function runRetention(ledger: PrismaLedger, days: number, now: Date
 }
 
 /** Signs what periodic checkpointing may have missed. Returns the sizes signed now. No signer: nothing to do. */
-export async function catchUpCheckpoints(ledger: PrismaLedger, every: number): Promise<number[]> {
+export async function catchUpCheckpoints(ledger: AuditLedger, every: number): Promise<number[]> {
   if (!(await ledger.publicKey())) return [];
   const head = await ledger.head();
   const signed: number[] = [];

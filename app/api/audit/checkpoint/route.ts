@@ -7,7 +7,7 @@ import { z } from "zod";
 import { authedRoute } from "@/lib/auth/guard";
 import { checkpointMessage } from "@/lib/domain/checkpoint";
 import { CasegraphError } from "@/lib/domain/failure-codes";
-import type { StoredCheckpoint } from "@/lib/adapters/prisma/ledger";
+import type { StoredCheckpoint } from "@/lib/ports";
 import { runtime } from "@/lib/server/runtime";
 
 const query = z.object({ size: z.coerce.number().int().min(0).optional() });

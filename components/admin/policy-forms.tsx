@@ -161,9 +161,9 @@ function AddPolicyForm({ onAdd }: { onAdd: (line: string) => void }) {
       </Field>
       <Field label="Only when (optional)" htmlFor="p-param" className="md:col-span-3">
         <div className="flex flex-wrap gap-2">
-          <Select id="p-param" name="parameter" defaultValue=""><option value="">always</option>{VARIABLES.map((v) => <option key={v}>{v}</option>)}</Select>
-          <Select name="ctype" aria-label="condition type" defaultValue="enum"><option value="enum">enum</option><option value="boolean_flag">flag</option><option value="time_window">time window (days)</option><option value="amount_threshold">amount</option></Select>
-          <Select name="coperator" aria-label="operator" defaultValue="in">{["in", "not_in", "<", "<=", "==", "!=", ">=", ">"].map((o) => <option key={o}>{o}</option>)}</Select>
+          <Select id="p-param" name="parameter" defaultValue="" className="w-auto"><option value="">always</option>{VARIABLES.map((v) => <option key={v}>{v}</option>)}</Select>
+          <Select name="ctype" aria-label="condition type" defaultValue="enum" className="w-auto"><option value="enum">enum</option><option value="boolean_flag">flag</option><option value="time_window">time window (days)</option><option value="amount_threshold">amount</option></Select>
+          <Select name="coperator" aria-label="operator" defaultValue="in" className="w-auto">{["in", "not_in", "<", "<=", "==", "!=", ">=", ">"].map((o) => <option key={o}>{o}</option>)}</Select>
           <Input name="cvalue" aria-label="value" placeholder="investigator  |  true  |  30" className="w-56" />
         </div>
       </Field>

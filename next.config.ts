@@ -6,7 +6,7 @@ const csp = ["default-src 'self'", "script-src 'none'", "object-src 'none'", "ba
 
 const nextConfig: NextConfig = {
   // PGlite ships wasm and data files that must be loaded from node_modules, not bundled.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "neo4j-driver"],
+  serverExternalPackages: ["z3-solver", "@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "neo4j-driver"],
   poweredByHeader: false,
   // `npm run dev` serves its own resources to these hosts too (Next.js 16 blocks dev resources for hosts not listed).
   allowedDevOrigins: ["localhost", "127.0.0.1", "[::1]"],

@@ -19,7 +19,7 @@ export async function buildCli() {
     platform: "node",
     format: "esm",
     target: "node20",
-    external: ["@electric-sql/pglite", "@prisma/*", "pglite-prisma-adapter", "pg", "pg-*", "better-auth", "better-auth/*", "@better-auth/*"],
+    external: ["z3-solver", "@electric-sql/pglite", "@prisma/*", "pglite-prisma-adapter", "pg", "pg-*", "better-auth", "better-auth/*", "@better-auth/*"],
     tsconfig: path.join(ROOT, "tsconfig.json"),
     sourcemap: "linked",
     logLevel: "warning",

@@ -8,7 +8,9 @@ import exportCommand from "./export";
 import generate from "./generate";
 import graph from "./graph";
 import importCommand from "./import";
+import policy from "./policy";
+import review from "./review";
 import token from "./token";
 import user from "./user";
 
-export const COMMANDS: readonly Command[] = [ask, audit, db, exportCommand, generate, graph, importCommand, token, user];
+export const COMMANDS: readonly Command[] = [ask, audit, db, exportCommand, generate, graph, importCommand, policy, review, token, user];

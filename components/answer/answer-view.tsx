@@ -168,6 +168,16 @@ function Banner({ state, type }: { state: AskState; type: Answer["responseType"]
       </div>
     );
   }
+  if (type === "escalated") {
+    return (
+      <div data-testid="banner-escalated">
+        <Alert tone="warning" title="Held for review">
+          {answer.answerText}
+          {answer.reviewId ? <span className="mt-1 block font-mono text-[11px] opacity-75">review {answer.reviewId}</span> : null}
+        </Alert>
+      </div>
+    );
+  }
   if (type === "unable") {
     return (
       <div data-testid="banner-unable">

@@ -13,6 +13,7 @@ const TYPE: Record<string, { label: string; tone: BadgeTone }> = {
   refused: { label: "refused", tone: "amber" },
   unable: { label: "unable", tone: "amber" },
   error: { label: "error", tone: "red" },
+  escalated: { label: "held for review", tone: "amber" },
 };
 
 export function HistoryPanel({

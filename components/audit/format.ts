@@ -18,6 +18,7 @@ export const RESPONSE_TONE: Record<string, "green" | "amber" | "red" | "neutral"
   refused: "blue",
   unable: "amber",
   error: "red",
+  escalated: "amber",
 };
 
 /** An answer entry's claim-support counts (issue 13), in words; "—" for entries written before they were recorded. */

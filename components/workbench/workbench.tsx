@@ -9,6 +9,7 @@ import { AskPanel } from "@/components/answer/ask-panel";
 import { AnswerView, type GraphNames } from "@/components/answer/answer-view";
 import { CitationContext, type CitationApi } from "@/components/answer/citation-text";
 import { HistoryPanel } from "@/components/answer/history-panel";
+import { HeldAnswers } from "@/components/answer/held-answers";
 import { plural } from "@/components/answer/format";
 import { UnknownsPanel } from "@/components/answer/unknowns-panel";
 import { useAskStream } from "@/components/answer/use-ask";
@@ -387,6 +388,8 @@ export function Workbench({
                   </div>
                 )
               ) : (
+                <>
+                <HeldAnswers caseId={caseId} />
                 <HistoryPanel
                   entries={history.data}
                   loading={history.isLoading}
@@ -399,6 +402,7 @@ export function Workbench({
                   }}
                   busy={ask.busy}
                 />
+                </>
               )}
             </div>
             <div className="max-h-[38%] shrink-0 overflow-y-auto border-t-2 border-slate-200 bg-slate-50/60 px-3 py-2">

@@ -2,7 +2,7 @@
 // docs/failure-codes.md is generated from it and a unit test keeps the two in step.
 
 export type FailureArea =
-  | "INPUT" | "AUTH" | "ACCESS" | "POLICY" | "GRAPH" | "EVIDENCE" | "MODEL" | "CITE" | "AUDIT" | "IMPORT" | "SYS";
+  | "INPUT" | "AUTH" | "ACCESS" | "POLICY" | "REVIEW" | "GRAPH" | "EVIDENCE" | "MODEL" | "CITE" | "AUDIT" | "IMPORT" | "SYS";
 
 export interface FailureDefinition {
   /** HTTP status a route answers with. */
@@ -37,6 +37,24 @@ export const FAILURES = {
   "CG-ACCESS-006": { status: 403, message: "You cannot grant a clearance above your own.", description: "An admin may set a clearance only up to the one they hold; an operator (CLI) sets higher ones." },
 
   "CG-POLICY-001": { status: 500, message: "The access policy could not be evaluated.", description: "A marking or license on stored data is unknown; the item is denied and the request fails closed." },
+
+  "CG-POLICY-080": { status: 400, message: "The policies are not valid.", description: "policies.jsonl (or the policy editor) has a line that is not JSON or does not match the Policy schema; each issue names its line and JSON path. Nothing was compiled." },
+  "CG-POLICY-081": { status: 400, message: "A policy names a variable Casegraph cannot bind.", description: "A condition or action names something that is neither a request fact, a built-in answer fact nor an extractor the policies declare, or uses it with the wrong type or values; each issue names its line." },
+  "CG-POLICY-082": { status: 400, message: "The policy bundle is not valid JSON.", description: "compiled_policy_bundle.json could not be parsed." },
+  "CG-POLICY-083": { status: 400, message: "The policy bundle does not match the bundle schema.", description: "A field of compiled_policy_bundle.json is missing or has the wrong type; the issues give JSON paths. Recompile it with `casegraph policy compile`." },
+  "CG-POLICY-084": { status: 400, message: "The policy bundle's SHA-256 does not match its content.", description: "bundle_metadata.sha256 is not the hash of the bundle: it was edited after compiling. Recompile it." },
+  "CG-POLICY-085": { status: 400, message: "The policy bundle refers to something it does not hold.", description: "Referential integrity failed when the bundle was loaded: a rule, path, constraint, conflict, dominance rule or escalation names an unknown rule, policy or variable, or an extractor is not a valid regular expression." },
+  "CG-POLICY-086": { status: 503, message: "The policy solver is unavailable.", description: "Z3 (the z3-solver package) failed to load or could not decide a rule. Answers are not delivered unchecked while a bundle is active: the check counts as failed." },
+  "CG-POLICY-087": { status: 503, message: "Policy extraction needs a generative model.", description: "`casegraph policy extract` runs a multi-pass extractor with the configured generative model; the offline model cannot do it. Set LLM_PROVIDER (and its model settings), or write policies in the admin editor." },
+  "CG-POLICY-088": { status: 400, message: "The policy document cannot be read.", description: "The file given to `policy extract` is missing, empty, or not .md, .txt, .html, .pdf or .docx." },
+  "CG-POLICY-089": { status: 404, message: "No such policy bundle.", description: "The bundle (by SHA-256) is not stored for this tenant." },
+  "CG-POLICY-090": { status: 502, message: "The model's policy extraction was unusable.", description: "The generative model returned output that does not match the Policy schema, also after one retry." },
+
+  "CG-REVIEW-001": { status: 404, message: "No such review.", description: "The held answer does not exist in the supervisor's tenant (or was already decided and the request asks for pending ones)." },
+  "CG-REVIEW-002": { status: 409, message: "This review has already been decided.", description: "A held answer is approved or rejected once; the first decision stands and is in the ledger." },
+  "CG-REVIEW-003": { status: 400, message: "A note is required.", description: "Approving a held answer needs a note saying why it may be delivered (1–2,000 characters); rejecting takes an optional one." },
+  "CG-REVIEW-005": { status: 503, message: "The answer was held for review but could not be stored.", description: "Answer policies escalated the answer and the review queue could not be written; nothing of the draft was delivered. Ask again when the database answers." },
+  "CG-REVIEW-004": { status: 403, message: "You cannot review your own question.", description: "Separation of duties: a supervisor who asked the question cannot release or reject its held answer; another supervisor of the tenant does." },
 
   "CG-GRAPH-001": { status: 503, message: "The case graph is unavailable.", description: "The graph store (PostgreSQL or Neo4j) did not answer in time." },
   "CG-GRAPH-002": { status: 500, message: "The case graph query failed.", description: "The graph store answered with an error (or NEO4J_URI / NEO4J_DATABASE name no usable Neo4j database)." },

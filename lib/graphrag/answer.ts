@@ -4,10 +4,12 @@
 import { randomUUID } from "node:crypto";
 import { asCasegraphError, CasegraphError, FAILURES } from "../domain/failure-codes";
 import type { AnswerModel, CaseAccess, CaseDisclosure, CaseGraphStore, CaseRef, CaseScope, EvidenceStore, Ledger } from "../ports";
+import type { AnswerPolicyPorts } from "../policy-ports";
 import { answerDigest, recordAudit, type AuditFacts } from "./audit";
 import { buildContext, type ContextBuild } from "./context";
 import { auditableText, classifyRequest, parseInput, refusalText } from "./input";
 import { PolicyGate, type PolicySummary } from "./policy-filter";
+import { enforcePolicies, preparePolicy } from "./policy-step";
 import { buildUserPrompt, modelOutputSchema, PROMPT_VERSION, SYSTEM_PROMPT } from "./prompt";
 import { retrieve } from "./retrieve";
 import { composeUnknownDetails, type HiddenReport } from "./unknowns";
@@ -27,6 +29,8 @@ export interface AnswerDeps {
   evidence: EvidenceStore;
   model: AnswerModel;
   ledger: Ledger;
+  /** The tenant's answer policies (issue 14); absent or no active bundle → the step is skipped. */
+  answerPolicies?: AnswerPolicyPorts;
   /** AUDIT_QUERY_MODE: keep the question text in the audit payload, or only its SHA-256. */
   auditQueryMode?: "text" | "hash";
   /** Configured limits (env); clamped to HARD_LIMITS. */
@@ -157,9 +161,13 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
 
     // 6. Model: versioned system prompt + fenced context + question, structured output at temperature 0; one retry
     //    with a stricter prompt when the output is unusable, then a coded error.
+    //    Answer policies, pre-generation: the rules in force for this question; their scaffold goes into the prompt.
+    const policyRun = await preparePolicy(deps.answerPolicies, { asker, caseRef, question: input.question, model: deps.model, now: new Date(facts.timestamp) });
+    const prompt = { system: SYSTEM_PROMPT + (policyRun?.system ?? ""), version: PROMPT_VERSION + (policyRun?.promptSuffix ?? "") };
+    facts.promptVersion = prompt.version;
     progress("asking_model", { snippets: rawContext.evidenceSnippets.length, nodes: rawContext.nodes.length, edges: rawContext.edges.length });
     const modelStarted = performance.now();
-    const run = await askModel(deps.model, rawContext, input.question, options, (chars) => progress("asking_model", { outputChars: chars }));
+    const run = await askModel(deps.model, rawContext, input.question, options, (chars) => progress("asking_model", { outputChars: chars }), prompt);
     facts.modelLatencyMs = performance.now() - modelStarted;
     facts.retries = run.retries;
 
@@ -167,12 +175,18 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
     //    and ground: each claim checked against what it cites (unsupported removed, partial flagged), and nothing
     //    that repeats an instruction found in the evidence kept.
     progress("validating");
-    const validated = validateAnswer(run.output, rawContext, { directives: context.directives });
+    const firstDraft = validateAnswer(run.output, rawContext, { directives: context.directives });
+    //    Answer policies, post-generation: the four checks, the score and its route (regenerations, or a review hold).
+    const directives = context.directives;
+    const enforced = await enforcePolicies(policyRun, firstDraft, rawContext, async (extra) =>
+      validateAnswer((await askModel(deps.model, rawContext, input.question, options, () => {}, { ...prompt, system: prompt.system + extra })).output, rawContext, { directives }));
+    const validated = enforced.validated;
     facts.validation = validated.report;
     const unknowns = composeUnknownDetails({ model: validated.unknowns, hidden, context, validation: validated.report, ...capsOf(limits) });
 
-    // 8. Audit and 9. Respond: the answer leaves only after its ledger entry is written.
-    return await deliver(deps, facts, started, { answer: answerOf({ ...validated, unknowns }, rawContext), rawContext });
+    // 8. Audit and 9. Respond: the answer leaves only after its ledger entry is written (an escalated one never leaves).
+    const answer = enforced.finish(answerOf({ ...validated, unknowns }, rawContext), { deps, facts, asker, caseRef, question: input.question, rawContext, reviewId: deps.newId ?? randomUUID });
+    return await deliver(deps, facts, started, { answer: await answer, rawContext });
   } catch (err) {
     return await fail(deps, facts, started, asCasegraphError(err), context?.rawContext, policy, hidden);
   }
@@ -206,13 +220,14 @@ async function askModel(
   question: string,
   options: AnswerOptions,
   onOutputProgress: (chars: number) => void,
+  prompt: { system: string; version: string } = { system: SYSTEM_PROMPT, version: PROMPT_VERSION },
 ): Promise<{ output: ModelOutput; retries: number }> {
   for (let attempt = 1; attempt <= 2; attempt++) {
     let text: string;
     try {
       ({ text } = await model.generate({
-        promptVersion: PROMPT_VERSION,
-        system: SYSTEM_PROMPT,
+        promptVersion: prompt.version,
+        system: prompt.system,
         prompt: buildUserPrompt(context, question, attempt),
         context,
         question,

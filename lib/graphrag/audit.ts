@@ -46,6 +46,8 @@ export interface AuditFacts {
   estimatedTokens?: number;
   latencyMs: number;
   modelLatencyMs?: number;
+  /** The answer policies it was checked against (issue 14); absent when the tenant has no active bundle. */
+  compliance?: { bundleSha256: string; score: number; action: string; attempts: number; violations: number; reviewId: string | null };
 }
 
 export function auditPayload(f: AuditFacts): Record<string, unknown> {
@@ -108,6 +110,9 @@ export function auditPayload(f: AuditFacts): Record<string, unknown> {
     model_retries: f.retries ?? 0,
     latency_ms: Math.round(f.latencyMs),
     model_latency_ms: f.modelLatencyMs === undefined ? null : Math.round(f.modelLatencyMs),
+    ...(f.compliance
+      ? { answer_policy: { bundle_sha256: f.compliance.bundleSha256, score: f.compliance.score, action: f.compliance.action, attempts: f.compliance.attempts, violation_count: f.compliance.violations, review_id: f.compliance.reviewId } }
+      : {}),
   };
 }
 

@@ -8,6 +8,8 @@ export interface Asker extends Viewer {
   via?: string;
   /** The API token the request came with and its issuer (recorded in the ledger). */
   token?: { id: string; issuer: string | null };
+  /** The asker's roles (answer policies bind asker_role from them); absent → treated as an investigator. */
+  roles?: readonly string[];
 }
 
 export interface Limits {
@@ -32,7 +34,7 @@ export const HARD_LIMITS = {
 
 export const DEFAULT_LIMITS: Limits = { hops: 2, maxNodes: 50, maxEdges: 200, maxSnippets: 20, tokenBudget: 16_000 };
 
-export type ResponseType = "answer" | "no_evidence" | "refused" | "unable" | "error";
+export type ResponseType = "answer" | "no_evidence" | "refused" | "unable" | "error" | "escalated";
 
 export type ContextValue = string | number | boolean | Array<string | number | boolean>;
 
@@ -126,6 +128,20 @@ export interface Answer {
   unknownDetails: UnknownDetail[];
   /** The answer's claims in marker order, with their support verdicts (an addition; empty unless responseType is answer). */
   claims: AnswerClaim[];
+  /** How the tenant's answer policies judged it (issue 14); absent when no policy bundle is active. */
+  compliance?: AnswerCompliance;
+  /** responseType "escalated": the held draft's review (GET /api/reviews, the asker's question history). */
+  reviewId?: string;
+}
+
+/** answer.compliance (issue 14, seed 001's ComplianceDecision). */
+export interface AnswerCompliance {
+  bundleSha256: string;
+  score: number;
+  action: "PASS" | "AUTO_CORRECT" | "REGENERATE" | "ESCALATE";
+  checks: { smt: number; judge: number; regex: number; coverage: number };
+  violations: Array<{ policyId: string; kind: string; detail: string }>;
+  attempts: number;
 }
 
 export interface GraphRagResponse {

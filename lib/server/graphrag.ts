@@ -7,6 +7,8 @@ import { createAnswerModel } from "../adapters/model";
 import type { Database } from "../adapters/prisma/db";
 import { PrismaEvidenceStore, driverRunner, poolRunner, type SqlRunner } from "../adapters/prisma/evidence-store";
 import { PrismaGraphStore } from "../adapters/prisma/graph-store";
+import { PrismaAnswerPolicyStore } from "../adapters/prisma/policy-store";
+import { Z3PolicySolver } from "../adapters/solver/z3";
 import { answerQuestion, refuseRequest, type AnswerDeps, type AnswerOptions } from "../graphrag/answer";
 import type { AnswerOutcome, Asker } from "../graphrag/types";
 import { asCasegraphError, type CasegraphError } from "../domain/failure-codes";
@@ -38,6 +40,7 @@ export function pipelineDeps(db: Database, ledger: Ledger, model: AnswerModel, e
     evidence: new PrismaEvidenceStore(reads),
     model,
     ledger,
+    answerPolicies: answerPolicyPorts(db),
     auditQueryMode: e.AUDIT_QUERY_MODE,
     limits: {
       hops: e.GRAPHRAG_HOPS,
@@ -47,6 +50,12 @@ export function pipelineDeps(db: Database, ledger: Ledger, model: AnswerModel, e
       tokenBudget: e.GRAPHRAG_TOKEN_BUDGET,
     },
   };
+}
+
+/** Answer policies (issue 14): the tenant's active bundle and the review queue in the database, Z3 as the solver. */
+export function answerPolicyPorts(db: Database) {
+  const store = new PrismaAnswerPolicyStore(db.prisma);
+  return { store, reviews: store, solver: new Z3PolicySolver() };
 }
 
 const modelKey = Symbol.for("casegraph.answerModel");

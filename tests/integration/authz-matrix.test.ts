@@ -11,6 +11,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   APP_ORIGIN, DEMO_PASSWORD, clearTestRuntime, cookieHeaderFrom, importDemo, nextHeadersMock, setRequest, useTestRuntime,
@@ -286,6 +287,114 @@ const AUDIT_ROWS: Record<string, Row> = {
   },
 };
 
+// The review queue (issue 14): supervisors of the tenant decide held answers; askers read their own. A route cell's
+// input may carry `$params` (the dynamic segments) and `$path` (a path per scope); the rest is the body.
+async function heldAnswer(db: Database, tenantId: string, caseId: string, askerEmail: string): Promise<string> {
+  const reviewId = `matrix-review-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  await db.prisma.answerReview.create({
+    data: { id: reviewId, tenantId, caseId, askerId: id(askerEmail), askerEmail, requestId: "matrix", auditId: "matrix", question: "matrix", bundleSha256: "0".repeat(64), draft: {}, compliance: {} },
+  });
+  return reviewId;
+}
+const decideRow = (decision: "approve" | "reject"): Row => ({
+  roles: ["supervisor"],
+  request: { method: "POST", path: `/api/reviews/matrix/${decision}` },
+  scopes: {
+    "own-tenant": async (ctx) => ({ $params: { id: await heldAnswer(ctx.db, "metro-pd", "case-harbor", PEOPLE.investigator.email) }, note: "matrix" }),
+    "other-tenant": async (ctx) => ({ $params: { id: await heldAnswer(ctx.db, "cyber-jcu", OTHER_TENANT_CASE, CYBER_USER) }, note: "matrix" }),
+  },
+  notApplicable: "reviews belong to tenants; a supervisor reviews any case of their tenant",
+  scopeDenial: "CG-REVIEW-001",
+});
+const reviewFile = "app/(workbench)/audit/reviews/actions.ts";
+const policyFile = "app/(workbench)/admin/policies/actions.ts";
+const DEMO_POLICIES = readFileSync("prisma/demo/policies/metro-pd.jsonl", "utf8");
+/** A bundle stored for the tenant (not active), by its hash: the cyber one is another tenant's, so not "found" by metro's admin. */
+async function storedBundle(db: Database, tenantId: string, which: "metro" | "cyber" = "metro"): Promise<string> {
+  const { compilePolicies } = await import("@/lib/policy/compile");
+  const { parsePoliciesJsonl } = await import("@/lib/policy/schema");
+  const { Z3PolicySolver } = await import("@/lib/adapters/solver/z3");
+  const text = which === "metro" ? DEMO_POLICIES : readFileSync("prisma/demo/policies/cyber-jcu.jsonl", "utf8");
+  const bundle = await compilePolicies(parsePoliciesJsonl(text), new Z3PolicySolver());
+  const sha256 = bundle.bundle_metadata.sha256;
+  await db.prisma.policyBundle.upsert({
+    where: { tenantId_sha256: { tenantId, sha256 } },
+    create: { tenantId, sha256, bundle: bundle as object, policyCount: 1, conflictCount: 0, createdBy: "matrix" },
+    update: {},
+  });
+  return sha256;
+}
+const REVIEW_ROWS: Record<string, Row> = {
+  "route GET app/api/reviews/route.ts": {
+    roles: ["supervisor"],
+    request: { method: "GET", path: "/api/reviews?status=pending" },
+    scopes: { "own-tenant": async () => undefined },
+    notApplicable: "lists only the caller's tenant's held answers; no tenant can be named",
+    scopeDenial: "-",
+  },
+  "route GET app/api/reviews/mine/route.ts": {
+    roles: ["investigator", "supervisor"],
+    request: { method: "GET", path: "/api/reviews/mine" },
+    scopes: {
+      "own-case": async (ctx) => ({ $path: `/api/reviews/mine?caseId=${caseFor(ctx, "own-case")}` }),
+      "other-case": async (ctx) => ({ $path: `/api/reviews/mine?caseId=${caseFor(ctx, "other-case")}` }),
+      "other-tenant": async (ctx) => ({ $path: `/api/reviews/mine?caseId=${caseFor(ctx, "other-tenant")}` }),
+    },
+    notApplicable: "own tenant = own case: the caller's own held answers on a case they are a member of",
+    scopeDenial: "CG-ACCESS-001",
+  },
+  "action loadHeldAnswers app/(workbench)/cases/[caseId]/review-actions.ts": {
+    roles: ["investigator", "supervisor"],
+    scopes: {
+      "own-case": async (ctx) => ({ caseId: caseFor(ctx, "own-case") }),
+      "other-case": async (ctx) => ({ caseId: caseFor(ctx, "other-case") }),
+      "other-tenant": async (ctx) => ({ caseId: caseFor(ctx, "other-tenant") }),
+    },
+    notApplicable: "own tenant = own case: the caller's own held answers on a case they are a member of",
+    scopeDenial: "CG-ACCESS-001",
+  },
+  [`action approveReviewAction ${reviewFile}`]: {
+    roles: ["supervisor"],
+    scopes: {
+      "own-tenant": async (ctx) => ({ id: await heldAnswer(ctx.db, "metro-pd", "case-harbor", PEOPLE.investigator.email), note: "matrix" }),
+      "other-tenant": async (ctx) => ({ id: await heldAnswer(ctx.db, "cyber-jcu", OTHER_TENANT_CASE, CYBER_USER), note: "matrix" }),
+    },
+    notApplicable: "reviews belong to tenants; a supervisor reviews any case of their tenant",
+    scopeDenial: "CG-REVIEW-001",
+  },
+  [`action rejectReviewAction ${reviewFile}`]: {
+    roles: ["supervisor"],
+    scopes: {
+      "own-tenant": async (ctx) => ({ id: await heldAnswer(ctx.db, "metro-pd", "case-harbor", PEOPLE.investigator.email) }),
+      "other-tenant": async (ctx) => ({ id: await heldAnswer(ctx.db, "cyber-jcu", OTHER_TENANT_CASE, CYBER_USER) }),
+    },
+    notApplicable: "reviews belong to tenants; a supervisor reviews any case of their tenant",
+    scopeDenial: "CG-REVIEW-001",
+  },
+  [`action compilePoliciesAction ${policyFile}`]: {
+    roles: ["admin"],
+    scopes: { "own-tenant": async () => ({ text: DEMO_POLICIES }) },
+    notApplicable: "stores the bundle for the admin's own tenant; no tenant can be named",
+    scopeDenial: "-",
+  },
+  [`action activateBundleAction ${policyFile}`]: {
+    roles: ["admin"],
+    scopes: {
+      "own-tenant": async (ctx) => ({ sha256: await storedBundle(ctx.db, "metro-pd") }),
+      "other-tenant": async (ctx) => ({ sha256: await storedBundle(ctx.db, "cyber-jcu", "cyber") }),
+    },
+    scopeDenial: "CG-POLICY-089",
+  },
+  [`action deactivateBundleAction ${policyFile}`]: {
+    roles: ["admin"],
+    scopes: { "own-tenant": async () => ({}) },
+    notApplicable: "deactivates the admin's own tenant's bundle; no tenant can be named",
+    scopeDenial: "-",
+  },
+  "route POST app/api/reviews/[id]/approve/route.ts": decideRow("approve"),
+  "route POST app/api/reviews/[id]/reject/route.ts": decideRow("reject"),
+};
+
 const MATRIX: Record<string, Row> = {
   "route POST app/api/graphrag/answer/route.ts": {
     roles: ["investigator", "supervisor"],
@@ -416,6 +525,7 @@ const MATRIX: Record<string, Row> = {
   // The case workbench's reads (issue 6): each needs case access, like ask; the ids are visible demo items of the case.
   ...workbenchRows(),
   ...AUDIT_ROWS,
+  ...REVIEW_ROWS,
 };
 
 interface Outcome {
@@ -480,11 +590,12 @@ describeEachDatabase("authorization matrix", (fixture) => {
       } else headers.cookie = sessions.get(principal)!;
     }
     const init: RequestInit = { method: row.request!.method, headers };
+    const { $params, $path, ...payload } = (input ?? {}) as { $params?: Record<string, string>; $path?: string };
     if (input !== undefined && row.request!.method !== "GET") {
-      init.body = JSON.stringify(input);
+      init.body = JSON.stringify(payload);
       headers["content-type"] = "application/json";
     }
-    const res = (await ep.fn(new Request(`http://casegraph.test${row.request!.path}`, init), { params: Promise.resolve({}) })) as Response;
+    const res = (await ep.fn(new Request(`http://casegraph.test${$path ?? row.request!.path}`, init), { params: Promise.resolve($params ?? {}) })) as Response;
     const body = (await res.json().catch(() => ({}))) as { error?: { code?: string } };
     const code = body?.error?.code ?? null;
     const denied = res.status === 401 || res.status === 403 || res.status === 404 || /^CG-(AUTH|ACCESS)-/.test(code ?? "");

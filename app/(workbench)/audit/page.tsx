@@ -54,6 +54,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       <header className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight">Audit explorer</h1>
+          {actor.roles.includes("supervisor") ? <p className="text-sm"><Link href="/audit/reviews?status=pending" className="text-blue-700 underline" data-testid="review-queue-link">Review queue</Link></p> : null}
           <p className="mt-1 text-sm text-slate-600">
             Every question, answer and admin change of {actor.tenantId}, from the tamper-evident ledger. The ledger holds {head.size} entries
             {latest ? (

@@ -157,7 +157,7 @@ export { phrase };
 
 export interface FinishContext {
   deps: { answerPolicies?: AnswerPolicyPorts };
-  facts: { compliance?: AuditFacts["compliance"]; requestId: string; auditId: string };
+  ids: { requestId: string; auditId: string };
   asker: Asker;
   caseRef: CaseRef;
   question: string;
@@ -174,16 +174,17 @@ export async function enforcePolicies(run: PolicyRun | null, first: ValidatedAns
   const outcome = run ? await run.enforce(first, rawContext, regenerate) : null;
   return {
     validated: outcome?.validated ?? first,
-    async finish(answer: Answer, ctx: FinishContext): Promise<Answer> {
-      if (!outcome) return answer;
+    /** The answer to deliver, and the compliance facts its ledger entry records (none without a bundle). */
+    async finish(answer: Answer, ctx: FinishContext): Promise<{ answer: Answer; compliance?: AuditFacts["compliance"] }> {
+      if (!outcome) return { answer };
       const c = outcome.compliance;
       const compliance: AnswerCompliance = {
         bundleSha256: c.bundleSha256, score: c.score, action: c.action, checks: c.checks,
         violations: c.violations.map((v) => ({ policyId: v.policyId, kind: v.kind, detail: v.detail })), attempts: c.attempts,
       };
       const reviewId = outcome.escalate ? ctx.reviewId() : null;
-      ctx.facts.compliance = { bundleSha256: c.bundleSha256, score: c.score, action: c.action, attempts: c.attempts, violations: c.violations.length, reviewId };
-      if (!reviewId) return { ...answer, compliance };
+      const audited = { bundleSha256: c.bundleSha256, score: c.score, action: c.action, attempts: c.attempts, violations: c.violations.length, reviewId };
+      if (!reviewId) return { answer: { ...answer, compliance }, compliance: audited };
       try {
         await ctx.deps.answerPolicies!.reviews.hold({
           id: reviewId,
@@ -191,8 +192,8 @@ export async function enforcePolicies(run: PolicyRun | null, first: ValidatedAns
           caseId: ctx.caseRef.id,
           askerId: ctx.asker.userId,
           askerEmail: ctx.asker.email ?? null,
-          requestId: ctx.facts.requestId,
-          auditId: ctx.facts.auditId,
+          requestId: ctx.ids.requestId,
+          auditId: ctx.ids.auditId,
           question: ctx.question,
           bundleSha256: c.bundleSha256,
           // The draft as it would have been delivered, and the full findings (with where each hit is) for the reviewer.
@@ -202,7 +203,7 @@ export async function enforcePolicies(run: PolicyRun | null, first: ValidatedAns
       } catch (err) {
         throw new CasegraphError("CG-REVIEW-005", undefined, [], { cause: err });
       }
-      return {
+      const held: Answer = {
         answerText: ESCALATED_TEXT,
         citations: [],
         unknowns: [],
@@ -217,6 +218,7 @@ export async function enforcePolicies(run: PolicyRun | null, first: ValidatedAns
         compliance,
         reviewId,
       };
+      return { answer: held, compliance: audited };
     },
   };
 }

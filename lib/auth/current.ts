@@ -1,5 +1,6 @@
 // The signed-in user for server components (pages, layouts). Pages render only what this actor may see; the data they
 // show comes through the same lib functions the guarded actions use. proxy.ts only redirects: this is the check.
+import "server-only";
 import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { CasegraphError } from "../domain/failure-codes";

@@ -1,4 +1,5 @@
 // Who is calling: a better-auth session cookie or an API token, turned into a fresh Actor (lib/auth/actor.ts).
+import "server-only";
 import type { PrismaClient } from "../generated/prisma/client";
 import { CasegraphError } from "../domain/failure-codes";
 import type { Role } from "../domain/markings";

@@ -5,6 +5,7 @@
 // instrumentation.ts calls startLedgerMaintenance() at server start; it runs then and every
 // CASEGRAPH_LEDGER_MAINTENANCE_HOURS (default 24); the catch-up checkpoint alone also every
 // CASEGRAPH_CHECKPOINT_MINUTES (default 5).
+import "server-only";
 import { env } from "../env";
 import type { AuditLedger } from "../ports";
 import { readLedgerEnv } from "./ledger-env";

@@ -3,6 +3,7 @@
 // cites (filtered by the reviewer's own permissions), and approves (a note required) or rejects. Every decision is a
 // ledger entry committed with it. The asker sees the outcome; an approved answer is delivered to them marked as
 // reviewed. Nothing escalated reaches the asker before approval, through any interface: the draft is read only here.
+import "server-only";
 import type { PrismaClient } from "../generated/prisma/client";
 import { PrismaEvidenceStore } from "../adapters/prisma/evidence-store";
 import { checkedBundle } from "../adapters/prisma/policy-store";

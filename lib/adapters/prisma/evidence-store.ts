@@ -2,6 +2,7 @@
 // (plainto_tsquery per question word, OR-ed, ts_rank on the stored column): nothing calls to_tsvector per row at query
 // time and nothing scans with ILIKE. Ranking runs over a bounded candidate set; the wide columns are fetched for the
 // top rows afterwards. Items come back with their markings; visibility is decided by the pipeline's policy gate.
+import "server-only";
 import pg from "pg";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { Prisma } from "../../generated/prisma/client";

@@ -2,6 +2,7 @@
 // The ledger keeps ids, counts and hashes, not answers: an entry reopens as its stored summary, and "ask again" runs
 // the question anew under the user's current permissions. Cited ids are re-checked against the policy now: evidence
 // the user may no longer see is reported as a count.
+import "server-only";
 import type { Actor } from "@/lib/auth/actor";
 import { AUDIT_KIND } from "@/lib/graphrag/audit";
 import { evidenceByIds } from "./evidence";

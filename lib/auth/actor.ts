@@ -42,6 +42,7 @@ export async function loadActor(prisma: PrismaClient, where: { id: string } | { 
   };
 }
 
-export function hasRole(actor: Actor, role: Role): boolean {
-  return actor.roles.includes(role);
+/** Whether the actor holds at least one of `roles`. */
+export function hasRole(actor: Pick<Actor, "roles">, ...roles: Role[]): boolean {
+  return roles.some((r) => actor.roles.includes(r));
 }

@@ -80,10 +80,3 @@ export function startLedgerMaintenance(): void {
   void run();
 }
 
-export function stopLedgerMaintenance(): void {
-  const holder = globalThis as Holder;
-  if (holder[timerKey]) clearInterval(holder[timerKey]);
-  if (holder[checkpointTimerKey]) clearInterval(holder[checkpointTimerKey]);
-  delete holder[timerKey];
-  delete holder[checkpointTimerKey];
-}

@@ -14,6 +14,7 @@ import { PolicyGate } from "../graphrag/policy-filter";
 import type { Answer, RawContext } from "../graphrag/types";
 import { sha256 } from "../graphrag/audit";
 import type { Compliance } from "../policy/enforce";
+import { hasRole } from "../auth/actor";
 
 export type ReviewStatus = "pending" | "approved" | "rejected";
 
@@ -37,7 +38,7 @@ interface Draft {
 }
 
 function assertSupervisor(actor: Actor) {
-  if (!actor.roles.includes("supervisor")) throw new CasegraphError("CG-ACCESS-002");
+  if (!hasRole(actor, "supervisor")) throw new CasegraphError("CG-ACCESS-002");
 }
 
 const status = (s: string): ReviewStatus => (s === "approved" || s === "rejected" ? s : "pending");

@@ -8,3 +8,4 @@ export { Table, THead, TBody, Tr, Th, Td } from "./table";
 export { Alert, Card } from "./alert";
 export { ConfirmButton } from "./confirm";
 export { SafeText } from "./safe-text";
+export { PageHeading } from "./page-heading";

@@ -30,3 +30,10 @@ export async function requirePageActor(options: { roles?: Role[]; from?: string 
 }
 
 export { safeNextPath } from "./paths";
+
+/** The opening of every admin page: an admin of the tenant (else 404), and the database to read through lib/admin. */
+export async function requireAdminPage(): Promise<{ actor: Actor; prisma: Awaited<ReturnType<typeof runtime>>["db"]["prisma"] }> {
+  const actor = await requirePageActor({ roles: ["admin"] });
+  const { db } = await runtime();
+  return { actor, prisma: db.prisma };
+}

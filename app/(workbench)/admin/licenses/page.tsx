@@ -1,27 +1,22 @@
 import type { Metadata } from "next";
-import { requirePageActor } from "@/lib/auth/current";
+import { requireAdminPage } from "@/lib/auth/current";
 import { listLicenses } from "@/lib/admin/licenses";
-import { runtime } from "@/lib/server/runtime";
-import { Badge, Card } from "@/components/ui";
+import { Badge, Card, PageHeading } from "@/components/ui";
 import { LicenseForm } from "@/components/admin/license-forms";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Licenses · Admin · Casegraph" };
 
 export default async function LicensesPage() {
-  const actor = await requirePageActor({ roles: ["admin"] });
-  const { db } = await runtime();
-  const licenses = await listLicenses(db.prisma, actor);
+  const { actor, prisma } = await requireAdminPage();
+  const licenses = await listLicenses(prisma, actor);
   return (
     <>
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight">Licenses</h1>
-        <p className="text-sm text-slate-600">
+      <PageHeading title="Licenses">
           A license lists the uses its evidence allows; only evidence whose license allows ANALYZE or INTERNAL_USE reaches the
           model. Shared licenses come with imported bundles and may be used by other tenants too: operators change them by
           re-importing. Licenses created here belong to this tenant.
-        </p>
-      </div>
+        </PageHeading>
       {licenses.map((l) => (
         <Card
           key={l.id}

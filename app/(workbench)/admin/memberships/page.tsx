@@ -1,26 +1,21 @@
 import type { Metadata } from "next";
-import { requirePageActor } from "@/lib/auth/current";
+import { requireAdminPage } from "@/lib/auth/current";
 import { listCaseMemberships } from "@/lib/admin/memberships";
 import { listUsers } from "@/lib/admin/users";
-import { runtime } from "@/lib/server/runtime";
-import { Badge, Card, ClassificationBadge } from "@/components/ui";
+import { Badge, Card, ClassificationBadge, PageHeading } from "@/components/ui";
 import { AddMemberForm, RemoveMemberButton } from "@/components/admin/membership-forms";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Case membership · Admin · Casegraph" };
 
 export default async function MembershipsPage() {
-  const actor = await requirePageActor({ roles: ["admin"] });
-  const { db } = await runtime();
-  const [cases, users] = await Promise.all([listCaseMemberships(db.prisma, actor), listUsers(db.prisma, actor)]);
+  const { actor, prisma } = await requireAdminPage();
+  const [cases, users] = await Promise.all([listCaseMemberships(prisma, actor), listUsers(prisma, actor)]);
   // Nobody adds or removes themselves (separation of duties; the server refuses it too).
   const activeUsers = users.filter((u) => u.active && u.id !== actor.userId);
   return (
     <>
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight">Case membership</h1>
-        <p className="text-sm text-slate-600">Only members can open a case and ask about it. Removing a member applies to their next request.</p>
-      </div>
+      <PageHeading title="Case membership">Only members can open a case and ask about it. Removing a member applies to their next request.</PageHeading>
       {cases.length === 0 ? <p className="text-sm text-slate-500">This tenant has no cases yet. Import a bundle with the CLI.</p> : null}
       {cases.map((c) => {
         const memberIds = new Set(c.members.map((m) => m.userId));

@@ -1,12 +1,11 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Metadata } from "next";
-import { requirePageActor } from "@/lib/auth/current";
+import { requireAdminPage } from "@/lib/auth/current";
 import { getBundle, listBundles } from "@/lib/admin/answer-policies";
 import type { BundleView } from "@/lib/domain/policy-views";
 import { describeConflicts } from "@/lib/policy/describe";
-import { runtime } from "@/lib/server/runtime";
-import { Card } from "@/components/ui";
+import { Card, PageHeading } from "@/components/ui";
 import { BundleList, PolicyEditor } from "@/components/admin/policy-forms";
 
 export const dynamic = "force-dynamic";
@@ -19,13 +18,12 @@ async function demoPolicies(tenantId: string): Promise<string> {
 }
 
 export default async function PoliciesPage() {
-  const actor = await requirePageActor({ roles: ["admin"] });
-  const { db } = await runtime();
-  const { active, bundles } = await listBundles(db.prisma, actor);
+  const { actor, prisma } = await requireAdminPage();
+  const { active, bundles } = await listBundles(prisma, actor);
   let editorText = "";
   const views: BundleView[] = [];
   for (const b of bundles) {
-    const { bundle, policies } = await getBundle(db.prisma, actor, b.sha256);
+    const { bundle, policies } = await getBundle(prisma, actor, b.sha256);
     if (!editorText && policies && (b.active || !active)) editorText = policies;
     views.push({
       sha256: b.sha256, policyCount: b.policyCount, ruleCount: bundle.bundle_metadata.rule_count, conflictCount: b.conflictCount,
@@ -36,7 +34,7 @@ export default async function PoliciesPage() {
   if (!editorText) editorText = await demoPolicies(actor.tenantId);
   return (
     <>
-      <h1 className="text-2xl font-semibold tracking-tight">Answer policies</h1>
+      <PageHeading title="Answer policies" />
       <p className="text-sm text-slate-600">
         What an answer may say, and to whom. Policies compile into a bundle (Z3 checks every pair for conflicts); the active
         bundle is enforced on every answer of this tenant before it leaves, and answers it escalates wait in the supervisors&apos;

@@ -1,20 +1,18 @@
 import type { Metadata } from "next";
-import { requirePageActor } from "@/lib/auth/current";
+import { requireAdminPage } from "@/lib/auth/current";
 import { getTenant } from "@/lib/admin/tenant";
-import { runtime } from "@/lib/server/runtime";
-import { Card } from "@/components/ui";
+import { Card, PageHeading } from "@/components/ui";
 import { HiddenCountsForm, TenantNameForm } from "@/components/admin/tenant-form";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Tenant · Admin · Casegraph" };
 
 export default async function TenantPage() {
-  const actor = await requirePageActor({ roles: ["admin"] });
-  const { db } = await runtime();
-  const tenant = await getTenant(db.prisma, actor);
+  const { actor, prisma } = await requireAdminPage();
+  const tenant = await getTenant(prisma, actor);
   return (
     <>
-      <h1 className="text-2xl font-semibold tracking-tight">Tenant</h1>
+      <PageHeading title="Tenant" />
       <Card title={tenant.name} description={<span className="font-mono text-xs">{tenant.id}</span>}>
         <dl className="mb-4 grid grid-cols-3 gap-4 text-sm">
           <div><dt className="text-slate-500">Users</dt><dd className="text-lg font-semibold">{tenant.users}</dd></div>

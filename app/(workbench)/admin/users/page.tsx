@@ -1,9 +1,8 @@
 import Link from "next/link";
 import type { Metadata } from "next";
-import { requirePageActor } from "@/lib/auth/current";
+import { requireAdminPage } from "@/lib/auth/current";
 import { listUsers } from "@/lib/admin/users";
-import { runtime } from "@/lib/server/runtime";
-import { Badge, Card, ClassificationBadge, Table, TBody, THead, Td, Th, Tr } from "@/components/ui";
+import { Badge, Card, ClassificationBadge, Table, TBody, THead, Td, Th, Tr, PageHeading } from "@/components/ui";
 import { CreateUserForm } from "@/components/admin/user-forms";
 import { SafeText } from "@/components/ui/safe-text";
 
@@ -11,12 +10,11 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Users · Admin · Casegraph" };
 
 export default async function UsersPage() {
-  const actor = await requirePageActor({ roles: ["admin"] });
-  const { db } = await runtime();
-  const users = await listUsers(db.prisma, actor);
+  const { actor, prisma } = await requireAdminPage();
+  const users = await listUsers(prisma, actor);
   return (
     <>
-      <h1 className="text-2xl font-semibold tracking-tight">Users</h1>
+      <PageHeading title="Users" />
       <Table data-testid="users-table">
         <THead>
           <Tr>

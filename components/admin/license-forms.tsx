@@ -3,7 +3,7 @@ import { useRef } from "react";
 import { Alert, Button, Checkbox, Field, Input } from "@/components/ui";
 import { LICENSE_USES } from "@/lib/domain/markings";
 import { createLicenseAction, updateLicenseAction } from "@/app/(workbench)/admin/actions";
-import { checkedValues, useAction } from "./use-action";
+import { checkedValues, useAction, fieldText } from "./use-action";
 
 export function LicenseForm({ license }: { license?: { id: string; name: string; allows: string[] } }) {
   const formRef = useRef<HTMLFormElement>(null);
@@ -17,7 +17,7 @@ export function LicenseForm({ license }: { license?: { id: string; name: string;
       onSubmit={async (e) => {
         e.preventDefault();
         const f = new FormData(e.currentTarget);
-        const r = await run({ id: license?.id ?? String(f.get("id") ?? ""), name: String(f.get("name") ?? ""), allows: checkedValues(f, "allows") as never });
+        const r = await run({ id: license?.id ?? fieldText(f, "id"), name: fieldText(f, "name"), allows: checkedValues(f, "allows") as never });
         if (r.ok && !license) formRef.current?.reset();
       }}
     >

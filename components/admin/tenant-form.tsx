@@ -1,7 +1,7 @@
 "use client";
 import { Alert, Button, Field, Input } from "@/components/ui";
 import { renameTenantAction, setHiddenCountModeAction } from "@/app/(workbench)/admin/actions";
-import { useAction } from "./use-action";
+import { useAction, fieldText } from "./use-action";
 
 export function TenantNameForm({ name }: { name: string }) {
   const { run, busy, error, fields, data } = useAction(renameTenantAction);
@@ -11,7 +11,7 @@ export function TenantNameForm({ name }: { name: string }) {
       className="flex flex-wrap items-end gap-3"
       onSubmit={async (e) => {
         e.preventDefault();
-        await run({ name: String(new FormData(e.currentTarget).get("name") ?? "") });
+        await run({ name: fieldText(new FormData(e.currentTarget), "name") });
       }}
     >
       <Field label="Tenant name" htmlFor="tenant-name" error={fields.name} className="min-w-72 flex-1">

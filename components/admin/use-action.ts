@@ -45,6 +45,11 @@ export function useAction<I, T>(action: (input: I) => Promise<Result<T>>) {
   return { run, busy, error, fields, data, reset: () => { setError(null); setFields({}); setData(null); } };
 }
 
+/** A text field of a submitted form ("" when absent): the one way forms read their fields. */
+export function fieldText(form: FormData, name: string): string {
+  return String(form.get(name) ?? "");
+}
+
 /** The checked values of a group of checkboxes with this name. */
 export function checkedValues(form: FormData, name: string): string[] {
   return form.getAll(name).map(String);

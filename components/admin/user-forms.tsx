@@ -6,7 +6,7 @@ import { classificationLabel } from "@/components/ui/classification";
 import {
   createUserAction, resetPasswordAction, setUserActiveAction, updateUserAction,
 } from "@/app/(workbench)/admin/actions";
-import { checkedValues, useAction } from "./use-action";
+import { checkedValues, useAction, fieldText } from "./use-action";
 
 function RolesField({ defaults, error, idPrefix, disabled }: { defaults: string[]; error?: string; idPrefix: string; disabled?: boolean }) {
   return (
@@ -50,12 +50,12 @@ export function CreateUserForm({ maxClearance }: { maxClearance: string }) {
         e.preventDefault();
         const f = new FormData(e.currentTarget);
         const result = await run({
-          email: String(f.get("email") ?? ""),
-          name: String(f.get("name") ?? ""),
+          email: fieldText(f, "email"),
+          name: fieldText(f, "name"),
           roles: checkedValues(f, "roles") as never,
-          clearance: String(f.get("clearance") ?? "") as never,
-          needToKnow: String(f.get("needToKnow") ?? ""),
-          password: String(f.get("password") ?? ""),
+          clearance: fieldText(f, "clearance") as never,
+          needToKnow: fieldText(f, "needToKnow"),
+          password: fieldText(f, "password"),
         });
         if (result.ok) formRef.current?.reset();
       }}
@@ -101,10 +101,10 @@ export function EditUserForm({ user, maxClearance, self }: { user: { id: string;
         const f = new FormData(e.currentTarget);
         await run({
           userId: user.id,
-          name: String(f.get("name") ?? ""),
+          name: fieldText(f, "name"),
           roles: (self ? user.roles : checkedValues(f, "roles")) as never,
-          clearance: (self ? user.clearance : String(f.get("clearance") ?? "")) as never,
-          needToKnow: self ? user.needToKnow.join(", ") : String(f.get("needToKnow") ?? ""),
+          clearance: (self ? user.clearance : fieldText(f, "clearance")) as never,
+          needToKnow: self ? user.needToKnow.join(", ") : fieldText(f, "needToKnow"),
         });
       }}
     >
@@ -188,7 +188,7 @@ export function ResetPasswordForm({ userId }: { userId: string }) {
         confirmLabel="Reset password"
         onConfirm={async () => {
           const f = new FormData(formRef.current ?? undefined);
-          const result = await run({ userId, password: String(f.get("password") ?? "") });
+          const result = await run({ userId, password: fieldText(f, "password") });
           if (result.ok) formRef.current?.reset();
         }}
       >

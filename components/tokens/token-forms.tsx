@@ -4,7 +4,7 @@ import { Alert, Button, ConfirmButton, Field, Input, Select } from "@/components
 import { TOKEN_EXPIRIES } from "@/lib/admin/tokens.validation";
 import { revokeTokenAction } from "@/app/(workbench)/admin/actions";
 import { createOwnTokenAction, revokeOwnTokenAction } from "@/app/(workbench)/account/actions";
-import { useAction } from "@/components/admin/use-action";
+import { useAction, fieldText } from "@/components/admin/use-action";
 
 const EXPIRY_LABELS: Record<string, string> = { "1d": "1 day", "7d": "7 days", "30d": "30 days", "90d": "90 days", "365d": "1 year" };
 
@@ -48,7 +48,7 @@ export function CreateTokenForm() {
           e.preventDefault();
           const f = new FormData(e.currentTarget);
           setCopied(false);
-          const r = await run({ name: String(f.get("name") ?? ""), expiresIn: String(f.get("expiresIn") ?? "") as never });
+          const r = await run({ name: fieldText(f, "name"), expiresIn: fieldText(f, "expiresIn") as never });
           if (r.ok) formRef.current?.reset();
         }}
       >

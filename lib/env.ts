@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { CasegraphError } from "./domain/failure-codes";
 
-const optionalString = z
+export const optionalString = z
   .string()
   .optional()
   .transform((v) => (v && v.trim() !== "" ? v.trim() : undefined));
@@ -47,13 +47,18 @@ export type Env = z.infer<typeof envSchema>;
 
 let cached: Env | undefined;
 
-export function readEnv(source: Record<string, string | undefined> = process.env): Env {
-  const parsed = envSchema.safeParse(source);
+/** Parses `source` with a schema of environment variables; a problem is CG-SYS-003 naming each variable. */
+export function parseEnv<S extends z.ZodType>(schema: S, source: Record<string, string | undefined>): z.infer<S> {
+  const parsed = schema.safeParse(source);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
     throw new CasegraphError("CG-SYS-003", `Invalid environment: ${issues.map((i) => i.path).join(", ")}`, issues);
   }
   return parsed.data;
+}
+
+export function readEnv(source: Record<string, string | undefined> = process.env): Env {
+  return parseEnv(envSchema, source);
 }
 
 /** The process environment, parsed on first use (not at import: `next build` must not need it). */

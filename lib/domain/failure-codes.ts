@@ -134,6 +134,15 @@ export class CasegraphError extends Error {
 }
 
 /** Any thrown value → a CasegraphError safe to show; unknown failures become CG-SYS-002. */
+/** Runs `fn`; anything it throws becomes `code` (the cause kept), so a store's driver errors never leak as such. */
+export async function failingAs<T>(code: FailureCode, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw new CasegraphError(code, undefined, [], { cause: err });
+  }
+}
+
 export function asCasegraphError(err: unknown, fallback: FailureCode = "CG-SYS-002"): CasegraphError {
   if (err instanceof CasegraphError) return err;
   return new CasegraphError(fallback, undefined, [], { cause: err });

@@ -1,12 +1,7 @@
 // The ledger's own settings, parsed with zod like lib/env.ts (kept here so the ledger's knobs live with the ledger).
 import "server-only";
 import { z } from "zod";
-import { CasegraphError } from "../domain/failure-codes";
-
-const optionalString = z
-  .string()
-  .optional()
-  .transform((v) => (v && v.trim() !== "" ? v.trim() : undefined));
+import { optionalString, parseEnv } from "../env";
 
 export const ledgerEnvSchema = z.object({
   /** Ed25519 private key for checkpoints: PEM, or base64 of the PKCS#8 DER. Required with DATABASE_URL. */
@@ -27,10 +22,5 @@ export const ledgerEnvSchema = z.object({
 export type LedgerEnv = z.infer<typeof ledgerEnvSchema>;
 
 export function readLedgerEnv(source: Record<string, string | undefined> = process.env): LedgerEnv {
-  const parsed = ledgerEnvSchema.safeParse(source);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
-    throw new CasegraphError("CG-SYS-003", `Invalid environment: ${issues.map((i) => i.path).join(", ")}`, issues);
-  }
-  return parsed.data;
+  return parseEnv(ledgerEnvSchema, source);
 }

@@ -7,7 +7,7 @@ import pg from "pg";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { Prisma } from "../../generated/prisma/client";
 import type { Database } from "./db";
-import { CasegraphError } from "../../domain/failure-codes";
+import { failingAs } from "../../domain/failure-codes";
 import { propertiesObject } from "../../domain/graph-contract";
 import { CLASSIFICATIONS, readLicenseUses, readMarking } from "../../domain/markings";
 import type { CaseScope, EvidenceRecord, EvidenceSearch, EvidenceStore, MarkingAudit, UnreadableMarkings } from "../../ports";
@@ -254,14 +254,14 @@ export class PrismaEvidenceStore implements EvidenceStore, MarkingAudit {
   }
 
   async unreadableMarkings(): Promise<UnreadableMarkings> {
-    const [row] = await this.run(() => this.db.rows<{ n: number }>(unreadableMarkingSql("evidence")));
+    const [row] = await failingAs("CG-EVIDENCE-001", () => this.db.rows<{ n: number }>(unreadableMarkingSql("evidence")));
     return { evidence: Number(row?.n ?? 0) };
   }
 
   async search(scope: CaseScope, query: EvidenceSearch): Promise<Array<EvidenceRecord & { rank: number }>> {
     const terms = cleanTerms(query.terms);
     if (!terms.length || query.limit <= 0) return [];
-    const rows = await this.run(async () => {
+    const rows = await failingAs("CG-EVIDENCE-001", async () => {
       const plan = await planSearch(this.db, "evidence", "english", terms);
       return plan.anyQ ? this.db.rows<Row>(evidenceSearchSql(scope, plan, query.limit)) : [];
     });
@@ -271,7 +271,7 @@ export class PrismaEvidenceStore implements EvidenceStore, MarkingAudit {
   async linkedTo(scope: CaseScope, nodeIds: readonly string[], limit: number): Promise<EvidenceRecord[]> {
     if (!nodeIds.length || limit <= 0) return [];
     // Nodes come in priority order (seeds first): an item linked to earlier and to more of them ranks higher.
-    const rows = await this.run(() => this.db.rows<Row>(Prisma.sql`
+    const rows = await failingAs("CG-EVIDENCE-001", () => this.db.rows<Row>(Prisma.sql`
       SELECT ${COLUMNS},
         (SELECT sum(1.0 / array_position(${[...nodeIds]}::text[], x)) FROM unnest(e.node_ids) AS x WHERE x = ANY(${[...nodeIds]}::text[])) AS rank
       FROM "evidence" e
@@ -284,21 +284,13 @@ export class PrismaEvidenceStore implements EvidenceStore, MarkingAudit {
 
   async byIds(scope: CaseScope, ids: readonly string[]): Promise<EvidenceRecord[]> {
     if (!ids.length) return [];
-    const rows = await this.run(() => this.db.rows<Row>(Prisma.sql`
+    const rows = await failingAs("CG-EVIDENCE-001", () => this.db.rows<Row>(Prisma.sql`
       SELECT ${COLUMNS}
       FROM "evidence" e
       LEFT JOIN "license" l ON l.id = e.license_id
       WHERE e.case_id = ${scope.caseId} AND e.id = ANY(${[...ids]}::text[])
       ORDER BY e.id`));
     return rows.map(toRecord);
-  }
-
-  private async run<T>(fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (err) {
-      throw new CasegraphError("CG-EVIDENCE-001", undefined, [], { cause: err });
-    }
   }
 }
 

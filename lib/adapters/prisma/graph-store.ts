@@ -7,7 +7,7 @@
 import "server-only";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { Prisma } from "../../generated/prisma/client";
-import { CasegraphError } from "../../domain/failure-codes";
+import { failingAs } from "../../domain/failure-codes";
 import { readMarking } from "../../domain/markings";
 import type {
   CaseGraphStore, CaseOutline, CaseScope, GraphEdgeRecord, GraphNodeRecord, MarkingAudit, SeedCandidate, SeedQuery, Subgraph,
@@ -69,15 +69,15 @@ export class PrismaGraphStore implements CaseGraphStore, MarkingAudit {
   }
 
   async unreadableMarkings(): Promise<UnreadableMarkings> {
-    const [nodes, edges] = await this.run(() => Promise.all([
+    const [nodes, edges] = await failingAs("CG-GRAPH-001", () => Promise.all([
       this.db.rows<{ n: number }>(unreadableMarkingSql("graph_node")),
       this.db.rows<{ n: number }>(unreadableMarkingSql("graph_edge")),
-    ]), "CG-GRAPH-001");
+    ]));
     return { nodes: Number(nodes[0]?.n ?? 0), edges: Number(edges[0]?.n ?? 0) };
   }
 
   async outline(scope: CaseScope, limits: { maxNodes: number; maxEdges: number }): Promise<CaseOutline> {
-    const [nodes, edges] = await this.run(() => Promise.all([
+    const [nodes, edges] = await failingAs("CG-GRAPH-001", () => Promise.all([
       this.db.rows<NodeRow>(Prisma.sql`
         SELECT n.id, n.tenant_id, n.label, n.name, NULL AS properties, n.classification::text AS classification, n.need_to_know
         FROM "graph_node" n WHERE n.case_id = ${scope.caseId} AND n.tenant_id = ${scope.tenantId}
@@ -86,12 +86,12 @@ export class PrismaGraphStore implements CaseGraphStore, MarkingAudit {
         SELECT g.id, g.tenant_id, g.source, g.target, g.type, NULL AS properties, g.classification::text AS classification, g.need_to_know
         FROM "graph_edge" g WHERE g.case_id = ${scope.caseId} AND g.tenant_id = ${scope.tenantId}
         ORDER BY g.id COLLATE "C" LIMIT ${limits.maxEdges + 1}`),
-    ]), "CG-GRAPH-001");
+    ]));
     return outlineOf(nodes.map(toNode), edges.map(toEdge), limits);
   }
 
   async findSeedNodes(scope: CaseScope, query: SeedQuery): Promise<SeedCandidate[]> {
-    const rows = await this.run(() => this.db.rows<NodeRow>(Prisma.sql`
+    const rows = await failingAs("CG-GRAPH-001", () => this.db.rows<NodeRow>(Prisma.sql`
       (SELECT ${NODE_COLUMNS}, 'id' AS match, 0::float8 AS rank
         FROM "graph_node" n
         WHERE n.case_id = ${scope.caseId} AND n.tenant_id = ${scope.tenantId} AND n.id = ANY(${query.ids}::text[]))
@@ -100,58 +100,50 @@ export class PrismaGraphStore implements CaseGraphStore, MarkingAudit {
         FROM "graph_node" n
         WHERE n.case_id = ${scope.caseId} AND n.tenant_id = ${scope.tenantId} AND lower(n.name) = ANY(${query.phrases}::text[]))
       UNION ALL
-      (${seedTextSql(scope, query.terms, query.limit)})`), "CG-GRAPH-001");
+      (${seedTextSql(scope, query.terms, query.limit)})`));
     // One candidate per node, keeping its strongest match; by match kind, rank, id.
     return rankSeedCandidates(rows.map((r) => ({ node: toNode(r), match: r.match ?? "text", rank: Number(r.rank ?? 0) })));
   }
 
   async expand(scope: CaseScope, seedIds: readonly string[], limits: SubgraphLimits): Promise<Subgraph> {
     const expansion = await expandFrontier(seedIds, limits, (frontier, limit) =>
-      this.run(() => this.db.rows<{ source: string; target: string }>(Prisma.sql`
+      failingAs("CG-GRAPH-001", () => this.db.rows<{ source: string; target: string }>(Prisma.sql`
         SELECT g.source, g.target FROM "graph_edge" g
         WHERE g.case_id = ${scope.caseId} AND g.tenant_id = ${scope.tenantId}
           AND (g.source = ANY(${frontier}::text[]) OR g.target = ANY(${frontier}::text[]))
         ORDER BY g.id COLLATE "C"
-        LIMIT ${limit}`), "CG-GRAPH-001"));
+        LIMIT ${limit}`)));
     const ids = [...expansion.hopOf.keys()];
     const [nodeRows, edgeRows] = await Promise.all([
-      this.run(() => this.db.rows<NodeRow>(Prisma.sql`
+      failingAs("CG-GRAPH-001", () => this.db.rows<NodeRow>(Prisma.sql`
         SELECT ${NODE_COLUMNS} FROM "graph_node" n
-        WHERE n.case_id = ${scope.caseId} AND n.tenant_id = ${scope.tenantId} AND n.id = ANY(${ids}::text[])`), "CG-GRAPH-001"),
-      this.run(() => this.db.rows<EdgeRow>(Prisma.sql`
+        WHERE n.case_id = ${scope.caseId} AND n.tenant_id = ${scope.tenantId} AND n.id = ANY(${ids}::text[])`)),
+      failingAs("CG-GRAPH-001", () => this.db.rows<EdgeRow>(Prisma.sql`
         SELECT ${EDGE_COLUMNS} FROM "graph_edge" g
         WHERE g.case_id = ${scope.caseId} AND g.tenant_id = ${scope.tenantId}
           AND g.source = ANY(${ids}::text[]) AND g.target = ANY(${ids}::text[])
         ORDER BY g.id COLLATE "C"
-        LIMIT ${limits.maxEdges}`), "CG-GRAPH-001"),
+        LIMIT ${limits.maxEdges}`)),
     ]);
     return assembleSubgraph(expansion, nodeRows.map(toNode), edgeRows.map(toEdge), limits);
   }
 
   async nodesByIds(scope: CaseScope, ids: readonly string[]): Promise<GraphNodeRecord[]> {
     if (!ids.length) return [];
-    const rows = await this.run(() => this.db.rows<NodeRow>(Prisma.sql`
+    const rows = await failingAs("CG-GRAPH-001", () => this.db.rows<NodeRow>(Prisma.sql`
       SELECT ${NODE_COLUMNS} FROM "graph_node" n
       WHERE n.case_id = ${scope.caseId} AND n.tenant_id = ${scope.tenantId} AND n.id = ANY(${[...ids]}::text[])
-      ORDER BY n.id COLLATE "C"`), "CG-GRAPH-001");
+      ORDER BY n.id COLLATE "C"`));
     return rows.map(toNode);
   }
 
   async edgesByIds(scope: CaseScope, ids: readonly string[]): Promise<GraphEdgeRecord[]> {
     if (!ids.length) return [];
-    const rows = await this.run(() => this.db.rows<EdgeRow>(Prisma.sql`
+    const rows = await failingAs("CG-GRAPH-001", () => this.db.rows<EdgeRow>(Prisma.sql`
       SELECT ${EDGE_COLUMNS} FROM "graph_edge" g
       WHERE g.case_id = ${scope.caseId} AND g.tenant_id = ${scope.tenantId} AND g.id = ANY(${[...ids]}::text[])
-      ORDER BY g.id COLLATE "C"`), "CG-GRAPH-001");
+      ORDER BY g.id COLLATE "C"`));
     return rows.map(toEdge);
-  }
-
-  private async run<T>(fn: () => Promise<T>, code: "CG-GRAPH-001" | "CG-GRAPH-002"): Promise<T> {
-    try {
-      return await fn();
-    } catch (err) {
-      throw new CasegraphError(code, undefined, [], { cause: err });
-    }
   }
 }
 

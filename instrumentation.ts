@@ -4,7 +4,7 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   // Production needs secrets it owns (README "Production"): without them the server does not start at all.
-  const { startOrExit } = await import("./lib/server/production");
+  const { startOrExit } = await import("./lib/server/runtime/production");
   startOrExit();
   const { seedDemoIfEmpty } = await import("./lib/server/runtime");
   try {
@@ -14,6 +14,6 @@ export async function register() {
     console.error("casegraph: startup database check failed:", (err as Error).message);
     return;
   }
-  const { startLedgerMaintenance } = await import("./lib/server/ledger-maintenance");
+  const { startLedgerMaintenance } = await import("./lib/server/ledger/maintenance");
   startLedgerMaintenance();
 }

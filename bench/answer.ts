@@ -25,8 +25,8 @@ import type { RawContext } from "../lib/graphrag/types";
 import type {
   AnswerModel, AnswerModelRequest, CaseGraphStore, CaseScope, EvidenceRecord, EvidenceStore, Ledger, SeedCandidate, SeedQuery,
 } from "../lib/ports";
-import { prismaCaseAccess } from "../lib/server/graphrag";
-import { caseDisclosure } from "../lib/server/disclosure";
+import { prismaCaseAccess } from "../lib/server/answers/graphrag";
+import { caseDisclosure } from "../lib/server/access/disclosure";
 import { generateBundleChunks } from "../lib/workspace/generate";
 import { BENCH_ADMIN_URL, percentile, printTable } from "./support";
 
@@ -249,7 +249,7 @@ export default async function bench(args: string[]) {
              (SELECT count(*) FROM evidence WHERE case_id = ${CASE_ID}) AS evidence`;
     const asker = await loadActor(db.prisma, { email: USER }, "cli");
     const qs = await questions(db);
-    // As the server runs on PostgreSQL: retrieval reads through a pool of their own (lib/server/graphrag.ts readRunner).
+    // As the server runs on PostgreSQL: retrieval reads through a pool of their own (lib/server/answers/graphrag.ts readRunner).
     const reads = poolRunner(url, 24);
     const runner: SqlRunner = reads;
     const ledger: Ledger = new PrismaLedger(db.prisma);

@@ -1,4 +1,4 @@
-// `npm run bench -- <name> [options]`: figures printed as a table, never asserted (DESIGN.md: Tests, in tiers).
+// `npm run bench -- <name> [options]`: figures printed as a table, never asserted (docs/architecture.md: Tests, in tiers).
 export {};
 const benches: Record<string, () => Promise<{ default: (args: string[]) => Promise<void> }>> = {
   import: () => import("./import"),

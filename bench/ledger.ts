@@ -12,7 +12,7 @@ import { PrismaLedger, sha256Text } from "../lib/adapters/prisma/ledger";
 import { generateSigningKey, keyIdOf, parseSigningKey, publicKeyOf, publicKeyPem, signCheckpoint } from "../lib/domain/checkpoint";
 import { GENESIS_HASH, entryBodyOf, hashOfBody } from "../lib/domain/ledger-chain";
 import { MerkleAccumulator, leafHashOfEntry } from "../lib/domain/merkle";
-import { explorerFiltersSchema, listAuditEntries } from "../lib/server/audit-explorer";
+import { explorerFiltersSchema, listAuditEntries } from "../lib/server/audit/explorer";
 import { prng } from "../lib/workspace/generate";
 import { percentile, printTable, scratchDatabase } from "./support";
 

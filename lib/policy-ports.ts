@@ -1,6 +1,6 @@
 // The answer-policy ports (issue 14): where the enforcement step gets the tenant's active bundle and the case's
 // protected entities, the solver it decides rules with, and the review queue escalated answers wait in. Adapters:
-// lib/adapters/prisma/policy-store.ts, lib/adapters/solver/z3.ts; wiring in lib/server/graphrag.ts.
+// lib/adapters/prisma/policy-store.ts, lib/adapters/solver/z3.ts; wiring in lib/server/answers/graphrag.ts.
 import type { CompiledBundle } from "./policy/bundle";
 import type { ProtectedEntity } from "./policy/detectors";
 import type { PolicySolver } from "./policy/solver";

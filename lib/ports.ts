@@ -104,7 +104,7 @@ export interface AuditLedger extends Ledger {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// The answer pipeline's ports (DESIGN.md: Ports and adapters). Every call is scoped to one case of one tenant; stores
+// The answer pipeline's ports (docs/architecture.md "Ports and adapters"). Every call is scoped to one case of one tenant; stores
 // return items WITH their markings and never decide visibility themselves: lib/graphrag/policy-filter.ts is the one
 // place that does, so a PostgreSQL store, a Neo4j store and an in-memory fake all get the same policy.
 export interface CaseScope {
@@ -222,7 +222,7 @@ export interface Subgraph {
 }
 
 /**
- * The case graph: PostgreSQL tables by default, Neo4j behind the same contract (DESIGN.md: Ports and adapters). Both
+ * The case graph: PostgreSQL tables by default, Neo4j behind the same contract (docs/architecture.md "Ports and adapters"). Both
  * stores are built from lib/domain/graph-contract.ts, and tests/integration/graph-store-contract.test.ts runs one suite
  * against each on real servers, checking them against the contract written out in memory and against each other.
  *

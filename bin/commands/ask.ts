@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { loadActor } from "../../lib/auth/actor";
 import { asCasegraphError } from "../../lib/domain/failure-codes";
-import { askQuestion, recordRefusedQuestion } from "../../lib/server/graphrag";
+import { askQuestion, recordRefusedQuestion } from "../../lib/server/answers/graphrag";
 import { runtime } from "../../lib/server/runtime";
 import { UsageError, type Command } from "../command";
 

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { syncAll, syncCase, type SyncResult } from "../../lib/adapters/neo4j/sync";
 import { CasegraphError } from "../../lib/domain/failure-codes";
 import { env } from "../../lib/env";
-import { configuredNeo4jStore, unreadableMarkings } from "../../lib/server/graph";
+import { configuredNeo4jStore, unreadableMarkings } from "../../lib/server/runtime/graph";
 import { runtime } from "../../lib/server/runtime";
 import { UsageError, type Command } from "../command";
 

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { CasegraphError } from "../../lib/domain/failure-codes";
 import { env } from "../../lib/env";
-import { importWorkspace } from "../../lib/server/graph";
+import { importWorkspace } from "../../lib/server/runtime/graph";
 import { runtime } from "../../lib/server/runtime";
 import { cliActor } from "./user";
 import { UsageError, type Command } from "../command";

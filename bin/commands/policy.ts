@@ -52,7 +52,7 @@ async function run(args: string[]): Promise<number> {
   if (sub === "activate" || sub === "deactivate" || sub === "list") {
     const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { tenant: { type: "string" }, by: { type: "string" } } });
     if (!values.tenant) throw new UsageError(`policy ${sub} needs --tenant <id>`);
-    const { activateBundleAsOperator, deactivateAsOperator, listBundles } = await import("../../lib/server/policy-bundles");
+    const { activateBundleAsOperator, deactivateAsOperator, listBundles } = await import("../../lib/server/answers/policy-bundles");
     if (sub === "list") {
       console.log(JSON.stringify(await listBundles(values.tenant), null, 2));
       return 0;

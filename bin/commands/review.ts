@@ -2,7 +2,7 @@
 // supervisor (--by), with the same rules and ledger entries as in the UI.
 import { parseArgs } from "node:util";
 import { loadActor } from "../../lib/auth/actor";
-import { decideReview } from "../../lib/server/reviews";
+import { decideReview } from "../../lib/server/answers/reviews";
 import { runtime } from "../../lib/server/runtime";
 import { UsageError, type Command } from "../command";
 

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { Badge, Table, TBody, THead, Td, Th, Tr } from "@/components/ui";
-import type { AuditRow } from "@/lib/server/audit-explorer";
+import type { AuditRow } from "@/lib/server/audit/explorer";
 import { RESPONSE_TONE, kindLabel, utc } from "./format";
 import { SafeText } from "@/components/ui/safe-text";
 

@@ -2,7 +2,7 @@
 // works without JavaScript.
 import Link from "next/link";
 import { Button, Checkbox, Input, Select } from "@/components/ui";
-import type { ExplorerFilters } from "@/lib/server/audit-explorer";
+import type { ExplorerFilters } from "@/lib/server/audit/explorer";
 import { revealHidden } from "@/lib/domain/display-text";
 
 interface Options {

@@ -13,7 +13,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import { env } from "../env";
 import { defaultDataDir } from "../adapters/prisma/db";
 import { CasegraphError } from "../domain/failure-codes";
-import { requireInProduction } from "../server/production";
+import { requireInProduction } from "../server/runtime/production";
 
 /** Session lifetime: 12 hours, refreshed at most once an hour while in use. */
 export const SESSION_TTL_SECONDS = 12 * 60 * 60;
@@ -112,7 +112,7 @@ export function trustedOriginList(): string[] {
 let secretPromise: Promise<string> | undefined;
 
 /**
- * BETTER_AUTH_SECRET when set; required in production (lib/server/production.ts: the server refuses to start without
+ * BETTER_AUTH_SECRET when set; required in production (lib/server/runtime/production.ts: the server refuses to start without
  * it). Outside production, a random secret generated once and kept (mode 0600) in the data folder, so the embedded
  * default and development work without configuration.
  */

@@ -1,4 +1,4 @@
-// The catalogue of every failure a user or client can see (DESIGN.md: Failure codes). One place, stable codes;
+// The catalogue of every failure a user or client can see (docs/failure-codes.md). One place, stable codes;
 // docs/failure-codes.md is generated from it and a unit test keeps the two in step.
 
 export type FailureArea =

@@ -1,4 +1,4 @@
-// Markings: classification levels, licenses' allowed uses and need-to-know tags (DESIGN.md: Markings).
+// Markings: classification levels, licenses' allowed uses and need-to-know tags (docs/architecture.md "Where policy applies").
 //
 // Two ways in, on purpose different: `parseClassification` reads what a person wrote in a bundle (aliases, any case,
 // surrounding spaces) and its caller reports what it cannot read; the `read*` functions read what comes back from a

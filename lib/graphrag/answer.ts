@@ -1,4 +1,4 @@
-// The evidence-first answer pipeline (DESIGN.md "The answer pipeline", seed 002 with 000, 003 and 004 folded in).
+// The evidence-first answer pipeline (docs/architecture.md "The answer pipeline", seed 002 with 000, 003 and 004 folded in).
 // It reads top to bottom as the nine steps. It talks only to ports, so the HTTP route, the server actions, the CLI,
 // the bench and the unit tests (with in-memory fakes and a mock model) all run this same function.
 import { randomUUID } from "node:crypto";
@@ -317,7 +317,7 @@ async function fail(deps: RefusalDeps, trace: Trace, started: number, error: Cas
   return { ok: false, status: error.status, body };
 }
 
-/** No ledger entry, no answer (DESIGN.md step 8): the response carries only the coded error. */
+/** No ledger entry, no answer (docs/architecture.md, step 8): the response carries only the coded error. */
 function withheld(trace: Trace, error: CasegraphError): AnswerOutcome {
   const e = error.code === "CG-AUDIT-001" ? error : new CasegraphError("CG-AUDIT-001", undefined, [], { cause: error });
   console.error("casegraph: audit append failed; answer withheld", e.cause ?? e);

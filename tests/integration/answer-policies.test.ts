@@ -13,8 +13,8 @@ import type { GraphRagResponse } from "@/lib/graphrag/types";
 import type { CompiledBundle } from "@/lib/policy/bundle";
 import { compilePolicies } from "@/lib/policy/compile";
 import { parsePoliciesJsonl } from "@/lib/policy/schema";
-import { askQuestion } from "@/lib/server/graphrag";
-import { decideReview, getReview, listReviews, myHeldAnswers } from "@/lib/server/reviews";
+import { askQuestion } from "@/lib/server/answers/graphrag";
+import { decideReview, getReview, listReviews, myHeldAnswers } from "@/lib/server/answers/reviews";
 import { clearTestRuntime, importDemo, useTestRuntime } from "../support/auth-fixture";
 import { describeEachDatabase } from "../support/databases";
 

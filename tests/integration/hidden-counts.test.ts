@@ -4,7 +4,7 @@
 // risk switches to exact per-question counts (a ledger entry); the ledger always keeps the exact counts.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadActor, type Actor } from "@/lib/auth/actor";
-import { askQuestion } from "@/lib/server/graphrag";
+import { askQuestion } from "@/lib/server/answers/graphrag";
 import { listCases } from "@/lib/server/workbench/cases";
 import { questionHistory } from "@/lib/server/workbench/history";
 import { openCase } from "@/lib/server/workbench/scope";

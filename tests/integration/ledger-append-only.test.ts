@@ -7,7 +7,7 @@ import { openDatabase } from "@/lib/adapters/prisma/db";
 import { PrismaLedger, sha256Text } from "@/lib/adapters/prisma/ledger";
 import { appRoleSql } from "@/lib/adapters/prisma/ledger-roles";
 import { entryBodyOf, hashOfBody } from "@/lib/domain/ledger-chain";
-import { runRetention } from "@/lib/server/ledger-maintenance";
+import { runRetention } from "@/lib/server/ledger/maintenance";
 import { backends, describeEachDatabase, freshDatabase } from "../support/databases";
 import { ADMIN_URL } from "../support/postgres";
 import { rawRows, testSigner } from "../support/ledger";

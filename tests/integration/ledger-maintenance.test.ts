@@ -3,7 +3,7 @@
 // crash between commit and signing).
 import { afterAll, expect, it } from "vitest";
 import { appendInTx, PrismaLedger, sha256Text } from "@/lib/adapters/prisma/ledger";
-import { catchUpCheckpoints, runLedgerMaintenance } from "@/lib/server/ledger-maintenance";
+import { catchUpCheckpoints, runLedgerMaintenance } from "@/lib/server/ledger/maintenance";
 import { clearTestRuntime, useTestRuntime } from "../support/auth-fixture";
 import { describeEachDatabase } from "../support/databases";
 import { testSigner } from "../support/ledger";

@@ -7,7 +7,7 @@ import { PrismaLedger } from "@/lib/adapters/prisma/ledger";
 import { keyIdOf, parsePublicKey, signCheckpoint } from "@/lib/domain/checkpoint";
 import { verifyProofFile, type InclusionProofFile } from "@/lib/domain/ledger-proof";
 import { consistencyRanges, inclusionRanges, leafHashOfEntry, rootOfLeaves, verifyConsistency, verifyInclusion } from "@/lib/domain/merkle";
-import { consistencyProofFor, inclusionProofFor } from "@/lib/server/audit-proofs";
+import { consistencyProofFor, inclusionProofFor } from "@/lib/server/audit/proofs";
 import { backends, describeEachDatabase, freshDatabase } from "../support/databases";
 import { rawRows, testSigner } from "../support/ledger";
 

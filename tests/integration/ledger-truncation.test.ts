@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PrismaLedger, sha256Text } from "@/lib/adapters/prisma/ledger";
-import { keepCheckpoint, readCheckpointFile, readWitness, WITNESS_FILE } from "@/lib/server/checkpoint-witness";
+import { keepCheckpoint, readCheckpointFile, readWitness, WITNESS_FILE } from "@/lib/server/ledger/checkpoint-witness";
 import { runCli } from "../support/cli";
 import { backends, describeEachDatabase, freshDatabase } from "../support/databases";
 import { bypassingTriggers, testSigner } from "../support/ledger";

@@ -18,7 +18,7 @@ import { PrismaLedger } from "@/lib/adapters/prisma/ledger";
 import { loadActor } from "@/lib/auth/actor";
 import { readEnv } from "@/lib/env";
 import { answerQuestion } from "@/lib/graphrag/answer";
-import { pipelineDeps } from "@/lib/server/graphrag";
+import { pipelineDeps } from "@/lib/server/answers/graphrag";
 import { demoBundle } from "../support/demo";
 import { CasegraphError } from "@/lib/domain/failure-codes";
 import { TEST_NEO4J_URI, describeWhen, neo4jAvailable } from "../support/neo4j";

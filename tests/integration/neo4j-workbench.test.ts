@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { importBundleWithGraph } from "@/lib/adapters/neo4j/sync";
 import { loadActor, type Actor } from "@/lib/auth/actor";
 import { env } from "@/lib/env";
-import { closeGraphStores, configuredNeo4jStore } from "@/lib/server/graph";
+import { closeGraphStores, configuredNeo4jStore } from "@/lib/server/runtime/graph";
 import { listCases } from "@/lib/server/workbench/cases";
 import { graphView, searchNodes, visibleCaseGraph } from "@/lib/server/workbench/graph";
 import { openCase } from "@/lib/server/workbench/scope";

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadActor, type Actor } from "@/lib/auth/actor";
 import { CasegraphError } from "@/lib/domain/failure-codes";
-import { askQuestion } from "@/lib/server/graphrag";
+import { askQuestion } from "@/lib/server/answers/graphrag";
 import { listCases } from "@/lib/server/workbench/cases";
 import { evidenceByIds, evidenceForNode, evidenceItem } from "@/lib/server/workbench/evidence";
 import { exampleQuestions } from "@/lib/server/workbench/examples";

@@ -13,7 +13,7 @@ export const DEMO_PASSWORD = "casegraph-demo";
 
 const runtimeKey = Symbol.for("casegraph.runtime");
 
-/** Makes `runtime()` (lib/server/runtime.ts) return this database for the rest of the test file. */
+/** Makes `runtime()` (lib/server/runtime/index.ts) return this database for the rest of the test file. */
 /** One checkpoint key for the test runtime (the audit actions sign checkpoints on demand). */
 const runtimeSigner = testSigner();
 

@@ -13,7 +13,7 @@ export async function healthWith(env: Record<string, string | undefined>) {
     const { GET } = await import("@/app/api/graphrag/health/route");
     const res = await GET();
     const { closeRuntime } = await import("@/lib/server/runtime");
-    const { closeGraphStores } = await import("@/lib/server/graph");
+    const { closeGraphStores } = await import("@/lib/server/runtime/graph");
     await closeRuntime().catch(() => {});
     await closeGraphStores();
     return { status: res.status, body: await res.json() };

@@ -1,7 +1,7 @@
 // Unknown markings fail closed (issue 11 §1). Whatever a row, a Neo4j property, a session or a token holds — a marking
 // another tool wrote ("SECRET//NOFORN", "secret ", null, 3, a list), a clearance this version does not know, tags that
 // are not a list of strings — the policy never grants anything this reference would not. The reference is written
-// apart from lib/domain, on raw values, so a reader can check it by eye against DESIGN.md "Markings".
+// apart from lib/domain, on raw values, so a reader can check it by eye against docs/architecture.md "Where policy applies".
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import {

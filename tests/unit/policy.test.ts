@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { CLASSIFICATIONS, LICENSE_USES, type Classification, type LicenseUse } from "@/lib/domain/markings";
 import { evidenceDenialReason, mayViewEvidence, visibleGraph, type EvidenceMarking, type Viewer } from "@/lib/domain/policy";
 
-// The reference: ten lines a reviewer can check by eye against DESIGN.md step 4.
+// The reference: ten lines a reviewer can check by eye against docs/architecture.md, step 4.
 function reference(v: Viewer, e: EvidenceMarking): boolean {
   if (e.tenantId !== v.tenantId || !v.tenantId) return false;
   const rank = (c: string) => (CLASSIFICATIONS as readonly string[]).indexOf(c);

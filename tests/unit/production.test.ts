@@ -4,8 +4,8 @@ import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { assertProductionSecrets, missingProductionSecrets } from "@/lib/server/production";
-import { loadLedgerSigner } from "@/lib/server/ledger-key";
+import { assertProductionSecrets, missingProductionSecrets } from "@/lib/server/runtime/production";
+import { loadLedgerSigner } from "@/lib/server/ledger/key";
 
 const KEY = "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIB0OlmLlMc3tmpPZeSe0bAkvEoNeqxUewUrE7RY2Ao1+\n-----END PRIVATE KEY-----\n";
 

@@ -5,10 +5,10 @@ import { z } from "zod";
 import { authedAction } from "@/lib/auth/guard";
 import { parsePublicKey } from "@/lib/domain/checkpoint";
 import { verifyProofFile } from "@/lib/domain/ledger-proof";
-import { exportAndRecord } from "@/lib/server/audit-export";
-import { reviewerRedactor, reviewerStores } from "@/lib/server/audit-visibility";
-import { assertEntryInTenant } from "@/lib/server/audit-explorer";
-import { inclusionProofFor } from "@/lib/server/audit-proofs";
+import { exportAndRecord } from "@/lib/server/audit/export";
+import { reviewerRedactor, reviewerStores } from "@/lib/server/audit/visibility";
+import { assertEntryInTenant } from "@/lib/server/audit/explorer";
+import { inclusionProofFor } from "@/lib/server/audit/proofs";
 import { runtime } from "@/lib/server/runtime";
 
 const reviewers = { roles: ["supervisor" as const, "admin" as const] };

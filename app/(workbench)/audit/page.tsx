@@ -4,7 +4,7 @@ import Link from "next/link";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requirePageActor } from "@/lib/auth/current";
-import { explorerFiltersSchema, explorerOptions, listAuditEntries, type ExplorerFilters } from "@/lib/server/audit-explorer";
+import { explorerFiltersSchema, explorerOptions, listAuditEntries, type ExplorerFilters } from "@/lib/server/audit/explorer";
 import { runtime } from "@/lib/server/runtime";
 import { Alert, Card } from "@/components/ui";
 import { AuditFilters } from "@/components/audit/filters";

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { authedRoute } from "@/lib/auth/guard";
 import { CasegraphError } from "@/lib/domain/failure-codes";
-import { listReviews } from "@/lib/server/reviews";
+import { listReviews } from "@/lib/server/answers/reviews";
 import { runtime } from "@/lib/server/runtime";
 
 const query = z.object({ status: z.enum(["pending", "approved", "rejected"]).optional() });

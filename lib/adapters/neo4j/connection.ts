@@ -1,5 +1,5 @@
 // The Neo4j connection: one driver per process and configuration, tuned to fail fast. A dead or unreachable Neo4j must
-// turn into a coded error in well under two seconds (DESIGN.md: failure codes), so the driver's managed-transaction
+// turn into a coded error in well under two seconds (docs/failure-codes.md), so the driver's managed-transaction
 // retries are cut to one short round (its default keeps retrying for 30–60 s), connections time out after a second,
 // and every read runs under a hard deadline that closes its session. Driver and server text never leaves this module:
 // callers get CasegraphError CG-GRAPH-001 (unavailable), -002 (query failed) or -003 (credentials refused).

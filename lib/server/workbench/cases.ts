@@ -5,7 +5,7 @@ import type { Actor } from "@/lib/auth/actor";
 import { readClassification } from "@/lib/domain/markings";
 import { PrismaGraphStore } from "@/lib/adapters/prisma/graph-store";
 import { env } from "@/lib/env";
-import { configuredNeo4jStore } from "../graph";
+import { configuredNeo4jStore } from "../runtime/graph";
 import { runtime } from "../runtime";
 import { visibleCounts } from "./counts";
 import type { CaseSummary } from "@/lib/domain/workbench-views";

@@ -7,8 +7,8 @@ import { PrismaEvidenceStore } from "@/lib/adapters/prisma/evidence-store";
 import { PrismaGraphStore } from "@/lib/adapters/prisma/graph-store";
 import { env } from "@/lib/env";
 import type { CaseGraphStore, CaseScope, EvidenceStore } from "@/lib/ports";
-import { assertCaseAccess, type CaseRecord } from "../case-access";
-import { configuredNeo4jStore } from "../graph";
+import { assertCaseAccess, type CaseRecord } from "../access/case-access";
+import { configuredNeo4jStore } from "../runtime/graph";
 import { runtime } from "../runtime";
 
 export interface OpenCase {

@@ -12,7 +12,7 @@ import { loadActor } from "@/lib/auth/actor";
 import { answerQuestion } from "@/lib/graphrag/answer";
 import type { GraphRagResponse } from "@/lib/graphrag/types";
 import { readEnv } from "@/lib/env";
-import { pipelineDeps } from "@/lib/server/graphrag";
+import { pipelineDeps } from "@/lib/server/answers/graphrag";
 import { runCli } from "../../support/cli";
 import { clearTestRuntime, importDemo, nextHeadersMock, useTestRuntime } from "../../support/auth-fixture";
 import { describeEachDatabase } from "../../support/databases";
@@ -30,7 +30,7 @@ describeEachDatabase("50 concurrent asks", (fixture) => {
   it("give 50 ledger entries in one chain that verifies", async () => {
     const { db, url } = fixture();
     const ledger = new PrismaLedger(db.prisma);
-    // On PostgreSQL, reads go through their own pool as in the server (lib/server/graphrag.ts readRunner).
+    // On PostgreSQL, reads go through their own pool as in the server (lib/server/answers/graphrag.ts readRunner).
     const reads = url ? poolRunner(url, 10) : undefined;
     const deps = pipelineDeps(db, ledger, new OfflineExtractiveModel(), readEnv({}), reads);
     const before = await ledger.verify();

@@ -15,7 +15,7 @@ import { loadActor, type Actor } from "@/lib/auth/actor";
 import { answerQuestion, type AnswerDeps } from "@/lib/graphrag/answer";
 import type { GraphRagResponse } from "@/lib/graphrag/types";
 import { readEnv } from "@/lib/env";
-import { pipelineDeps } from "@/lib/server/graphrag";
+import { pipelineDeps } from "@/lib/server/answers/graphrag";
 import { describeEachDatabase } from "../../support/databases";
 import { RecordingModel, plantedDemo, questionsFor, visibleIds, type Planted } from "./support";
 

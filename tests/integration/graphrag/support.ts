@@ -51,7 +51,7 @@ export interface DemoUser {
 }
 
 /**
- * The reference decision, written from DESIGN.md step 4 without using the product's policy code: same tenant,
+ * The reference decision, written from docs/architecture.md, step 4 without using the product's policy code: same tenant,
  * marking within clearance (an unmarked item takes its case's marking), one shared tag when tagged (case-insensitive),
  * and for evidence a license allowing ANALYZE, INTERNAL_USE or FULL_ACCESS. An edge also needs both endpoints.
  */

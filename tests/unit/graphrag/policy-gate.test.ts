@@ -1,4 +1,4 @@
-// The pipeline's policy gate against a ten-line reference function (DESIGN.md step 4), on evidence, nodes and edges.
+// The pipeline's policy gate against a ten-line reference function (docs/architecture.md, step 4), on evidence, nodes and edges.
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { CLASSIFICATIONS, LICENSE_USES, type Classification, type LicenseUse } from "@/lib/domain/markings";

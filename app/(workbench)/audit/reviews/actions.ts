@@ -2,7 +2,7 @@
 // The review queue's decisions (issue 14): supervisors of the tenant approve (note required) or reject a held answer.
 import { z } from "zod";
 import { authedAction } from "@/lib/auth/guard";
-import { decideReview } from "@/lib/server/reviews";
+import { decideReview } from "@/lib/server/answers/reviews";
 import { runtime } from "@/lib/server/runtime";
 
 const supervisor = { roles: ["supervisor" as const] };

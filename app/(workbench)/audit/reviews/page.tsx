@@ -2,7 +2,7 @@
 import Link from "next/link";
 import type { Metadata } from "next";
 import { requirePageActor } from "@/lib/auth/current";
-import { listReviews, type ReviewStatus } from "@/lib/server/reviews";
+import { listReviews, type ReviewStatus } from "@/lib/server/answers/reviews";
 import { runtime } from "@/lib/server/runtime";
 import { Badge, SafeText, Table, TBody, Td, Th, THead, Tr } from "@/components/ui";
 

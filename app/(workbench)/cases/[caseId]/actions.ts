@@ -6,7 +6,7 @@ import { z } from "zod";
 import { authedAction } from "@/lib/auth/guard";
 import { CasegraphError, FAILURES, type FailureCode } from "@/lib/domain/failure-codes";
 import { answerEventStream } from "@/lib/graphrag/stream";
-import { askQuestion, recordRefusedQuestion } from "@/lib/server/graphrag";
+import { askQuestion, recordRefusedQuestion } from "@/lib/server/answers/graphrag";
 
 // Shape only: length, characters and limits are the pipeline's step 1, so rejected questions are audited too.
 const askInput = z.object({

@@ -3,8 +3,8 @@
 // note once decided, and the answer once approved (marked as reviewed).
 import { z } from "zod";
 import { authedAction } from "@/lib/auth/guard";
-import { assertCaseAccess } from "@/lib/server/case-access";
-import { myHeldAnswers } from "@/lib/server/reviews";
+import { assertCaseAccess } from "@/lib/server/access/case-access";
+import { myHeldAnswers } from "@/lib/server/answers/reviews";
 import { runtime } from "@/lib/server/runtime";
 
 export const loadHeldAnswers = authedAction(

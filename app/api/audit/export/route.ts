@@ -5,8 +5,8 @@
 import { z } from "zod";
 import { authedRoute } from "@/lib/auth/guard";
 import { CasegraphError } from "@/lib/domain/failure-codes";
-import { exportAndRecord } from "@/lib/server/audit-export";
-import { reviewerStores } from "@/lib/server/audit-visibility";
+import { exportAndRecord } from "@/lib/server/audit/export";
+import { reviewerStores } from "@/lib/server/audit/visibility";
 import { runtime } from "@/lib/server/runtime";
 
 const query = z.object({

@@ -1,5 +1,5 @@
 import { authedRoute } from "@/lib/auth/guard";
-import { askQuestion, recordRefusedQuestion } from "@/lib/server/graphrag";
+import { askQuestion, recordRefusedQuestion } from "@/lib/server/answers/graphrag";
 
 export const dynamic = "force-dynamic";
 

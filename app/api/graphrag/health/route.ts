@@ -1,4 +1,4 @@
-import { checkHealth } from "@/lib/server/health";
+import { checkHealth } from "@/lib/server/runtime/health";
 
 export const dynamic = "force-dynamic";
 

@@ -3,8 +3,8 @@
 import { z } from "zod";
 import { authedRoute } from "@/lib/auth/guard";
 import { CasegraphError } from "@/lib/domain/failure-codes";
-import { assertCaseAccess } from "@/lib/server/case-access";
-import { myHeldAnswers } from "@/lib/server/reviews";
+import { assertCaseAccess } from "@/lib/server/access/case-access";
+import { myHeldAnswers } from "@/lib/server/answers/reviews";
 import { runtime } from "@/lib/server/runtime";
 
 const query = z.object({ caseId: z.string().min(1).max(200) });

@@ -36,7 +36,7 @@ export interface LedgerOptions {
   checkpointEvery?: number;
   /** Where background failures (a periodic checkpoint) are reported. */
   onBackgroundError?: (err: unknown) => void;
-  /** Called with every checkpoint this ledger signs, to keep a copy outside the tables (lib/server/checkpoint-witness.ts). */
+  /** Called with every checkpoint this ledger signs, to keep a copy outside the tables (lib/server/ledger/checkpoint-witness.ts). */
   onCheckpointSigned?: (checkpoint: StoredCheckpoint) => Promise<void>;
 }
 

@@ -5,7 +5,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requirePageActor } from "@/lib/auth/current";
 import { CasegraphError } from "@/lib/domain/failure-codes";
-import { getReview } from "@/lib/server/reviews";
+import { getReview } from "@/lib/server/answers/reviews";
 import { runtime } from "@/lib/server/runtime";
 import { Alert, Badge, Card, SafeText } from "@/components/ui";
 import { ReviewDecision } from "@/components/audit/review-decision";

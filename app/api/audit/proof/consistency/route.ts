@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { authedRoute } from "@/lib/auth/guard";
 import { CasegraphError } from "@/lib/domain/failure-codes";
-import { consistencyProofFor } from "@/lib/server/audit-proofs";
+import { consistencyProofFor } from "@/lib/server/audit/proofs";
 import { runtime } from "@/lib/server/runtime";
 
 const query = z.object({ from: z.coerce.number().int().min(1), to: z.coerce.number().int().min(1).optional() });

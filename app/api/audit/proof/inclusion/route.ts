@@ -5,8 +5,8 @@
 import { z } from "zod";
 import { authedRoute } from "@/lib/auth/guard";
 import { CasegraphError } from "@/lib/domain/failure-codes";
-import { assertEntryInTenant } from "@/lib/server/audit-explorer";
-import { inclusionProofFor } from "@/lib/server/audit-proofs";
+import { assertEntryInTenant } from "@/lib/server/audit/explorer";
+import { inclusionProofFor } from "@/lib/server/audit/proofs";
 import { runtime } from "@/lib/server/runtime";
 
 const query = z.object({ seq: z.coerce.number().int().min(1), size: z.coerce.number().int().min(1).optional() });

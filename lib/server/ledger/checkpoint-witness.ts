@@ -7,9 +7,9 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { canonicalJsonPretty } from "../domain/canonical-json";
-import { checkpointInFile, type KeptCheckpoint, type SignedCheckpoint } from "../domain/checkpoint";
-import { CasegraphError } from "../domain/failure-codes";
+import { canonicalJsonPretty } from "../../domain/canonical-json";
+import { checkpointInFile, type KeptCheckpoint, type SignedCheckpoint } from "../../domain/checkpoint";
+import { CasegraphError } from "../../domain/failure-codes";
 
 export const WITNESS_FILE = "ledger-checkpoint.json";
 

@@ -1,8 +1,8 @@
 // Proof files for the CLI, the API and the explorer: entry + Merkle path + signed checkpoint + public key.
 import "server-only";
-import { CasegraphError } from "../domain/failure-codes";
-import { consistencyProofFile, inclusionProofFile, type ConsistencyProofFile, type InclusionProofFile } from "../domain/ledger-proof";
-import type { AuditLedger, StoredCheckpoint } from "../ports";
+import { CasegraphError } from "../../domain/failure-codes";
+import { consistencyProofFile, inclusionProofFile, type ConsistencyProofFile, type InclusionProofFile } from "../../domain/ledger-proof";
+import type { AuditLedger, StoredCheckpoint } from "../../ports";
 
 /**
  * "sign": a POST (server action, CLI) may sign the checkpoint a proof needs. "read": a GET only uses checkpoints

@@ -1,7 +1,7 @@
 // The ledger's own settings, parsed with zod like lib/env.ts (kept here so the ledger's knobs live with the ledger).
 import "server-only";
 import { z } from "zod";
-import { optionalString, parseEnv } from "../env";
+import { optionalString, parseEnv } from "../../env";
 
 export const ledgerEnvSchema = z.object({
   /** Ed25519 private key for checkpoints: PEM, or base64 of the PKCS#8 DER. Required with DATABASE_URL. */

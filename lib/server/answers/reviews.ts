@@ -4,17 +4,17 @@
 // ledger entry committed with it. The asker sees the outcome; an approved answer is delivered to them marked as
 // reviewed. Nothing escalated reaches the asker before approval, through any interface: the draft is read only here.
 import "server-only";
-import type { PrismaClient } from "../generated/prisma/client";
-import { PrismaEvidenceStore } from "../adapters/prisma/evidence-store";
-import { checkedBundle } from "../adapters/prisma/policy-store";
-import { auditedChange, changeActorOf, tenantOf } from "../admin/change";
-import type { Actor } from "../auth/actor";
-import { CasegraphError } from "../domain/failure-codes";
-import { PolicyGate } from "../graphrag/policy-filter";
-import type { Answer, RawContext } from "../graphrag/types";
-import { sha256 } from "../graphrag/audit";
-import type { Compliance } from "../policy/enforce";
-import { hasRole } from "../auth/actor";
+import type { PrismaClient } from "../../generated/prisma/client";
+import { PrismaEvidenceStore } from "../../adapters/prisma/evidence-store";
+import { checkedBundle } from "../../adapters/prisma/policy-store";
+import { auditedChange, changeActorOf, tenantOf } from "../../admin/change";
+import type { Actor } from "../../auth/actor";
+import { CasegraphError } from "../../domain/failure-codes";
+import { PolicyGate } from "../../graphrag/policy-filter";
+import type { Answer, RawContext } from "../../graphrag/types";
+import { sha256 } from "../../graphrag/audit";
+import type { Compliance } from "../../policy/enforce";
+import { hasRole } from "../../auth/actor";
 
 export type ReviewStatus = "pending" | "approved" | "rejected";
 

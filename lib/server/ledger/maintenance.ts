@@ -6,10 +6,10 @@
 // CASEGRAPH_LEDGER_MAINTENANCE_HOURS (default 24); the catch-up checkpoint alone also every
 // CASEGRAPH_CHECKPOINT_MINUTES (default 5).
 import "server-only";
-import { env } from "../env";
-import type { AuditLedger } from "../ports";
-import { readLedgerEnv } from "./ledger-env";
-import { runtime } from "./runtime";
+import { env } from "../../env";
+import type { AuditLedger } from "../../ports";
+import { readLedgerEnv } from "./env";
+import { runtime } from "../runtime";
 
 export const RETENTION_KIND = "audit.retention";
 const DAY_MS = 86_400_000;

@@ -5,14 +5,14 @@
 // and nothing in the artifact depends on when it was exported. CSV is the same rows for spreadsheets.
 // Every export is itself recorded in the ledger (kind "audit.export", with the artifact's SHA-256).
 import "server-only";
-import { canonicalJsonPretty } from "../domain/canonical-json";
-import { CasegraphError } from "../domain/failure-codes";
-import { PROMPT_VERSION, SYSTEM_PROMPT } from "../graphrag/prompt";
-import { sha256Hex } from "../domain/ledger-chain";
-import type { AuditLedger } from "../ports";
-import { hiddenItemsText } from "../domain/audit-redaction";
-import type { Viewer } from "../domain/policy";
-import { reviewerRedactor, type ReviewerStores } from "./audit-visibility";
+import { canonicalJsonPretty } from "../../domain/canonical-json";
+import { CasegraphError } from "../../domain/failure-codes";
+import { PROMPT_VERSION, SYSTEM_PROMPT } from "../../graphrag/prompt";
+import { sha256Hex } from "../../domain/ledger-chain";
+import type { AuditLedger } from "../../ports";
+import { hiddenItemsText } from "../../domain/audit-redaction";
+import type { Viewer } from "../../domain/policy";
+import { reviewerRedactor, type ReviewerStores } from "./visibility";
 
 export const ARTIFACT_FORMAT = "casegraph.compliance-artifact/v1";
 export const EXPORT_KIND = "audit.export";

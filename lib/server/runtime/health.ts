@@ -1,12 +1,12 @@
 // Health of the service's dependencies. Each probe is bounded so a hung dependency reports "down", never hangs.
 import "server-only";
-import { runtime } from "./runtime";
-import type { DatabaseKind } from "../adapters/prisma/db";
-import { env } from "../env";
-import type { ModelProbe } from "../ports";
-import { answerModel } from "./graphrag";
+import { runtime } from ".";
+import type { DatabaseKind } from "../../adapters/prisma/db";
+import { env } from "../../env";
+import type { ModelProbe } from "../../ports";
+import { answerModel } from "../answers/graphrag";
 import { checkGraphStore, unreadableMarkings, type GraphHealth } from "./graph";
-import type { UnreadableMarkings } from "../ports";
+import type { UnreadableMarkings } from "../../ports";
 
 export interface Health {
   status: "healthy" | "degraded";

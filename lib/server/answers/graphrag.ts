@@ -2,24 +2,24 @@
 // chosen by LLM_PROVIDER. The HTTP route, the server actions and the CLI all ask through `askQuestion`, so every
 // entry point runs the same pipeline with the same limits and audit mode.
 import "server-only";
-import type { PrismaClient } from "../generated/prisma/client";
-import { env, type Env } from "../env";
-import { createAnswerModel } from "../adapters/model";
-import type { Database } from "../adapters/prisma/db";
-import { PrismaEvidenceStore, driverRunner, poolRunner, type SqlRunner } from "../adapters/prisma/evidence-store";
-import { PrismaGraphStore } from "../adapters/prisma/graph-store";
-import { PrismaAnswerPolicyStore } from "../adapters/prisma/policy-store";
-import { Z3PolicySolver } from "../adapters/solver/z3";
-import { answerQuestion, refuseRequest, type AnswerDeps, type AnswerOptions } from "../graphrag/answer";
-import type { AnswerOutcome, Asker } from "../graphrag/types";
-import { asCasegraphError, type CasegraphError } from "../domain/failure-codes";
-import type { AnswerModel, CaseAccess, Ledger, ModelProbe } from "../ports";
-import { assertCaseAccess } from "./case-access";
-import { caseDisclosure } from "./disclosure";
-import { configuredNeo4jStore, type GraphEnv } from "./graph";
-import { runtime } from "./runtime";
+import type { PrismaClient } from "../../generated/prisma/client";
+import { env, type Env } from "../../env";
+import { createAnswerModel } from "../../adapters/model";
+import type { Database } from "../../adapters/prisma/db";
+import { PrismaEvidenceStore, driverRunner, poolRunner, type SqlRunner } from "../../adapters/prisma/evidence-store";
+import { PrismaGraphStore } from "../../adapters/prisma/graph-store";
+import { PrismaAnswerPolicyStore } from "../../adapters/prisma/policy-store";
+import { Z3PolicySolver } from "../../adapters/solver/z3";
+import { answerQuestion, refuseRequest, type AnswerDeps, type AnswerOptions } from "../../graphrag/answer";
+import type { AnswerOutcome, Asker } from "../../graphrag/types";
+import { asCasegraphError, type CasegraphError } from "../../domain/failure-codes";
+import type { AnswerModel, CaseAccess, Ledger, ModelProbe } from "../../ports";
+import { assertCaseAccess } from "../access/case-access";
+import { caseDisclosure } from "../access/disclosure";
+import { configuredNeo4jStore, type GraphEnv } from "../runtime/graph";
+import { runtime } from "../runtime";
 
-/** Step 2's port over lib/server/case-access.ts (membership + tenant, deny by default). */
+/** Step 2's port over lib/server/access/case-access.ts (membership + tenant, deny by default). */
 export function prismaCaseAccess(prisma: PrismaClient): CaseAccess {
   return {
     async assertCaseAccess(user, caseId) {

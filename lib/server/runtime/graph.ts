@@ -2,15 +2,15 @@
 // store (its driver and connection pool) is one per process and configuration; closeGraphStores() ends it.
 // With Neo4j configured, every import goes through importWorkspace(): PostgreSQL and Neo4j as one unit of work.
 import "server-only";
-import type { Env } from "../env";
-import { connectNeo4j, type Neo4jConfig } from "../adapters/neo4j/connection";
-import { Neo4jGraphStore } from "../adapters/neo4j/graph-store";
-import { importBundleWithGraph } from "../adapters/neo4j/sync";
-import type { Database } from "../adapters/prisma/db";
-import { importBundle, type ImportOptions, type ImportSummary } from "../adapters/prisma/workspace";
-import { PrismaEvidenceStore } from "../adapters/prisma/evidence-store";
-import { PrismaGraphStore } from "../adapters/prisma/graph-store";
-import type { UnreadableMarkings } from "../ports";
+import type { Env } from "../../env";
+import { connectNeo4j, type Neo4jConfig } from "../../adapters/neo4j/connection";
+import { Neo4jGraphStore } from "../../adapters/neo4j/graph-store";
+import { importBundleWithGraph } from "../../adapters/neo4j/sync";
+import type { Database } from "../../adapters/prisma/db";
+import { importBundle, type ImportOptions, type ImportSummary } from "../../adapters/prisma/workspace";
+import { PrismaEvidenceStore } from "../../adapters/prisma/evidence-store";
+import { PrismaGraphStore } from "../../adapters/prisma/graph-store";
+import type { UnreadableMarkings } from "../../ports";
 
 export type GraphEnv = Partial<Pick<Env, "NEO4J_URI" | "NEO4J_USER" | "NEO4J_PASSWORD" | "NEO4J_DATABASE" | "NEO4J_TIMEOUT_MS">>;
 

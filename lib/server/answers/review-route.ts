@@ -1,11 +1,11 @@
 // POST /api/reviews/{id}/approve|reject share this: parse the note, decide, answer the new status.
 import "server-only";
 import { z } from "zod";
-import type { Actor } from "../auth/actor";
-import { inputError } from "../auth/guard";
-import { CasegraphError } from "../domain/failure-codes";
+import type { Actor } from "../../auth/actor";
+import { inputError } from "../../auth/guard";
+import { CasegraphError } from "../../domain/failure-codes";
 import { decideReview } from "./reviews";
-import { runtime } from "./runtime";
+import { runtime } from "../runtime";
 
 const body = z.object({ note: z.string().max(2000).optional() });
 const id = z.string().min(1).max(100);

@@ -2,14 +2,14 @@
 import "server-only";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { env } from "../env";
-import { openDatabase, defaultDataDir, type Database } from "../adapters/prisma/db";
-import { PrismaLedger, type StoredCheckpoint } from "../adapters/prisma/ledger";
-import { keepCheckpoint } from "./checkpoint-witness";
+import { env } from "../../env";
+import { openDatabase, defaultDataDir, type Database } from "../../adapters/prisma/db";
+import { PrismaLedger, type StoredCheckpoint } from "../../adapters/prisma/ledger";
+import { keepCheckpoint } from "../ledger/checkpoint-witness";
 import { closeGraphStores, importWorkspace } from "./graph";
 import { acquireDataDirLock } from "./data-lock";
-import { readLedgerEnv } from "./ledger-env";
-import { loadLedgerSigner, type LedgerSigner } from "./ledger-key";
+import { readLedgerEnv } from "../ledger/env";
+import { loadLedgerSigner, type LedgerSigner } from "../ledger/key";
 
 interface Runtime {
   db: Database;

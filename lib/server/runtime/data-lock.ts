@@ -4,7 +4,7 @@ import "server-only";
 import { unlinkSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { CasegraphError } from "../domain/failure-codes";
+import { CasegraphError } from "../../domain/failure-codes";
 
 function alive(pid: number): boolean {
   try {

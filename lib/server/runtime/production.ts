@@ -4,7 +4,7 @@
 // be lost with a container, and the origin the Origin check compares with must not come from the request, so the
 // server refuses to start instead.
 import "server-only";
-import { CasegraphError } from "../domain/failure-codes";
+import { CasegraphError } from "../../domain/failure-codes";
 
 /** Variables a production server must be given. */
 export const PRODUCTION_REQUIRED = ["BETTER_AUTH_SECRET", "CASEGRAPH_LEDGER_SIGNING_KEY", "BETTER_AUTH_URL"] as const;

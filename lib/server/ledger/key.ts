@@ -7,9 +7,9 @@ import "server-only";
 import type { KeyObject } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { generateSigningKey, keyIdOf, parsePublicKey, parseSigningKey, publicKeyOf, publicKeyPem } from "../domain/checkpoint";
-import { CasegraphError } from "../domain/failure-codes";
-import { requireInProduction } from "./production";
+import { generateSigningKey, keyIdOf, parsePublicKey, parseSigningKey, publicKeyOf, publicKeyPem } from "../../domain/checkpoint";
+import { CasegraphError } from "../../domain/failure-codes";
+import { requireInProduction } from "../runtime/production";
 
 export interface LedgerSigner {
   privateKey: KeyObject;

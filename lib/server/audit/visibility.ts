@@ -2,14 +2,14 @@
 // the same policy functions as the answer pipeline over the same stores (the case graph from Neo4j when configured,
 // evidence from PostgreSQL). An id that names no item of the case (a model's invented citation) hides nothing.
 import "server-only";
-import { PrismaEvidenceStore } from "../adapters/prisma/evidence-store";
-import { PrismaGraphStore } from "../adapters/prisma/graph-store";
-import type { Database } from "../adapters/prisma/db";
-import { itemIdsOf, redactPayload, type RedactedPayload } from "../domain/audit-redaction";
-import { mayView, mayViewEvidence, type Viewer } from "../domain/policy";
-import { env } from "../env";
-import type { CaseGraphStore, EvidenceStore } from "../ports";
-import { configuredNeo4jStore } from "./graph";
+import { PrismaEvidenceStore } from "../../adapters/prisma/evidence-store";
+import { PrismaGraphStore } from "../../adapters/prisma/graph-store";
+import type { Database } from "../../adapters/prisma/db";
+import { itemIdsOf, redactPayload, type RedactedPayload } from "../../domain/audit-redaction";
+import { mayView, mayViewEvidence, type Viewer } from "../../domain/policy";
+import { env } from "../../env";
+import type { CaseGraphStore, EvidenceStore } from "../../ports";
+import { configuredNeo4jStore } from "../runtime/graph";
 
 export interface EntryRef {
   tenantId: string | null;

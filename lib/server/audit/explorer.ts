@@ -6,14 +6,14 @@
 // because the viewer is a supervisor.
 import "server-only";
 import { z } from "zod";
-import type { PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { CasegraphError } from "../domain/failure-codes";
-import { readLicenseUses, readMarking, type StoredClassification } from "../domain/markings";
-import { mayViewEvidence } from "../domain/policy";
-import { sha256Hex } from "../domain/ledger-chain";
-import type { AuditLedger } from "../ports";
-import { reviewerRedactor, type ReviewerStores } from "./audit-visibility";
+import type { PrismaClient } from "../../generated/prisma/client";
+import type { Actor } from "../../auth/actor";
+import { CasegraphError } from "../../domain/failure-codes";
+import { readLicenseUses, readMarking, type StoredClassification } from "../../domain/markings";
+import { mayViewEvidence } from "../../domain/policy";
+import { sha256Hex } from "../../domain/ledger-chain";
+import type { AuditLedger } from "../../ports";
+import { reviewerRedactor, type ReviewerStores } from "./visibility";
 
 export const PAGE_SIZE = 50;
 

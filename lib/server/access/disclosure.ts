@@ -3,10 +3,10 @@
 // are kept per viewer and case for a short while: a count a few seconds old reveals nothing new, and asking ten
 // questions in a row costs one read.
 import "server-only";
-import type { PrismaClient } from "../generated/prisma/client";
-import type { Viewer } from "../domain/policy";
-import type { CaseDisclosure, CaseGraphStore, CaseScope, HiddenTotals } from "../ports";
-import { visibleCounts } from "./workbench/counts";
+import type { PrismaClient } from "../../generated/prisma/client";
+import type { Viewer } from "../../domain/policy";
+import type { CaseDisclosure, CaseGraphStore, CaseScope, HiddenTotals } from "../../ports";
+import { visibleCounts } from "../workbench/counts";
 
 const TTL_MS = 30_000;
 const MAX_ENTRIES = 1_000;

@@ -120,6 +120,24 @@ describe("answer policies on the pipeline", () => {
     expect(held).toHaveLength(1);
   });
 
+  it("REGENERATE: up to two regenerations with DO NOT directives; a model that ignores them twice is escalated", async () => {
+    // Half the claims unsupported (judge 0.5) and an amount without the bank record (coverage 0): S = 0.775.
+    const same = answerJson({
+      answerText: "Boris Kade received 5000 USD for the Dock 7 job [evidence: EV-10]. Boris Kade owns a yacht in Monaco [evidence: EV-2].",
+      citations: [{ evidenceId: "EV-10", claimId: "CLM-1" }, { evidenceId: "EV-2", claimId: "CLM-2" }],
+    });
+    const { mock, model } = mockLlm(same, same, same, same);
+    const held: HeldAnswer[] = [];
+    const { body } = await ask(model, held);
+    expect(mock.doGenerateCalls).toHaveLength(3);
+    const prompts = promptsSeen(mock);
+    expect(prompts[1]).toContain("DO NOT violate: POL-AMOUNT");
+    expect(prompts[2]).toContain("DO NOT violate: POL-AMOUNT");
+    expect(body.answer.responseType).toBe("escalated");
+    expect(body.answer.compliance).toMatchObject({ action: "ESCALATE", attempts: 3, checks: { smt: 1, regex: 1, coverage: 0, judge: 0.5 } });
+    expect(held).toHaveLength(1);
+  });
+
   it("naming a protected informant escalates", async () => {
     const { model } = mockLlm(answerJson({ answerText: "Anna Berg met Boris Kade at Dock 7 [evidence: EV-1]. CI-9 reported it.", citations: [{ evidenceId: "EV-1", claimId: "CLM-1" }], unknowns: ["Whether CI-9 was present is not documented."] }));
     const held: HeldAnswer[] = [];

@@ -58,9 +58,10 @@ test("supervisor reviews a low-confidence answer: filter, open, proof verified, 
     await expect(page.getByTestId(`proof-check-${check}`)).toHaveAttribute("data-ok", "true");
   }
   await expect(page.getByTestId("proof-status")).toContainText("is leaf");
-  // Evidence above the supervisor's own need-to-know stays withheld; other cited evidence is shown.
-  await expect(page.getByTestId("cited-EV-C-032")).toHaveAttribute("data-visible", "false");
-  await expect(page.getByTestId("cited-EV-C-032")).toContainText("Not shown");
+  // Evidence above the supervisor's own need-to-know is not even named — only counted; other cited evidence is shown.
+  await expect(page.getByTestId("cited-EV-C-032")).toHaveCount(0);
+  await expect(page.getByTestId("detail-hidden-items")).toContainText("outside your permissions");
+  await expect(page.locator("body")).not.toContainText("EV-C-032");
   await expect(page.locator('[data-testid^="cited-"][data-visible="true"]').first()).toBeVisible();
   await shot(page, "audit-03-entry-proof-verified");
 

@@ -1,6 +1,8 @@
 // The small ports the pipeline and the pages talk to. lib/domain and lib/graphrag depend on these, never on Prisma,
 // neo4j-driver, Next.js or the AI SDK, so tests pass in-memory fakes and every entry point shares one pipeline.
 import type { ZodType } from "zod";
+import type { KeyObject } from "node:crypto";
+import type { KeptCheckpoint, SignedCheckpoint } from "./domain/checkpoint";
 import type { ChainBreak, ChainEntry } from "./domain/ledger-chain";
 import type { LicenseUse, StoredClassification } from "./domain/markings";
 import type { Viewer } from "./domain/policy";
@@ -28,8 +30,10 @@ export interface VerifyReport {
   firstBad?: ChainBreak;
   /** Merkle root over all entries (a full walk computes it). */
   rootHash?: string;
-  /** Signed checkpoints checked against the recomputed tree (signature and root). */
-  checkpoints?: { checked: number; latest: { treeSize: number; rootHash: string; keyId: string } | null };
+  /** Signed checkpoints checked against the recomputed tree (signature and root); `external`: those from outside the tables. */
+  checkpoints?: { checked: number; external?: number; latest: { treeSize: number; rootHash: string; keyId: string } | null };
+  /** The checkpoint the first fault was found against (truncation, bad signature, other root), and where it was kept. */
+  badCheckpoint?: { treeSize: number; rootHash: string; time: string; keyId: string; source: string };
   /** Database protections found missing or disabled (append-only triggers, generated payload). Empty when all hold. */
   protectionProblems?: string[];
   /** The role this connection uses, and whether it could switch the protections off (superuser or table owner). */
@@ -40,6 +44,63 @@ export interface VerifyReport {
 export interface Ledger {
   append(entry: LedgerAppend): Promise<ChainEntry>;
   verify(): Promise<VerifyReport>;
+}
+
+/** An entry as stored: the chained part, the columns the explorer filters on, and the redactable question text. */
+export interface StoredEntry extends ChainEntry {
+  body: string;
+  tenantId: string | null;
+  actorId: string | null;
+  caseId: string | null;
+  questionText: string | null;
+  questionErasedAt: string | null;
+}
+
+export interface StoredCheckpoint extends SignedCheckpoint {
+  publicKeyPem: string;
+}
+
+export interface InclusionProof {
+  seq: number;
+  leafIndex: number;
+  treeSize: number;
+  entryHash: string;
+  leafHash: string;
+  path: string[];
+  rootHash: string;
+}
+
+export interface ConsistencyProof {
+  fromSize: number;
+  toSize: number;
+  fromRoot: string;
+  toRoot: string;
+  path: string[];
+}
+
+/**
+ * The ledger as the audit views, proofs, exports and maintenance use it (lib/server/audit-*, ledger-maintenance):
+ * reads, Merkle proofs, signed checkpoints and retention. Implemented by lib/adapters/prisma/ledger.
+ */
+export interface AuditLedger extends Ledger {
+  head(): Promise<{ size: number; hash: string; createdAt: string | null }>;
+  /** Entries with seq in [from, to], in order, with their redactable part. */
+  entries(from: number, to: number): Promise<StoredEntry[]>;
+  /** The seq range of entries written in [from, to] (ISO dates, either open). */
+  seqRange(from?: string, to?: string): Promise<{ fromSeq: number; toSeq: number }>;
+  root(size?: number): Promise<{ treeSize: number; rootHash: string }>;
+  inclusionProof(seq: number, size?: number): Promise<InclusionProof>;
+  inclusionProofs(seqs: readonly number[], size: number): Promise<Map<number, string[]>>;
+  consistencyProof(from: number, to?: number): Promise<ConsistencyProof>;
+  /** The signed checkpoint at `size` (default: the head), signed now when there is none (CG-AUDIT-003 without a key). */
+  checkpoint(size?: number): Promise<StoredCheckpoint>;
+  checkpointAt(size: number): Promise<StoredCheckpoint | null>;
+  latestCheckpoint(): Promise<StoredCheckpoint | null>;
+  checkpointCovering(seq: number): Promise<StoredCheckpoint | null>;
+  listCheckpoints(limit?: number): Promise<StoredCheckpoint[]>;
+  publicKey(): Promise<{ keyId: string; publicKeyPem: string } | null>;
+  eraseQuestionTextBefore(cutoff: Date): Promise<number>;
+  verify(options?: { trustedKeys?: KeyObject[]; onProgress?: (checked: number) => void; external?: readonly KeptCheckpoint[] }): Promise<VerifyReport>;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

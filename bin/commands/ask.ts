@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { loadActor } from "../../lib/auth/actor";
-import { askQuestion } from "../../lib/server/graphrag";
+import { asCasegraphError } from "../../lib/domain/failure-codes";
+import { askQuestion, recordRefusedQuestion } from "../../lib/server/graphrag";
 import { runtime } from "../../lib/server/runtime";
 import { UsageError, type Command } from "../command";
 
@@ -17,7 +18,11 @@ export default {
     if (!values.user || !values.case || positionals.length === 0) throw new UsageError('ask needs --user <email> --case <id> "<question>"');
     const { db } = await runtime();
     // The user is resolved fresh, as for a signed-in request: a deactivated account is refused (CG-AUTH-003).
-    const actor = await loadActor(db.prisma, { email: values.user }, "cli");
+    // A refused user (unknown, deactivated) is a refused question like any other: it leaves its ledger entry.
+    const actor = await loadActor(db.prisma, { email: values.user }, "cli").catch(async (err) => {
+      await recordRefusedQuestion(null, { caseId: values.case, question: positionals.join(" ") }, asCasegraphError(err));
+      throw err;
+    });
     const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
     const outcome = await askQuestion(actor, {
       caseId: values.case,

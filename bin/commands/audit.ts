@@ -1,24 +1,28 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { parseArgs as nodeParseArgs, type ParseArgsConfig } from "node:util";
 import { loadActor } from "../../lib/auth/actor";
-import { generateSigningKey, parsePublicKey } from "../../lib/domain/checkpoint";
+import { generateSigningKey, parsePublicKey, type KeptCheckpoint } from "../../lib/domain/checkpoint";
 import { canonicalJsonPretty } from "../../lib/domain/canonical-json";
 import { CasegraphError } from "../../lib/domain/failure-codes";
 import { verifyProofFile } from "../../lib/domain/ledger-proof";
 import { appRoleSql } from "../../lib/adapters/prisma/ledger-roles";
 import { env } from "../../lib/env";
-import { exportAndRecord, seqRangeForDates } from "../../lib/server/audit-export";
+import { exportAndRecord } from "../../lib/server/audit-export";
 import { consistencyProofFor, inclusionProofFor } from "../../lib/server/audit-proofs";
 import { readLedgerEnv } from "../../lib/server/ledger-env";
 import { trustedPublicKeys } from "../../lib/server/ledger-key";
 import { runRetention } from "../../lib/server/ledger-maintenance";
 import { runtime } from "../../lib/server/runtime";
+import { readCheckpointFile, readWitness } from "../../lib/server/checkpoint-witness";
+import { defaultDataDir } from "../../lib/adapters/prisma/db";
 import { UsageError, type Command } from "../command";
 
 const USAGE = [
-  "  audit verify [--public-key <pem file|base64>]",
+  "  audit verify [--public-key <pem file|base64>] [--checkpoint <file>]...",
   "                                        full walk: chain, entry hashes, Merkle subtrees, signed checkpoints, truncation,",
-  "                                        append-only triggers; exit 1 naming the first bad seq",
+  "                                        append-only triggers; exit 1 naming the first bad seq. Checkpoints kept outside",
+  "                                        the tables (the data folder's ledger-checkpoint.json, and each --checkpoint file",
+  "                                        saved from GET /api/audit/checkpoint or a proof) must still hold",
   "  audit checkpoint                      sign a checkpoint at the head now (prints it)",
   "  audit proof --seq <n> [--size <m>] [--out <file>]",
   "                                        inclusion proof of entry n against the signed checkpoint at size m",
@@ -68,7 +72,13 @@ async function output(text: string, out: string | undefined) {
   else process.stdout.write(text);
 }
 
-function fail(code: "CG-AUDIT-002" | "CG-AUDIT-004", message: string): number {
+/** The data folder's witness (when there is one) and every --checkpoint file: each must hold a signed checkpoint. */
+async function externalCheckpoints(files: readonly string[]): Promise<KeptCheckpoint[]> {
+  const witness = await readWitness(defaultDataDir());
+  return [...(witness ? [witness] : []), ...(await Promise.all(files.map(readCheckpointFile)))];
+}
+
+function fail(code: "CG-AUDIT-002" | "CG-AUDIT-004" | "CG-AUDIT-011", message: string): number {
   console.error(JSON.stringify(new CasegraphError(code, message).toJSON()));
   return 1;
 }
@@ -80,14 +90,22 @@ export default {
     const [sub, ...rest] = args;
     switch (sub) {
       case "verify": {
-        const { values } = parseArgs({ args: rest, options: { "public-key": { type: "string" } } });
+        const { values } = parseArgs({ args: rest, options: { "public-key": { type: "string" }, checkpoint: { type: "string", multiple: true } } });
+        const external = await externalCheckpoints(values.checkpoint ?? []);
         const { ledger } = await runtime();
         const given = await keyArg(values["public-key"]);
         const signer = given ? null : await ledger.publicKey().then(async (k) => (k ? parsePublicKey(k.publicKeyPem) : null));
         const trusted = given ? [given] : [...(signer ? [signer] : []), ...trustedPublicKeys(null, readLedgerEnv().CASEGRAPH_LEDGER_TRUSTED_KEYS)];
-        const report = await ledger.verify({ trustedKeys: trusted });
+        const report = await ledger.verify({ trustedKeys: trusted, external });
         console.log(JSON.stringify(report));
         if (report.ok) return 0;
+        const cp = report.badCheckpoint;
+        if (report.firstBad?.fault === "truncated" && cp) {
+          return fail("CG-AUDIT-011", `The ledger holds ${report.size} entries, but the signed checkpoint at tree size ${cp.treeSize} (signed ${cp.time}, key ${cp.keyId}, kept in ${cp.source}) shows it held ${cp.treeSize}: entries from seq ${report.size + 1} were removed.`);
+        }
+        if (report.firstBad && cp) {
+          return fail("CG-AUDIT-002", `The ledger breaks at seq ${report.firstBad.seq} (${report.firstBad.fault}) against the signed checkpoint at tree size ${cp.treeSize} kept in ${cp.source}.`);
+        }
         if (report.firstBad) return fail("CG-AUDIT-002", `The ledger breaks at seq ${report.firstBad.seq} (${report.firstBad.fault}).`);
         return fail("CG-AUDIT-002", `The ledger's database protection is not intact: ${report.protectionProblems?.join("; ")}.`);
       }
@@ -105,8 +123,8 @@ export default {
         });
         const { ledger } = await runtime();
         let file: unknown;
-        if (values.seq !== undefined) file = await inclusionProofFor(ledger, intArg("seq", values.seq)!, intArg("size", values.size));
-        else if (values.from !== undefined) file = await consistencyProofFor(ledger, intArg("from", values.from)!, intArg("to", values.to));
+        if (values.seq !== undefined) file = await inclusionProofFor(ledger, intArg("seq", values.seq)!, intArg("size", values.size), "sign");
+        else if (values.from !== undefined) file = await consistencyProofFor(ledger, intArg("from", values.from)!, intArg("to", values.to), "sign");
         else throw new UsageError("audit proof needs --seq <n> or --from <a>");
         await output(canonicalJsonPretty(file), values.out);
         return 0;
@@ -146,7 +164,7 @@ export default {
         } else {
           const dates = [values.from, values.to].map((v) => (Number.isNaN(Date.parse(v)) ? null : new Date(v).toISOString()));
           if (dates.includes(null)) throw new UsageError("--from/--to must both be sequence numbers or both ISO dates");
-          ({ fromSeq, toSeq } = await seqRangeForDates(ledger, dates[0]!, dates[1]!));
+          ({ fromSeq, toSeq } = await ledger.seqRange(dates[0]!, dates[1]!));
           if (fromSeq > toSeq) throw new CasegraphError("CG-INPUT-005", "No ledger entries fall in that date range.");
         }
         const actor = values.user ? await loadActor(db.prisma, { email: values.user }, "cli") : null;

@@ -21,7 +21,7 @@ export interface BrowserProofReport {
 interface ProofFileShape {
   format?: unknown;
   type?: unknown;
-  entry?: { seq?: unknown; prevHash?: unknown; entryHash?: unknown; kind?: unknown; createdAt?: unknown; payload?: unknown };
+  entry?: { seq?: unknown; prevHash?: unknown; entryHash?: unknown; kind?: unknown; createdAt?: unknown; payload?: unknown; hiddenItems?: unknown };
   leafIndex?: unknown;
   treeSize?: unknown;
   leafHash?: unknown;
@@ -99,7 +99,11 @@ export function checkpointMessageText(c: { treeSize: number; rootHash: string; t
   return `casegraph.ledger/v1\n${c.treeSize}\n${c.rootHash}\n${c.time}\n${c.keyId}\n`;
 }
 
-export async function verifyInclusionInBrowser(input: unknown, trustedPublicKeyPem?: string): Promise<BrowserProofReport> {
+/**
+ * `serverCheckedEntryHash`: the server's verdict on the entry hash over the FULL stored entry, used when the file's
+ * entry was redacted for this reviewer (entry.hiddenItems > 0) and so cannot be re-hashed here.
+ */
+export async function verifyInclusionInBrowser(input: unknown, trustedPublicKeyPem?: string, serverCheckedEntryHash?: boolean): Promise<BrowserProofReport> {
   const checks: BrowserCheck[] = [];
   const f = (input ?? {}) as ProofFileShape;
   if (typeof crypto === "undefined" || !crypto.subtle) {
@@ -110,12 +114,18 @@ export async function verifyInclusionInBrowser(input: unknown, trustedPublicKeyP
     f.format === "casegraph.ledger-proof/v1" && f.type === "inclusion" &&
     typeof e.seq === "number" && Number.isSafeInteger(e.seq) && e.seq >= 1 && isHash(e.prevHash) && isHash(e.entryHash) &&
     typeof e.kind === "string" && typeof e.createdAt === "string" && e.payload !== undefined;
+  const redacted = typeof e.hiddenItems === "number" && e.hiddenItems > 0;
   let hashOk = false;
-  if (entryOk) {
-    const body = canonicalJson({ seq: e.seq, kind: e.kind, createdAt: e.createdAt, payload: e.payload });
-    hashOk = (await sha256(new TextEncoder().encode((e.prevHash as string) + body))) === e.entryHash;
+  if (entryOk && redacted) {
+    hashOk = serverCheckedEntryHash === true;
+    checks.push({ name: "entry hash", ok: hashOk, detail: hashOk ? "checked on the server over the full entry (some ids are outside your permissions)" : "the server could not confirm the entry hash" });
+  } else {
+    if (entryOk) {
+      const body = canonicalJson({ seq: e.seq, kind: e.kind, createdAt: e.createdAt, payload: e.payload });
+      hashOk = (await sha256(new TextEncoder().encode((e.prevHash as string) + body))) === e.entryHash;
+    }
+    checks.push({ name: "entry hash", ok: hashOk, detail: hashOk ? "the entry's content hashes to its entry hash" : "the entry's content does not hash to its entry hash" });
   }
-  checks.push({ name: "entry hash", ok: hashOk, detail: hashOk ? "the entry's content hashes to its entry hash" : "the entry's content does not hash to its entry hash" });
 
   const leafOk = hashOk && f.leafIndex === (e.seq as number) - 1 && isHash(f.leafHash) && f.leafHash === (await leafHashOf(e.entryHash as string));
   checks.push({ name: "leaf", ok: leafOk, detail: leafOk ? `leaf ${f.leafIndex}` : "leaf index or hash does not match the entry" });

@@ -22,7 +22,8 @@ export function InclusionProof({ seq }: { seq: number }) {
       if (!live) return;
       if (!r.ok) return setError(r.error);
       setLoaded(r.data);
-      const report = await verifyInclusionInBrowser(r.data.file, r.data.trustedPublicKeyPem ?? undefined);
+      const serverHash = r.data.server.checks.find((c) => c.name === "entry hash")?.ok;
+      const report = await verifyInclusionInBrowser(r.data.file, r.data.trustedPublicKeyPem ?? undefined, serverHash);
       if (live) setBrowser(report);
     })().catch(() => live && setError({ code: "CG-SYS-002", message: "The proof could not be loaded." }));
     return () => {

@@ -27,6 +27,26 @@ export type ActionResult<T> =
 export interface GuardOptions {
   /** The actor must hold at least one of these roles. Omitted → any signed-in, active user. */
   roles?: Role[];
+  /**
+   * Called when the guard refuses a request before the handler runs (credential, Origin, role, input shape), with the
+   * actor when one was resolved and what was sent. Question entry points record the refusal in the ledger with it.
+   * It must not throw; the refusal's response is the same either way.
+   */
+  onRefused?: RefusalRecorder;
+}
+
+export type RefusalRecorder = (actor: Actor | null, raw: unknown, error: CasegraphError) => Promise<void>;
+
+const MAX_REFUSED_BODY = 64 * 1024;
+
+/** The body of a refused request, for its ledger entry: JSON when it parses, bounded, never thrown on. */
+async function refusedBody(req: Request): Promise<unknown> {
+  try {
+    const text = await req.text();
+    return text.length <= MAX_REFUSED_BODY ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export type RouteContext<P> = { params: Promise<P> };
@@ -58,13 +78,20 @@ export function authedRoute<P = Record<string, never>>(
   handler: (req: Request, ctx: { actor: Actor; params: P }) => Promise<Response>,
 ): (req: Request, ctx: RouteContext<P>) => Promise<Response> {
   const wrapped = async (req: Request, ctx: RouteContext<P>) => {
+    let actor: Actor | null = null;
+    let params: P;
     try {
       const { db } = await runtime();
-      const actor = await actorFromRequest(db.prisma, req.headers);
+      actor = await actorFromRequest(db.prisma, req.headers);
       // A cookie rides along on cross-site requests; a Bearer token does not, so only cookie callers need the check.
       if (actor.via === "session" && !SAFE_METHODS.has(req.method.toUpperCase())) assertSameOrigin(req.headers);
       requireRoles(actor, options.roles);
-      const params = ((await ctx?.params) ?? {}) as P;
+      params = ((await ctx?.params) ?? {}) as P;
+    } catch (err) {
+      if (options.onRefused) await options.onRefused(actor, await refusedBody(req), asCasegraphError(err));
+      return errorResponse(err);
+    }
+    try {
       return await handler(req, { actor, params });
     } catch (err) {
       return errorResponse(err);
@@ -93,15 +120,29 @@ export function authedAction<S extends z.ZodType, T>(
   fn: (actor: Actor, input: z.infer<S>) => Promise<T>,
 ): (raw: z.input<S>) => Promise<ActionResult<T>> {
   const wrapped = async (raw: z.input<S>): Promise<ActionResult<T>> => {
+    let actor: Actor | null = null;
+    let input: z.infer<S>;
     try {
       const h = await headers();
-      assertSameOrigin(h);
       const { db } = await runtime();
-      const actor = await actorFromSession(db.prisma, h);
+      try {
+        assertSameOrigin(h);
+      } catch (err) {
+        // A forged cross-site call rides on the victim's cookie: name whose session it tried to use, if any.
+        if (options.onRefused) actor = await actorFromSession(db.prisma, h).catch(() => null);
+        throw err;
+      }
+      actor = await actorFromSession(db.prisma, h);
       requireRoles(actor, options.roles);
       const parsed = options.input.safeParse(raw);
       if (!parsed.success) throw inputError(parsed.error);
-      return { ok: true, data: await fn(actor, parsed.data) };
+      input = parsed.data;
+    } catch (err) {
+      if (options.onRefused) await options.onRefused(actor, raw, asCasegraphError(err));
+      return toActionError(err);
+    }
+    try {
+      return { ok: true, data: await fn(actor, input) };
     } catch (err) {
       return toActionError(err);
     }

@@ -126,3 +126,27 @@ export function checkpointProblem(checkpoint: unknown, publicKey: KeyObject): Ch
 }
 
 export const verifyCheckpoint = (checkpoint: unknown, publicKey: KeyObject) => checkpointProblem(checkpoint, publicKey) === null;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Checkpoints kept outside the ledger tables
+
+/** A signed checkpoint kept outside the ledger tables, and where it was found (a file, an export). */
+export interface KeptCheckpoint {
+  checkpoint: SignedCheckpoint;
+  source: string;
+}
+
+/**
+ * The signed checkpoint inside a file someone kept: the data folder's ledger-checkpoint.json, the JSON of GET
+ * /api/audit/checkpoint, a bare checkpoint, or a proof file (its checkpoint, or a consistency proof's newer one).
+ * null when the file holds none. The signature is not checked here; `audit verify` checks it against trusted keys.
+ */
+export function checkpointInFile(json: unknown): SignedCheckpoint | null {
+  if (isCheckpointShape(json)) return pick(json);
+  if (!json || typeof json !== "object") return null;
+  const o = json as Record<string, unknown>;
+  for (const key of ["checkpoint", "toCheckpoint"]) if (isCheckpointShape(o[key])) return pick(o[key] as SignedCheckpoint);
+  return null;
+}
+
+const pick = (c: SignedCheckpoint): SignedCheckpoint => ({ treeSize: c.treeSize, rootHash: c.rootHash, time: c.time, keyId: c.keyId, signature: c.signature });

@@ -7,7 +7,7 @@ import type { AnswerModel, CaseAccess, CaseDisclosure, CaseGraphStore, CaseRef, 
 import type { AnswerPolicyPorts } from "../policy-ports";
 import { answerDigest, recordAudit, type AuditFacts } from "./audit";
 import { buildContext, type ContextBuild } from "./context";
-import { classifyRequest, parseInput, refusalText } from "./input";
+import { auditableText, classifyRequest, parseInput, refusalText } from "./input";
 import { PolicyGate, type PolicySummary } from "./policy-filter";
 import { enforcePolicies, preparePolicy } from "./policy-step";
 import { buildUserPrompt, modelOutputSchema, PROMPT_VERSION, SYSTEM_PROMPT } from "./prompt";
@@ -47,13 +47,12 @@ export interface AnswerOptions {
 
 const EMPTY_CONTEXT: RawContext = { nodes: [], edges: [], evidenceSnippets: [] };
 
-export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknown, options: AnswerOptions = {}): Promise<AnswerOutcome> {
-  const started = performance.now();
+/** The audit facts of a request before step 1 has accepted anything: what was sent, bounded and sanitised. */
+function initialFacts(deps: RefusalDeps, asker: Asker, raw: unknown): AuditFacts {
   const newId = deps.newId ?? randomUUID;
-  const requestId = newId();
-  const facts: AuditFacts = {
+  return {
     auditId: newId(),
-    requestId,
+    requestId: newId(),
     timestamp: (deps.clock ?? (() => new Date()))().toISOString(),
     promptVersion: PROMPT_VERSION,
     queryMode: deps.auditQueryMode ?? "text",
@@ -61,10 +60,30 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
     caseId: rawField(raw, "caseId", 200),
     // Until step 1 accepts it, the audit keeps what was sent (bounded), so rejected questions are traceable too.
     question: rawField(raw, "question", HARD_LIMITS.maxQuestionChars),
-    model: { provider: deps.model.provider, id: deps.model.modelId },
+    model: deps.model ? { provider: deps.model.provider, id: deps.model.modelId } : null,
     responseType: "error",
     latencyMs: 0,
   };
+}
+
+export type RefusalDeps = Pick<AnswerDeps, "ledger" | "auditQueryMode" | "clock" | "newId"> & { model?: AnswerModel };
+
+/** Nobody signed in: a refused request still names what it could (nothing of a person). */
+export const ANONYMOUS_ASKER: Asker = { userId: "", tenantId: "", clearance: "UNREADABLE", needToKnow: [] };
+
+/**
+ * A question refused before the pipeline could run it (no or bad credential, foreign Origin, a role that may not ask,
+ * a body the entry point could not even shape): one ledger entry like any other refused request, then the coded
+ * error. Issue 11 §3: every refused question leaves one entry, whatever the reason.
+ */
+export async function refuseRequest(deps: RefusalDeps, asker: Asker | null, raw: unknown, error: CasegraphError): Promise<AnswerOutcome> {
+  const facts = initialFacts(deps, asker ?? ANONYMOUS_ASKER, raw);
+  return fail(deps, facts, performance.now(), error, undefined, undefined, undefined);
+}
+
+export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknown, options: AnswerOptions = {}): Promise<AnswerOutcome> {
+  const started = performance.now();
+  const facts = initialFacts(deps, asker, raw);
   const progress = (stage: ProgressEvent["stage"], detail?: Record<string, number>) => options.onProgress?.({ stage, ...(detail ? { detail } : {}) });
   let context: ContextBuild | undefined;
   let policy: PolicySummary | undefined;
@@ -166,7 +185,7 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
     const unknowns = composeUnknownDetails({ model: validated.unknowns, hidden, context, validation: validated.report, ...capsOf(limits) });
 
     // 8. Audit and 9. Respond: the answer leaves only after its ledger entry is written (an escalated one never leaves).
-    const answer = enforced.finish(answerOf({ ...validated, unknowns }, rawContext), { deps, facts, asker, caseRef, question: input.question, rawContext, reviewId: newId });
+    const answer = enforced.finish(answerOf({ ...validated, unknowns }, rawContext), { deps, facts, asker, caseRef, question: input.question, rawContext, reviewId: deps.newId ?? randomUUID });
     return await deliver(deps, facts, started, { answer: await answer, rawContext });
   } catch (err) {
     return await fail(deps, facts, started, asCasegraphError(err), context?.rawContext, policy, hidden);
@@ -296,7 +315,7 @@ async function deliver(
 }
 
 async function fail(
-  deps: AnswerDeps,
+  deps: RefusalDeps,
   facts: AuditFacts,
   started: number,
   error: CasegraphError,
@@ -344,6 +363,5 @@ function withheld(facts: AuditFacts, error: CasegraphError): AnswerOutcome {
 
 function rawField(raw: unknown, key: string, max: number): string | null {
   if (!raw || typeof raw !== "object") return null;
-  const v = (raw as Record<string, unknown>)[key];
-  return typeof v === "string" ? [...v.trim()].slice(0, max).join("") || null : null;
+  return auditableText((raw as Record<string, unknown>)[key], max);
 }

@@ -3,9 +3,9 @@
 // SHA-256 — never evidence text. The hashed payload holds the question's SHA-256 (query_sha256); with
 // AUDIT_QUERY_MODE=text the question text is stored next to the entry, outside the hash (LedgerAppend.redactable), so
 // retention can erase it after AUDIT_RETENTION_DAYS without breaking the chain; with `hash` only the SHA-256 is kept.
-import { createHash } from "node:crypto";
 import { canonicalJson } from "../domain/canonical-json";
 import { asCasegraphError, CasegraphError } from "../domain/failure-codes";
+import { sha256Hex } from "../domain/ledger-chain";
 import type { Ledger } from "../ports";
 import type { PolicySummary } from "./policy-filter";
 import type { ValidationReport } from "./validate";
@@ -13,7 +13,7 @@ import type { Asker, RawContext, ResponseType } from "./types";
 
 export const AUDIT_KIND = "graphrag.answer";
 
-export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+export { sha256Hex as sha256 };
 
 export interface AuditFacts {
   auditId: string;
@@ -66,7 +66,7 @@ export function auditPayload(f: AuditFacts): Record<string, unknown> {
     actor_token: f.asker.token ? { id: f.asker.token.id, issuer: f.asker.token.issuer } : null,
     case_id: f.caseId,
     query_mode: f.queryMode,
-    query_sha256: f.question === null ? null : sha256(f.question),
+    query_sha256: f.question === null ? null : sha256Hex(f.question),
     model: f.model ? `${f.model.provider}:${f.model.id}` : null,
     response_type: f.responseType,
     ...(f.errorCode ? { error_code: f.errorCode, error_message: f.errorMessage ?? null } : {}),
@@ -140,5 +140,5 @@ export async function recordAudit(ledger: Ledger, facts: AuditFacts): Promise<vo
 }
 
 export function answerDigest(value: unknown): string {
-  return sha256(canonicalJson(value));
+  return sha256Hex(canonicalJson(value));
 }

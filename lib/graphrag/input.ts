@@ -15,6 +15,17 @@ export interface AnswerInput {
 // Control characters other than tab and line breaks, plus the invisible direction/zero-width controls that can
 // disguise text.
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/u;
+const CONTROL_ALL = new RegExp(CONTROL.source, "gu");
+
+/**
+ * What a refused request sent, as the ledger may keep it: a string, trimmed, at most `max` characters, control
+ * characters replaced by U+FFFD (a NUL cannot even be stored in PostgreSQL text, and the rest must not reach a
+ * reviewer's screen as controls). Anything that is not a non-empty string is null.
+ */
+export function auditableText(value: unknown, max: number): string | null {
+  if (typeof value !== "string") return null;
+  return [...value.replace(CONTROL_ALL, "\uFFFD").trim()].slice(0, max).join("") || null;
+}
 
 const bodySchema = z.object({
   caseId: z.string({ error: "must be a string" }),

@@ -10,7 +10,9 @@ import type { Actor } from "../auth/actor";
 import { CasegraphError } from "../domain/failure-codes";
 import { readLicenseUses, readMarking, type StoredClassification } from "../domain/markings";
 import { mayViewEvidence } from "../domain/policy";
-import { sha256Text, type PrismaLedger } from "../adapters/prisma/ledger";
+import { sha256Hex } from "../domain/ledger-chain";
+import type { AuditLedger } from "../ports";
+import { reviewerRedactor, type ReviewerStores } from "./audit-visibility";
 
 export const PAGE_SIZE = 50;
 
@@ -225,14 +227,17 @@ export interface AuditDetail {
     source: "stored" | "payload" | "none";
   };
   cited: CitedItem[];
+  /** Case items the entry names that the viewer may not see: left out of `payload` and `cited`, only counted. */
+  hiddenItems: number;
   headSize: number;
 }
 
-export async function auditEntryDetail(prisma: PrismaClient, ledger: PrismaLedger, actor: Actor, seq: number): Promise<AuditDetail> {
+export async function auditEntryDetail(prisma: PrismaClient, ledger: AuditLedger, stores: ReviewerStores, actor: Actor, seq: number): Promise<AuditDetail> {
   const [entry] = await ledger.entries(seq, seq);
   // Another tenant's entry is indistinguishable from a missing one.
   if (!entry || entry.tenantId !== actor.tenantId) throw new CasegraphError("CG-ACCESS-003");
-  const payload = (entry.payload ?? {}) as Record<string, unknown>;
+  // Shown as the viewer may see it; the chain and proofs are checked on the stored entry.
+  const { payload, hiddenItems } = (await reviewerRedactor(stores, actor, [entry]))(entry);
   const [user, kase, head] = await Promise.all([
     entry.actorId ? prisma.user.findFirst({ where: { id: entry.actorId, tenantId: actor.tenantId }, select: { name: true, email: true } }) : null,
     entry.caseId ? prisma.case.findFirst({ where: { id: entry.caseId, tenantId: actor.tenantId }, select: { title: true } }) : null,
@@ -246,7 +251,7 @@ export async function auditEntryDetail(prisma: PrismaClient, ledger: PrismaLedge
     source = "payload";
   }
   const digest = typeof payload.query_sha256 === "string" ? payload.query_sha256 : null;
-  const matchesHash = text !== null && digest !== null ? sha256Text(text) === digest : null;
+  const matchesHash = text !== null && digest !== null ? sha256Hex(text) === digest : null;
 
   const citedIds = Array.isArray(payload.citation_ids) ? (payload.citation_ids as unknown[]).filter((x): x is string => typeof x === "string") : [];
   const evidence = entry.caseId && citedIds.length
@@ -277,6 +282,7 @@ export async function auditEntryDetail(prisma: PrismaClient, ledger: PrismaLedge
     payload,
     question: { text, erasedAt: entry.questionErasedAt, matchesHash, source },
     cited,
+    hiddenItems,
     headSize: head.size,
   };
 }

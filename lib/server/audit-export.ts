@@ -4,11 +4,14 @@
 // same bytes: the checkpoint is the one stored for that tree size (signed once, Ed25519 signatures are deterministic),
 // and nothing in the artifact depends on when it was exported. CSV is the same rows for spreadsheets.
 // Every export is itself recorded in the ledger (kind "audit.export", with the artifact's SHA-256).
-import { createHash } from "node:crypto";
 import { canonicalJsonPretty } from "../domain/canonical-json";
 import { CasegraphError } from "../domain/failure-codes";
 import { PROMPT_VERSION, SYSTEM_PROMPT } from "../graphrag/prompt";
-import type { PrismaLedger } from "../adapters/prisma/ledger";
+import { sha256Hex } from "../domain/ledger-chain";
+import type { AuditLedger } from "../ports";
+import { hiddenItemsText } from "../domain/audit-redaction";
+import type { Viewer } from "../domain/policy";
+import { reviewerRedactor, type ReviewerStores } from "./audit-visibility";
 
 export const ARTIFACT_FORMAT = "casegraph.compliance-artifact/v1";
 export const EXPORT_KIND = "audit.export";
@@ -24,6 +27,11 @@ export interface ExportRequest {
   /** Only this tenant's entries (a supervisor's export); null: every tenant (an operator's export). */
   tenantId: string | null;
   includeQuestionText: boolean;
+  /**
+   * A reviewer's export: ids of case items outside the reviewer's own permissions are removed from the payloads and
+   * counted (issue 11 §6). Omitted: an operator's export, complete.
+   */
+  reviewer?: { viewer: Viewer; stores: ReviewerStores };
 }
 
 export interface ExportActor {
@@ -33,24 +41,9 @@ export interface ExportActor {
   via: string;
 }
 
-const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 const str = (v: unknown) => (typeof v === "string" ? v : null);
 
-/** Maps an optional date range onto sequence numbers (entry times never go backwards, so this is exact). */
-export async function seqRangeForDates(ledger: PrismaLedger, from?: string, to?: string): Promise<{ fromSeq: number; toSeq: number }> {
-  const head = await ledger.head();
-  const rows = await ledger.prisma.$queryRawUnsafe<Array<{ lo: unknown; hi: unknown }>>(
-    `SELECT (SELECT seq FROM "ledger" WHERE $1::timestamptz IS NULL OR created_at >= $1::timestamptz ORDER BY created_at, seq LIMIT 1) AS lo,
-            (SELECT seq FROM "ledger" WHERE $2::timestamptz IS NULL OR created_at <= $2::timestamptz ORDER BY created_at DESC, seq DESC LIMIT 1) AS hi`,
-    from ?? null,
-    to ?? null,
-  );
-  const lo = rows[0].lo === null ? head.size + 1 : Number(rows[0].lo);
-  const hi = rows[0].hi === null ? 0 : Number(rows[0].hi);
-  return { fromSeq: lo, toSeq: hi };
-}
-
-export async function buildArtifact(ledger: PrismaLedger, req: ExportRequest) {
+export async function buildArtifact(ledger: AuditLedger, req: ExportRequest) {
   const head = await ledger.head();
   const { fromSeq, toSeq } = req;
   if (!Number.isSafeInteger(fromSeq) || !Number.isSafeInteger(toSeq) || fromSeq < 1 || toSeq < fromSeq || toSeq > head.size) {
@@ -63,12 +56,15 @@ export async function buildArtifact(ledger: PrismaLedger, req: ExportRequest) {
   const entries = req.tenantId === null ? all : all.filter((e) => e.tenantId === req.tenantId);
   const checkpoint = await ledger.checkpoint(toSeq);
   const proofs = await ledger.inclusionProofs(entries.map((e) => e.seq), toSeq);
+  const redact = req.reviewer ? await reviewerRedactor(req.reviewer.stores, req.reviewer.viewer, entries) : null;
+  const shown = entries.map((e) => (redact ? { ...e, ...redact(e) } : { ...e, hiddenItems: 0 }));
+  const hiddenItems = shown.reduce((n, e) => n + e.hiddenItems, 0);
 
   const versions = new Map<string, number>();
   const cited = new Set<string>();
   const byKind = new Map<string, number>();
   const byResponseType = new Map<string, number>();
-  for (const e of entries) {
+  for (const e of shown) {
     const p = (e.payload ?? {}) as Record<string, unknown>;
     byKind.set(e.kind, (byKind.get(e.kind) ?? 0) + 1);
     const v = str(p.prompt_version);
@@ -87,28 +83,38 @@ export async function buildArtifact(ledger: PrismaLedger, req: ExportRequest) {
     },
     publicKey: checkpoint.publicKeyPem,
     verification:
-      "entryHash = sha256_hex(prevHash || canonical_json({seq, kind, createdAt, payload})); leaf = sha256(0x00 || entryHash bytes); " +
+      "entryHash = sha256_hex(prevHash || canonical_json({seq, kind, createdAt, payload})); leaf = sha256Hex(0x00 || entryHash bytes); " +
       "inclusionProof is the RFC 6962 audit path of leaf seq-1 in the tree of checkpoint.treeSize leaves, whose root the checkpoint signs " +
       "(Ed25519 over \"casegraph.ledger/v1\\n<treeSize>\\n<rootHash>\\n<time>\\n<keyId>\\n\"). questionText is outside the hash; its sha256 is payload.query_sha256.",
+    ...(redact
+      ? {
+          redaction:
+            `Exported for a reviewer: ${hiddenItemsText(hiddenItems)} were removed from the id lists of the entries marked hiddenItems. ` +
+            "Those entries' entryHash cannot be recomputed from this file (the server verified them on the full stored payload); " +
+            "their inclusion proofs, from entryHash, and the checkpoint still verify. An operator's export (`casegraph audit export`) is complete.",
+          hiddenItems,
+        }
+      : {}),
     summary: { entryCount: entries.length, byKind: sortedCounts(byKind), byResponseType: sortedCounts(byResponseType) },
     promptVersions: [...versions.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([version, entryCount]) => ({
       version,
       entryCount,
-      systemPromptSha256: PROMPTS[version] ? sha256(PROMPTS[version]) : null,
+      systemPromptSha256: PROMPTS[version] ? sha256Hex(PROMPTS[version]) : null,
     })),
     killSwitches: {
       // Operator kill switches (seed 004 §8) are recorded in the ledger when engaged; none is implemented in this
       // deployment yet, so this lists whatever such entries the range holds (usually none).
-      recorded: entries.filter((e) => /(^|\.)kill_switch/.test(e.kind)).map((e) => ({ seq: e.seq, kind: e.kind, createdAt: e.createdAt, payload: e.payload })),
+      recorded: shown.filter((e) => /(^|\.)kill_switch/.test(e.kind)).map((e) => ({ seq: e.seq, kind: e.kind, createdAt: e.createdAt, payload: e.payload })),
     },
     evidenceIdsCited: [...cited].sort(),
-    entries: entries.map((e) => ({
+    entries: shown.map((e) => ({
       seq: e.seq,
       prevHash: e.prevHash,
       entryHash: e.entryHash,
       kind: e.kind,
       createdAt: e.createdAt,
       payload: e.payload,
+      ...(e.hiddenItems ? { hiddenItems: e.hiddenItems } : {}),
       tenantId: e.tenantId,
       actorId: e.actorId,
       caseId: e.caseId,
@@ -149,14 +155,14 @@ export function artifactCsv(a: ComplianceArtifact): string {
 
 /** Builds the export, records it in the ledger, and returns the text. */
 export async function exportAndRecord(
-  ledger: PrismaLedger,
+  ledger: AuditLedger,
   req: ExportRequest,
   actor: ExportActor,
   format: "json" | "csv",
 ): Promise<{ text: string; sha256: string; entryCount: number; recordedSeq: number }> {
   const artifact = await buildArtifact(ledger, req);
   const text = format === "json" ? artifactJson(artifact) : artifactCsv(artifact);
-  const digest = sha256(text);
+  const digest = sha256Hex(text);
   const recorded = await ledger.append({
     kind: EXPORT_KIND,
     tenantId: actor.tenantId,

@@ -1,23 +1,36 @@
 // Proof files for the CLI, the API and the explorer: entry + Merkle path + signed checkpoint + public key.
 import { CasegraphError } from "../domain/failure-codes";
 import { consistencyProofFile, inclusionProofFile, type ConsistencyProofFile, type InclusionProofFile } from "../domain/ledger-proof";
-import type { PrismaLedger, StoredCheckpoint } from "../adapters/prisma/ledger";
+import type { AuditLedger, StoredCheckpoint } from "../ports";
 
 /**
- * The checkpoint an inclusion proof for `seq` is checked against: the one at `size` when given (signed now if that size
- * has none yet), else the latest checkpoint when it covers the entry, else a new one at the head.
+ * "sign": a POST (server action, CLI) may sign the checkpoint a proof needs. "read": a GET only uses checkpoints
+ * already signed, and says so when none fits (CG-AUDIT-010) — a cross-site GET must not make the server sign.
  */
-export async function checkpointForEntry(ledger: PrismaLedger, seq: number, size?: number): Promise<StoredCheckpoint> {
-  if (size !== undefined) return ledger.checkpoint(size);
+export type CheckpointMode = "sign" | "read";
+
+/**
+ * The checkpoint an inclusion proof for `seq` is checked against: the one at `size` when given, else the latest
+ * checkpoint when it covers the entry, else (signing allowed) a new one at the head.
+ */
+export async function checkpointForEntry(ledger: AuditLedger, seq: number, size: number | undefined, mode: CheckpointMode): Promise<StoredCheckpoint> {
+  if (size !== undefined) {
+    if (size < seq) throw new CasegraphError("CG-INPUT-005", `A checkpoint at tree size ${size} does not hold entry ${seq}.`);
+    return mode === "sign" ? ledger.checkpoint(size) : ((await ledger.checkpointAt(size)) ?? noCheckpoint(`at tree size ${size}`));
+  }
   const latest = await ledger.latestCheckpoint();
   if (latest && latest.treeSize >= seq) return latest;
-  return ledger.checkpoint();
+  return mode === "sign" ? ledger.checkpoint() : noCheckpoint(`covering entry ${seq}`);
 }
 
-export async function inclusionProofFor(ledger: PrismaLedger, seq: number, size?: number): Promise<InclusionProofFile> {
+function noCheckpoint(what: string): never {
+  throw new CasegraphError("CG-AUDIT-010", `There is no signed checkpoint ${what} yet; sign one with POST /api/audit/checkpoint.`);
+}
+
+export async function inclusionProofFor(ledger: AuditLedger, seq: number, size: number | undefined, mode: CheckpointMode): Promise<InclusionProofFile> {
   const [entry] = await ledger.entries(seq, seq);
   if (!entry) throw new CasegraphError("CG-ACCESS-003", `Ledger entry ${seq} does not exist.`);
-  const checkpoint = await checkpointForEntry(ledger, seq, size);
+  const checkpoint = await checkpointForEntry(ledger, seq, size, mode);
   const proof = await ledger.inclusionProof(seq, checkpoint.treeSize);
   if (proof.rootHash !== checkpoint.rootHash) {
     throw new CasegraphError("CG-AUDIT-002", `The ledger no longer matches its signed checkpoint at size ${checkpoint.treeSize}.`);
@@ -35,12 +48,13 @@ export async function inclusionProofFor(ledger: PrismaLedger, seq: number, size?
 
 /**
  * Consistency between two signed checkpoints. `from` must already be signed: a checkpoint made now for an old size
- * would prove nothing about what was signed back then. `to` defaults to a checkpoint at the head (signed on demand).
+ * would prove nothing about what was signed back then. `to` defaults to a checkpoint at the head (signed on demand)
+ * or, for a read, the latest signed one.
  */
-export async function consistencyProofFor(ledger: PrismaLedger, from: number, to?: number): Promise<ConsistencyProofFile> {
+export async function consistencyProofFor(ledger: AuditLedger, from: number, to: number | undefined, mode: CheckpointMode): Promise<ConsistencyProofFile> {
   const fromCheckpoint = await ledger.checkpointAt(from);
   if (!fromCheckpoint) throw new CasegraphError("CG-INPUT-005", `There is no signed checkpoint at tree size ${from}.`);
-  const toCheckpoint = to === undefined ? await ledger.checkpoint() : await ledger.checkpointAt(to);
+  const toCheckpoint = to !== undefined ? await ledger.checkpointAt(to) : mode === "sign" ? await ledger.checkpoint() : await ledger.latestCheckpoint();
   if (!toCheckpoint) throw new CasegraphError("CG-INPUT-005", `There is no signed checkpoint at tree size ${to}.`);
   if (toCheckpoint.treeSize < from) throw new CasegraphError("CG-INPUT-005", "from must not exceed to.");
   const proof = await ledger.consistencyProof(from, toCheckpoint.treeSize);

@@ -9,7 +9,7 @@ import { PrismaEvidenceStore, driverRunner, poolRunner, type SqlRunner } from ".
 import { PrismaGraphStore } from "../adapters/prisma/graph-store";
 import { PrismaAnswerPolicyStore } from "../adapters/prisma/policy-store";
 import { Z3PolicySolver } from "../adapters/solver/z3";
-import { answerQuestion, type AnswerDeps, type AnswerOptions } from "../graphrag/answer";
+import { answerQuestion, refuseRequest, type AnswerDeps, type AnswerOptions } from "../graphrag/answer";
 import type { AnswerOutcome, Asker } from "../graphrag/types";
 import { asCasegraphError, type CasegraphError } from "../domain/failure-codes";
 import type { AnswerModel, CaseAccess, Ledger, ModelProbe } from "../ports";
@@ -115,4 +115,18 @@ export async function askQuestion(asker: Asker, body: unknown, options: AnswerOp
     return { ok: false, status: e.status, body: { error: e.toJSON().error, requestId: "", timestamp: new Date().toISOString(), auditId: null } };
   }
   return answerQuestion(deps, asker, body, options);
+}
+
+/**
+ * The guard's refusal recorder for the question entry points (route and server actions): a request refused before the
+ * pipeline (credential, Origin, role, input shape) still leaves its one ledger entry. Never throws: when even the
+ * ledger is unreachable the refusal stands and the failure is logged.
+ */
+export async function recordRefusedQuestion(actor: Asker | null, raw: unknown, error: CasegraphError): Promise<void> {
+  try {
+    const { ledger } = await runtime();
+    await refuseRequest({ ledger, auditQueryMode: env().AUDIT_QUERY_MODE }, actor, raw, error);
+  } catch (err) {
+    console.error("casegraph: a refused question could not be recorded", (err as Error).message);
+  }
 }

@@ -14,6 +14,11 @@ export const ledgerEnvSchema = z.object({
   CASEGRAPH_LEDGER_TRUSTED_KEYS: optionalString,
   /** A signed checkpoint every N entries. */
   CASEGRAPH_CHECKPOINT_EVERY: z.coerce.number().int().min(1).max(10_000_000).default(1000),
+  /**
+   * How often the server signs the head when the ledger grew, in minutes: the newest entries are covered by a signed
+   * checkpoint (kept outside the tables too) within this time, so cutting them off afterwards is detected.
+   */
+  CASEGRAPH_CHECKPOINT_MINUTES: z.coerce.number().min(0.01).max(24 * 60).default(5),
   /** How often the server runs ledger maintenance (retention, catch-up checkpoint), in hours. */
   CASEGRAPH_LEDGER_MAINTENANCE_HOURS: z.coerce.number().min(0.001).max(24 * 365).default(24),
 });

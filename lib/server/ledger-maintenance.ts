@@ -3,16 +3,17 @@
 // CASEGRAPH_CHECKPOINT_EVERY if a crash or an admin-change append skipped it, and the head once per run so a quiet
 // ledger still gets a fresh signed checkpoint). Runs from the CLI (`casegraph audit retention`) and on a schedule:
 // instrumentation.ts calls startLedgerMaintenance() at server start; it runs then and every
-// CASEGRAPH_LEDGER_MAINTENANCE_HOURS (default 24).
+// CASEGRAPH_LEDGER_MAINTENANCE_HOURS (default 24); the catch-up checkpoint alone also every
+// CASEGRAPH_CHECKPOINT_MINUTES (default 5).
 import { env } from "../env";
-import type { PrismaLedger } from "../adapters/prisma/ledger";
+import type { AuditLedger } from "../ports";
 import { readLedgerEnv } from "./ledger-env";
 import { runtime } from "./runtime";
 
 export const RETENTION_KIND = "audit.retention";
 const DAY_MS = 86_400_000;
 
-export async function runRetention(ledger: PrismaLedger, days: number, now: Date = new Date()): Promise<{ cutoff: string; erased: number; recordedSeq: number | null }> {
+export async function runRetention(ledger: AuditLedger, days: number, now: Date = new Date()): Promise<{ cutoff: string; erased: number; recordedSeq: number | null }> {
   const cutoff = new Date(now.getTime() - days * DAY_MS);
   const erased = await ledger.eraseQuestionTextBefore(cutoff);
   let recordedSeq: number | null = null;
@@ -27,7 +28,7 @@ export async function runRetention(ledger: PrismaLedger, days: number, now: Date
 }
 
 /** Signs what periodic checkpointing may have missed. Returns the sizes signed now. No signer: nothing to do. */
-export async function catchUpCheckpoints(ledger: PrismaLedger, every: number): Promise<number[]> {
+export async function catchUpCheckpoints(ledger: AuditLedger, every: number): Promise<number[]> {
   if (!(await ledger.publicKey())) return [];
   const head = await ledger.head();
   const signed: number[] = [];
@@ -46,7 +47,8 @@ export async function runLedgerMaintenance(): Promise<{ retention: Awaited<Retur
 }
 
 const timerKey = Symbol.for("casegraph.ledgerMaintenance");
-type Holder = { [timerKey]?: ReturnType<typeof setInterval> };
+const checkpointTimerKey = Symbol.for("casegraph.ledgerCheckpoints");
+type Holder = { [timerKey]?: ReturnType<typeof setInterval>; [checkpointTimerKey]?: ReturnType<typeof setInterval> };
 
 /**
  * For instrumentation.ts (server start): runs maintenance now and then every CASEGRAPH_LEDGER_MAINTENANCE_HOURS.
@@ -55,7 +57,8 @@ type Holder = { [timerKey]?: ReturnType<typeof setInterval> };
 export function startLedgerMaintenance(): void {
   const holder = globalThis as Holder;
   if (holder[timerKey]) return;
-  const hours = readLedgerEnv().CASEGRAPH_LEDGER_MAINTENANCE_HOURS;
+  const le = readLedgerEnv();
+  const hours = le.CASEGRAPH_LEDGER_MAINTENANCE_HOURS;
   const run = () =>
     runLedgerMaintenance()
       .then((r) => {
@@ -66,11 +69,20 @@ export function startLedgerMaintenance(): void {
       .catch((err) => console.error("casegraph: ledger maintenance failed:", (err as Error).message));
   holder[timerKey] = setInterval(run, hours * 3_600_000);
   holder[timerKey].unref?.();
+  // The head, signed every few minutes when it moved: the window in which the newest entries could be cut off unseen.
+  const sign = () =>
+    runtime()
+      .then(({ ledger }) => catchUpCheckpoints(ledger, le.CASEGRAPH_CHECKPOINT_EVERY))
+      .catch((err) => console.error("casegraph: periodic ledger checkpoint failed:", (err as Error).message));
+  holder[checkpointTimerKey] = setInterval(sign, le.CASEGRAPH_CHECKPOINT_MINUTES * 60_000);
+  holder[checkpointTimerKey].unref?.();
   void run();
 }
 
 export function stopLedgerMaintenance(): void {
   const holder = globalThis as Holder;
   if (holder[timerKey]) clearInterval(holder[timerKey]);
+  if (holder[checkpointTimerKey]) clearInterval(holder[checkpointTimerKey]);
   delete holder[timerKey];
+  delete holder[checkpointTimerKey];
 }

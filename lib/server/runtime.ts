@@ -3,7 +3,8 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { env } from "../env";
 import { openDatabase, defaultDataDir, type Database } from "../adapters/prisma/db";
-import { PrismaLedger } from "../adapters/prisma/ledger";
+import { PrismaLedger, type StoredCheckpoint } from "../adapters/prisma/ledger";
+import { keepCheckpoint } from "./checkpoint-witness";
 import { closeGraphStores, importWorkspace } from "./graph";
 import { acquireDataDirLock } from "./data-lock";
 import { readLedgerEnv } from "./ledger-env";
@@ -44,7 +45,10 @@ async function open(): Promise<Runtime> {
       signer = undefined;
       throw err;
     }));
-  return { db, ledger: new PrismaLedger(db, { signer: loadSigner, checkpointEvery: le.CASEGRAPH_CHECKPOINT_EVERY }) };
+  // Every checkpoint signed here is also kept in the data folder, outside the tables (truncation detection).
+  const keep = (cp: StoredCheckpoint) =>
+    keepCheckpoint(defaultDataDir(), cp).catch((err) => console.error(`casegraph: the signed checkpoint at ${cp.treeSize} could not be kept in the data folder:`, (err as Error).message));
+  return { db, ledger: new PrismaLedger(db, { signer: loadSigner, checkpointEvery: le.CASEGRAPH_CHECKPOINT_EVERY, onCheckpointSigned: keep }) };
 }
 
 export async function closeRuntime(): Promise<void> {

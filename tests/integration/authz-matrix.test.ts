@@ -271,10 +271,17 @@ const AUDIT_ROWS: Record<string, Row> = {
     notApplicable: "proves the whole tree's history between two signed sizes; no entry",
     scopeDenial: "-",
   },
-  "route GET app/api/audit/export/route.ts": {
+  "route POST app/api/audit/checkpoint/route.ts": {
     roles: reviewers,
-    request: { method: "GET", path: "/api/audit/export?from=1&to=1" },
-    scopes: { "own-tenant": (ctx) => firstEntryAndCheckpoint(ctx.db) },
+    request: { method: "POST", path: "/api/audit/checkpoint" },
+    scopes: { "own-tenant": async (ctx) => (await firstEntryAndCheckpoint(ctx.db), {}) },
+    notApplicable: "signs the whole tree at its head (size and root), no entry",
+    scopeDenial: "-",
+  },
+  "route POST app/api/audit/export/route.ts": {
+    roles: reviewers,
+    request: { method: "POST", path: "/api/audit/export" },
+    scopes: { "own-tenant": async (ctx) => (await firstEntryAndCheckpoint(ctx.db), { from: 1, to: 1 }) },
     notApplicable: "exports only the caller's tenant's entries; no tenant can be named",
     scopeDenial: "-",
   },

@@ -8,6 +8,7 @@ import { verifyCheckpoint } from "@/lib/domain/checkpoint";
 import { leafHashOfEntry, verifyInclusion } from "@/lib/domain/merkle";
 import { entryHashOf } from "@/lib/domain/ledger-chain";
 import { artifactCsv, artifactJson, buildArtifact, exportAndRecord } from "@/lib/server/audit-export";
+import { reviewerStores } from "@/lib/server/audit-visibility";
 import { auditEntryDetail, explorerFiltersSchema, explorerOptions, listAuditEntries, questionQuery, type ExplorerFilters } from "@/lib/server/audit-explorer";
 import { importDemo } from "../support/auth-fixture";
 import { describeEachDatabase } from "../support/databases";
@@ -182,7 +183,7 @@ describeEachDatabase("audit explorer and export", (fixture) => {
     expect(cyber).toEqual(expectedSeqs("cyber-jcu", explorerFiltersSchema.parse({})));
     expect(metro.filter((s) => cyber.includes(s))).toEqual([]);
     const cyberAnswer = all.find((s) => s.tenant === "cyber-jcu" && s.kind === "graphrag.answer")!;
-    await expect(auditEntryDetail(fixture().db.prisma, ledger, sup, seqOf.get(cyberAnswer)!)).rejects.toMatchObject({ code: "CG-ACCESS-003" });
+    await expect(auditEntryDetail(fixture().db.prisma, ledger, reviewerStores(fixture().db), sup, seqOf.get(cyberAnswer)!)).rejects.toMatchObject({ code: "CG-ACCESS-003" });
     const options = await explorerOptions(fixture().db.prisma, sup);
     expect(options.users.every((u) => u.email.endsWith("@metro.example"))).toBe(true);
     expect(options.models).toEqual(["offline:casegraph-extractive-v1", "openai:gpt-4o"]);
@@ -192,21 +193,22 @@ describeEachDatabase("audit explorer and export", (fixture) => {
   it("cited evidence is shown only within the viewer's own clearance and need-to-know; the question is checked against its hash", async () => {
     const s = all[10];
     const seq = seqOf.get(s)!;
-    const forSup = await auditEntryDetail(fixture().db.prisma, ledger, sup, seq);
+    const forSup = await auditEntryDetail(fixture().db.prisma, ledger, reviewerStores(fixture().db), sup, seq);
     expect(forSup.cited.map((c) => [c.id, c.kind, c.visible])).toEqual([
       ["EV-C-013", "evidence", true],
-      ["EV-C-032", "evidence", false], // `financial`: sup.okafor does not hold the tag
       ["p-marchetti", "graph", false],
     ]);
-    expect(forSup.cited[1].content).toBeUndefined();
-    const forLead = await auditEntryDetail(fixture().db.prisma, ledger, lead, seq);
+    // EV-C-032 is `financial`: sup.okafor does not hold the tag, so not even its id is shown — only counted.
+    expect(forSup.hiddenItems).toBe(1);
+    expect(JSON.stringify(forSup)).not.toContain("EV-C-032");
+    const forLead = await auditEntryDetail(fixture().db.prisma, ledger, reviewerStores(fixture().db), lead, seq);
     expect(forLead.cited[1]).toMatchObject({ id: "EV-C-032", visible: true });
     expect(forLead.cited[1].content).toBeTruthy();
     expect(forSup.question).toMatchObject({ text: s.q, matchesHash: true, source: "stored" });
 
     // Text swapped behind the ledger's back (superuser, triggers off) no longer matches the hashed digest.
     await bypassingTriggers(fixture().db, [{ sql: `UPDATE "ledger_redactable" SET question_text = 'something else' WHERE seq = $1`, params: [seq] }]);
-    expect((await auditEntryDetail(fixture().db.prisma, ledger, sup, seq)).question).toMatchObject({ text: "something else", matchesHash: false });
+    expect((await auditEntryDetail(fixture().db.prisma, ledger, reviewerStores(fixture().db), sup, seq)).question).toMatchObject({ text: "something else", matchesHash: false });
     await bypassingTriggers(fixture().db, [{ sql: `UPDATE "ledger_redactable" SET question_text = $2 WHERE seq = $1`, params: [seq, s.q] }]);
   });
 

@@ -65,7 +65,7 @@ describeEachDatabase("ledger proofs", (fixture) => {
   });
 
   it("an exported inclusion proof verifies with the public key alone; every kind of forgery is refused", async () => {
-    const file = await inclusionProofFor(ledger, 40, 64);
+    const file = await inclusionProofFor(ledger, 40, 64, "sign");
     expect(file.checkpoint.treeSize).toBe(64);
     const key = parsePublicKey(signer.publicKeyPem);
     const good = verifyProofFile(JSON.parse(JSON.stringify(file)), key);
@@ -107,19 +107,22 @@ describeEachDatabase("ledger proofs", (fixture) => {
   });
 
   it("a consistency proof between two signed checkpoints verifies; one from an unsigned size is refused", async () => {
-    const file = await consistencyProofFor(ledger, 32, 128);
+    const file = await consistencyProofFor(ledger, 32, 128, "sign");
     expect(verifyProofFile(file, signer.publicKey)).toMatchObject({ ok: true, type: "consistency" });
     const forged = JSON.parse(JSON.stringify(file));
     forged.path[0] = "0".repeat(64);
     expect(verifyProofFile(forged, signer.publicKey).checks.find((c) => c.name === "consistency path")?.ok).toBe(false);
-    await expect(consistencyProofFor(ledger, 33, 128)).rejects.toMatchObject({ code: "CG-INPUT-005" });
+    await expect(consistencyProofFor(ledger, 33, 128, "sign")).rejects.toMatchObject({ code: "CG-INPUT-005" });
   });
 
   it("without a signing key, proofs needing a new checkpoint are refused with CG-AUDIT-003", async () => {
     const unsigned = new PrismaLedger(fixture().db);
     await expect(unsigned.checkpoint()).rejects.toMatchObject({ code: "CG-AUDIT-003" });
     // An existing checkpoint still serves.
-    expect((await inclusionProofFor(unsigned, 3, 16)).checkpoint.treeSize).toBe(16);
+    expect((await inclusionProofFor(unsigned, 3, 16, "sign")).checkpoint.treeSize).toBe(16);
+    // A read never signs: at a size nobody signed it says so instead.
+    await expect(inclusionProofFor(ledger, 3, 17, "read")).rejects.toMatchObject({ code: "CG-AUDIT-010" });
+    expect((await inclusionProofFor(ledger, 3, 16, "read")).checkpoint.treeSize).toBe(16);
   });
 });
 
@@ -164,7 +167,7 @@ describe.runIf(backends.includes("postgresql"))("ledger under 50 concurrent writ
       const proofs = await ledger.inclusionProofs(rows.map((r) => r.seq), 1000);
       for (const r of rows) expect(verifyInclusion(r.seq - 1, 1000, leaves[r.seq - 1], proofs.get(r.seq)!, root)).toBe(true);
       for (let i = 0; i + 1 < cps.length; i++) {
-        const file = await consistencyProofFor(ledger, cps[i], cps[i + 1]);
+        const file = await consistencyProofFor(ledger, cps[i], cps[i + 1], "read");
         expect(verifyProofFile(file, signer.publicKey).ok).toBe(true);
       }
     } finally {

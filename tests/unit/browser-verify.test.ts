@@ -73,4 +73,17 @@ describe("in-browser inclusion proof check", () => {
     expect((await verifyInclusionInBrowser(f, key.publicKeyPem)).checks.find((c) => c.name === "checkpoint signature")).toMatchObject({ ok: false, detail: "signed by another key" });
     expect((await verifyInclusionInBrowser(f)).ok).toBe(true);
   });
+
+  it("a proof whose entry was redacted for the reviewer takes the server's entry-hash verdict and still checks the path", async () => {
+    const file = fileFor(7);
+    const redacted = { ...file, entry: { ...file.entry, payload: { q: "—" }, hiddenItems: 2 } };
+    const trusted = await verifyInclusionInBrowser(redacted, key.publicKeyPem, true);
+    expect(trusted.ok).toBe(true);
+    expect(trusted.checks.find((c) => c.name === "entry hash")?.detail).toMatch(/on the server/);
+    expect((await verifyInclusionInBrowser(redacted, key.publicKeyPem, false)).ok).toBe(false);
+    expect((await verifyInclusionInBrowser(redacted, key.publicKeyPem)).ok).toBe(false);
+    // Without the redaction marker a changed payload is caught here, whatever the server said.
+    const tampered = { ...file, entry: { ...file.entry, payload: { q: "—" } } };
+    expect((await verifyInclusionInBrowser(tampered, key.publicKeyPem, true)).ok).toBe(false);
+  });
 });

@@ -6,6 +6,7 @@ import { authedAction } from "@/lib/auth/guard";
 import { parsePublicKey } from "@/lib/domain/checkpoint";
 import { verifyProofFile } from "@/lib/domain/ledger-proof";
 import { exportAndRecord } from "@/lib/server/audit-export";
+import { reviewerRedactor, reviewerStores } from "@/lib/server/audit-visibility";
 import { assertEntryInTenant } from "@/lib/server/audit-explorer";
 import { inclusionProofFor } from "@/lib/server/audit-proofs";
 import { runtime } from "@/lib/server/runtime";
@@ -17,11 +18,16 @@ export const inclusionProofAction = authedAction(
   async (actor, { seq }) => {
     const { db, ledger } = await runtime();
     await assertEntryInTenant(db.prisma, actor.tenantId, seq);
-    const file = await inclusionProofFor(ledger, seq);
+    const file = await inclusionProofFor(ledger, seq, undefined, "sign");
     const trusted = await ledger.publicKey();
-    // The server checks too (with the configured key); the page shows both its own check and this one.
+    // The server checks the full stored entry (with the configured key); the page shows both its own check and this one.
     const server = verifyProofFile(file, trusted ? parsePublicKey(trusted.publicKeyPem) : undefined);
-    return { file, server, trustedPublicKeyPem: trusted?.publicKeyPem ?? null };
+    // The browser gets the entry as this reviewer may see it: ids outside their permissions removed and counted, so
+    // it checks the proof from the entry hash on (the server checked the hash over the full entry).
+    const [stored] = await ledger.entries(seq, seq);
+    const { payload, hiddenItems } = (await reviewerRedactor(reviewerStores(db), actor, [stored]))(stored);
+    const shown = hiddenItems ? { ...file, entry: { ...file.entry, payload, hiddenItems } } : file;
+    return { file: shown, server, trustedPublicKeyPem: trusted?.publicKeyPem ?? null };
   },
 );
 
@@ -54,10 +60,10 @@ export const exportAuditAction = authedAction(
       .refine((v) => v.toSeq >= v.fromSeq, { message: "to must not be before from", path: ["toSeq"] }),
   },
   async (actor, input) => {
-    const { ledger } = await runtime();
+    const { db, ledger } = await runtime();
     const r = await exportAndRecord(
       ledger,
-      { fromSeq: input.fromSeq, toSeq: input.toSeq, tenantId: actor.tenantId, includeQuestionText: input.includeQuestionText },
+      { fromSeq: input.fromSeq, toSeq: input.toSeq, tenantId: actor.tenantId, includeQuestionText: input.includeQuestionText, reviewer: { viewer: actor, stores: reviewerStores(db) } },
       { userId: actor.userId, email: actor.email, tenantId: actor.tenantId, via: actor.via },
       input.format,
     );

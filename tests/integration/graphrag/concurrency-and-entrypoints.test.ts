@@ -153,5 +153,13 @@ describeEachDatabase("npm run casegraph -- ask", (fixture, kind) => {
     expect(JSON.parse(denied.stdout).error.code).toBe("CG-ACCESS-001");
     const usage = await run(["ask", "--case", "case-harbor", "Who?"]);
     expect(usage.code).toBe(2);
+    // An unknown user is refused, and the refusal is in the ledger like any other refused question.
+    const verify = async () => JSON.parse((await run(["audit", "verify"])).stdout) as { ok: boolean; size: number };
+    const before = await verify();
+    const stranger = await run(["ask", "--user", "nobody@nowhere.example", "--case", "case-nightjar", "Who?"]);
+    expect(stranger.code).not.toBe(0);
+    expect(stranger.stderr).toMatch(/CG-AUTH-00\d/);
+    const after = await verify();
+    expect(after).toMatchObject({ ok: true, size: before.size + 1 });
   }, 300_000);
 });

@@ -8,6 +8,8 @@ import { requirePageActor } from "@/lib/auth/current";
 import { CasegraphError } from "@/lib/domain/failure-codes";
 import { positiveIntParam } from "@/lib/domain/request-text";
 import { auditEntryDetail, type AuditDetail } from "@/lib/server/audit-explorer";
+import { reviewerStores } from "@/lib/server/audit-visibility";
+import { hiddenItemsText } from "@/lib/domain/audit-redaction";
 import { runtime } from "@/lib/server/runtime";
 import { Alert, Badge, Card, ClassificationBadge } from "@/components/ui";
 import { InclusionProof } from "@/components/audit/inclusion-proof";
@@ -108,7 +110,7 @@ export default async function AuditEntryPage({ params }: { params: Promise<{ seq
   const { db, ledger } = await runtime();
   let d: AuditDetail;
   try {
-    d = await auditEntryDetail(db.prisma, ledger, actor, seq);
+    d = await auditEntryDetail(db.prisma, ledger, reviewerStores(db), actor, seq);
   } catch (err) {
     if (err instanceof CasegraphError && err.code === "CG-ACCESS-003") notFound();
     throw err;
@@ -125,6 +127,11 @@ export default async function AuditEntryPage({ params }: { params: Promise<{ seq
         </p>
       </header>
       {d.payload.needs_review ? <Alert tone="warning" title="This answer was flagged for review (confidence below 0.5)." /> : null}
+      {d.hiddenItems > 0 ? (
+        <p className="rounded border border-slate-300 bg-slate-50 px-3 py-2 text-sm text-slate-700" data-testid="detail-hidden-items">
+          {hiddenItemsText(d.hiddenItems)} are not listed here. The entry&apos;s hash and proof are checked on the full stored entry.
+        </p>
+      ) : null}
 
       <Card title="Chain position and inclusion proof">
         <dl className="mb-4">

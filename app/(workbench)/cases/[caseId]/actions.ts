@@ -6,7 +6,7 @@ import { z } from "zod";
 import { authedAction } from "@/lib/auth/guard";
 import { CasegraphError, FAILURES, type FailureCode } from "@/lib/domain/failure-codes";
 import { answerEventStream } from "@/lib/graphrag/stream";
-import { askQuestion } from "@/lib/server/graphrag";
+import { askQuestion, recordRefusedQuestion } from "@/lib/server/graphrag";
 
 // Shape only: length, characters and limits are the pipeline's step 1, so rejected questions are audited too.
 const askInput = z.object({
@@ -17,7 +17,7 @@ const askInput = z.object({
   hops: z.number().int().optional(),
 });
 
-export const ask = authedAction({ roles: ["investigator", "supervisor"], input: askInput }, async (actor, input) => {
+export const ask = authedAction({ roles: ["investigator", "supervisor"], input: askInput, onRefused: recordRefusedQuestion }, async (actor, input) => {
   const outcome = await askQuestion(actor, input);
   if (!outcome.ok) {
     const code = (outcome.body.error.code in FAILURES ? outcome.body.error.code : "CG-SYS-002") as FailureCode;
@@ -26,6 +26,6 @@ export const ask = authedAction({ roles: ["investigator", "supervisor"], input: 
   return outcome.body;
 });
 
-export const askStream = authedAction({ roles: ["investigator", "supervisor"], input: askInput }, async (actor, input) =>
+export const askStream = authedAction({ roles: ["investigator", "supervisor"], input: askInput, onRefused: recordRefusedQuestion }, async (actor, input) =>
   answerEventStream((options) => askQuestion(actor, input, options)),
 );

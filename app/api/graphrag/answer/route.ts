@@ -1,5 +1,5 @@
 import { authedRoute } from "@/lib/auth/guard";
-import { askQuestion } from "@/lib/server/graphrag";
+import { askQuestion, recordRefusedQuestion } from "@/lib/server/graphrag";
 
 export const dynamic = "force-dynamic";
 
@@ -7,9 +7,10 @@ const MAX_BODY_CHARS = 64 * 1024;
 
 /**
  * POST /api/graphrag/answer { caseId, question } → the seed-002 response (session or Bearer token). Every request
- * that reaches here — malformed bodies included — goes through the pipeline, so it leaves exactly one audit entry.
+ * that reaches here — malformed bodies included — goes through the pipeline, so it leaves exactly one audit entry;
+ * one the guard refuses (credential, Origin, role) is recorded by recordRefusedQuestion.
  */
-export const POST = authedRoute({ roles: ["investigator", "supervisor"] }, async (req, { actor }) => {
+export const POST = authedRoute({ roles: ["investigator", "supervisor"], onRefused: recordRefusedQuestion }, async (req, { actor }) => {
   const text = await req.text();
   let body: unknown = undefined;
   if (text.length <= MAX_BODY_CHARS) {

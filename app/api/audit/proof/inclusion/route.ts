@@ -1,6 +1,7 @@
 // GET /api/audit/proof/inclusion?seq=N[&size=M]: the inclusion proof file of one of the caller's tenant's entries —
 // the entry, its Merkle audit path, the signed checkpoint and the public key — checkable offline with
-// `casegraph audit verify-proof`. Without `size`, the latest checkpoint that covers the entry (signed on demand).
+// `casegraph audit verify-proof`. Without `size`, the latest signed checkpoint when it covers the entry. A GET never
+// signs: with no checkpoint covering the entry yet it answers CG-AUDIT-010 (POST /api/audit/checkpoint signs one).
 import { z } from "zod";
 import { authedRoute } from "@/lib/auth/guard";
 import { CasegraphError } from "@/lib/domain/failure-codes";
@@ -15,6 +16,6 @@ export const GET = authedRoute({ roles: ["supervisor", "admin"] }, async (req, {
   if (!parsed.success) throw new CasegraphError("CG-INPUT-005", "seq (and size, when given) must be positive whole numbers.");
   const { db, ledger } = await runtime();
   await assertEntryInTenant(db.prisma, actor.tenantId, parsed.data.seq);
-  const file = await inclusionProofFor(ledger, parsed.data.seq, parsed.data.size);
+  const file = await inclusionProofFor(ledger, parsed.data.seq, parsed.data.size, "read");
   return Response.json(file, { headers: { "Cache-Control": "no-store" } });
 });

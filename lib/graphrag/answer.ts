@@ -186,7 +186,7 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
 
     // 8. Audit and 9. Respond: the answer leaves only after its ledger entry is written (an escalated one never leaves).
     const answer = enforced.finish(answerOf({ ...validated, unknowns }, rawContext), { deps, facts, asker, caseRef, question: input.question, rawContext, reviewId: deps.newId ?? randomUUID });
-    return await deliver(deps, facts, started, { answer: await answer, rawContext });
+    return await enforced.settle(await deliver(deps, facts, started, { answer: await answer, rawContext }));
   } catch (err) {
     return await fail(deps, facts, started, asCasegraphError(err), context?.rawContext, policy, hidden);
   }

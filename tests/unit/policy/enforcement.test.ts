@@ -46,7 +46,10 @@ function policyCase(withBankRecord = true): FakeCase {
 function ports(held: HeldAnswer[], active: () => CompiledBundle | null = () => bundle): AnswerPolicyPorts {
   return {
     solver,
-    reviews: { hold: async (h) => void held.push(h) },
+    reviews: {
+      hold: async (h) => void held.push(h),
+      discard: async (id) => void held.splice(held.findIndex((h) => h.id === id), 1),
+    },
     store: {
       activeBundle: async () => active(),
       protectedEntities: async (scope) =>
@@ -89,6 +92,18 @@ describe("answer policies on the pipeline", () => {
     expect(audit.response_type).toBe("escalated");
     expect(audit.answer_policy).toEqual({ bundle_sha256: bundle.bundle_metadata.sha256, score: a.compliance!.score, action: "ESCALATE", attempts: 1, violation_count: 2, review_id: a.reviewId });
     expect(audit.prompt_version).toBe(`${PROMPT_VERSION}+policy:${bundle.bundle_metadata.sha256.slice(0, 12)}`);
+  });
+
+  it("an escalated answer whose ledger entry cannot be written is withheld and its draft leaves the queue", async () => {
+    const { model } = mockLlm(answerJson({ answerText: "Anna Berg's SSN is 123-45-6789 [evidence: EV-9].", citations: [{ evidenceId: "EV-9", claimId: "CLM-1" }] }));
+    const held: HeldAnswer[] = [];
+    const h = harness(model, [policyCase()], { answerPolicies: ports(held) });
+    h.ledger.failNext = 1;
+    const out = await answerQuestion(h.deps, VIEWER, Q);
+    expect(out.ok).toBe(false);
+    expect(out.body).toMatchObject({ error: { code: "CG-AUDIT-001" } });
+    expect(JSON.stringify(out.body)).not.toContain("123-45-6789");
+    expect(held).toEqual([]);
   });
 
   it("a rule violation is auto-corrected with the violation as a hint, then passes", async () => {

@@ -4,14 +4,8 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   // Production needs secrets it owns (README "Production"): without them the server does not start at all.
-  const { assertProductionSecrets } = await import("./lib/server/production");
-  try {
-    assertProductionSecrets();
-  } catch (err) {
-    const e = err as { code?: string; message: string };
-    console.error(`casegraph: refusing to start: ${e.code ?? "CG-SYS-003"} ${e.message}`);
-    process.exit(78); // EX_CONFIG
-  }
+  const { startOrExit } = await import("./lib/server/production");
+  startOrExit();
   const { seedDemoIfEmpty } = await import("./lib/server/runtime");
   try {
     if (await seedDemoIfEmpty()) console.log("casegraph: demo workspace imported (see README for the demo sign-ins)");

@@ -21,6 +21,8 @@ export async function buildCli() {
     target: "node20",
     external: ["z3-solver", "@electric-sql/pglite", "@prisma/*", "pglite-prisma-adapter", "pg", "pg-*", "better-auth", "better-auth/*", "@better-auth/*"],
     tsconfig: path.join(ROOT, "tsconfig.json"),
+    // Server modules import "server-only" (it throws outside React Server Components); the CLI is server code too.
+    alias: { "server-only": path.join(ROOT, "node_modules", "server-only", "empty.js") },
     sourcemap: "linked",
     logLevel: "warning",
     // Bundled ESM has no require(); some dependencies' CommonJS entry points still need one.

@@ -1,6 +1,7 @@
 // The acting user, resolved fresh from the database on every request (ASVS 8.3.2: a lowered clearance, a removed
 // membership or a deactivated account applies to the very next request). Nothing about permissions is cached in the
 // session or the token.
+import "server-only";
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import { CasegraphError } from "../domain/failure-codes";
 import { readClassification, readHeldTags, readRoles, readTenantId, type Role } from "../domain/markings";
@@ -41,6 +42,7 @@ export async function loadActor(prisma: PrismaClient, where: { id: string } | { 
   };
 }
 
-export function hasRole(actor: Actor, role: Role): boolean {
-  return actor.roles.includes(role);
+/** Whether the actor holds at least one of `roles`. */
+export function hasRole(actor: Pick<Actor, "roles">, ...roles: Role[]): boolean {
+  return roles.some((r) => actor.roles.includes(r));
 }

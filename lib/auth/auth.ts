@@ -3,6 +3,7 @@
 //
 // The instance is built lazily per Prisma client (never at import: `next build` evaluates modules), so the app, the CLI
 // and tests each get one bound to their own database.
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";

@@ -11,6 +11,7 @@
 //   ActionResult<T>                     → what every server action returns to the client
 // Public endpoints (health, better-auth's own handler, the sign-in action) are listed by name in
 // tests/integration/authz-matrix.test.ts; anything else that is not wrapped fails that test.
+import "server-only";
 import { headers } from "next/headers";
 import type { z } from "zod";
 import type { Role } from "../domain/markings";

@@ -2,6 +2,7 @@
 // LOCKOUT_MAX_FAILURES failed (or still running) attempts within LOCKOUT_WINDOW_SECONDS since its last success, the next
 // attempt is refused without checking the password (CG-AUTH-004). Reserving the attempt and counting happen under one
 // advisory lock per email, so concurrent guesses line up instead of racing past the limit.
+import "server-only";
 import type { PrismaClient } from "../generated/prisma/client";
 
 export const LOCKOUT_MAX_FAILURES = 5;

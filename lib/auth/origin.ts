@@ -7,6 +7,7 @@
 // production) and CASEGRAPH_TRUSTED_ORIGINS, compared as whole origins (scheme, host and port). Only when no public
 // origin is configured (development, the embedded default) is the request's own Host header used, as http://<host>.
 // X-Forwarded-Host/-Proto are never trusted: behind a proxy, configure the public origin instead.
+import "server-only";
 import { CasegraphError } from "../domain/failure-codes";
 import { trustedOriginList } from "./auth";
 import { env } from "../env";

@@ -1,8 +1,9 @@
 // Who is calling: a better-auth session cookie or an API token, turned into a fresh Actor (lib/auth/actor.ts).
+import "server-only";
 import type { PrismaClient } from "../generated/prisma/client";
 import { CasegraphError } from "../domain/failure-codes";
 import type { Role } from "../domain/markings";
-import { loadActor, type Actor } from "./actor";
+import { hasRole, loadActor, type Actor } from "./actor";
 import { authFor } from "./auth";
 import { bearerFrom, resolveToken } from "./tokens";
 
@@ -49,5 +50,5 @@ export async function actorFromRequest(prisma: PrismaClient, h: Headers): Promis
 
 export function requireRoles(actor: Actor, roles: readonly Role[] | undefined): void {
   if (!roles || roles.length === 0) return;
-  if (!roles.some((r) => actor.roles.includes(r))) throw new CasegraphError("CG-ACCESS-002");
+  if (!hasRole(actor, ...roles)) throw new CasegraphError("CG-ACCESS-002");
 }

@@ -1,6 +1,7 @@
 // Sign-in and sign-out. Sign-in runs in the login page's server action (lib/auth/actions), not through better-auth's
 // HTTP endpoint (disabled): the action gets the same Origin check as every other action, the lockout is checked
 // before better-auth sees the password, and every failure becomes one generic coded error (no user enumeration).
+import "server-only";
 import { parseSetCookieHeader, toCookieOptions } from "better-auth/cookies";
 import type { PrismaClient } from "../generated/prisma/client";
 import { CasegraphError } from "../domain/failure-codes";

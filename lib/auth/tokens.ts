@@ -1,6 +1,7 @@
 // API tokens for the HTTP API (`Authorization: Bearer <token>`). The secret is shown once at issue; only its SHA-256 is
 // stored, with a short display prefix. A token carries no permissions of its own: it names a user, and that user's
 // current roles, clearance and memberships apply (resolved fresh on every request).
+import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import type { PrismaClient } from "../generated/prisma/client";
 import { CasegraphError } from "../domain/failure-codes";

@@ -36,7 +36,6 @@ export const FAILURES = {
   "CG-ACCESS-005": { status: 403, message: "You cannot change your own clearance, need-to-know, roles or case memberships.", description: "Separation of duties: another admin of the tenant makes changes to an admin's own permissions, and the ledger names both." },
   "CG-ACCESS-006": { status: 403, message: "You cannot grant a clearance above your own.", description: "An admin may set a clearance only up to the one they hold; an operator (CLI) sets higher ones." },
 
-  "CG-POLICY-001": { status: 500, message: "The access policy could not be evaluated.", description: "A marking or license on stored data is unknown; the item is denied and the request fails closed." },
 
   "CG-POLICY-080": { status: 400, message: "The policies are not valid.", description: "policies.jsonl (or the policy editor) has a line that is not JSON or does not match the Policy schema; each issue names its line and JSON path. Nothing was compiled." },
   "CG-POLICY-081": { status: 400, message: "A policy names a variable Casegraph cannot bind.", description: "A condition or action names something that is neither a request fact, a built-in answer fact nor an extractor the policies declare, or uses it with the wrong type or values; each issue names its line." },

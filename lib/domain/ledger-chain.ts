@@ -79,11 +79,6 @@ export function bodyMatches(body: string | Uint8Array, e: Pick<ChainRow, "seq" |
   );
 }
 
-/** The payload inside a stored body (callers that need it; the verifier does not parse). */
-export function payloadOfBody(body: string): unknown {
-  return (JSON.parse(body) as { payload: unknown }).payload;
-}
-
 export type ChainFault =
   | "seq_gap"
   | "prev_hash_mismatch"

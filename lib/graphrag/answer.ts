@@ -5,13 +5,14 @@ import { randomUUID } from "node:crypto";
 import { asCasegraphError, CasegraphError, FAILURES } from "../domain/failure-codes";
 import type { AnswerModel, CaseAccess, CaseDisclosure, CaseGraphStore, CaseRef, CaseScope, EvidenceStore, Ledger } from "../ports";
 import type { AnswerPolicyPorts } from "../policy-ports";
-import { answerDigest, recordAudit, type AuditFacts } from "./audit";
+import { recordAudit } from "./audit";
 import { buildContext, type ContextBuild } from "./context";
-import { auditableText, classifyRequest, parseInput, refusalText } from "./input";
-import { PolicyGate, type PolicySummary } from "./policy-filter";
+import { auditableText, classifyRequest, parseInput, refusalText, type RequestScope } from "./input";
+import { PolicyGate } from "./policy-filter";
 import { enforcePolicies, preparePolicy } from "./policy-step";
 import { buildUserPrompt, modelOutputSchema, PROMPT_VERSION, SYSTEM_PROMPT } from "./prompt";
 import { retrieve } from "./retrieve";
+import { auditFactsOf, type Trace } from "./trace";
 import { composeUnknownDetails, type HiddenReport } from "./unknowns";
 import {
   NO_EVIDENCE_TEXT, NO_VISIBLE_EVIDENCE_TEXT, parseModelOutput, validateAnswer, type ModelOutput, type ValidatedAnswer,
@@ -47,26 +48,23 @@ export interface AnswerOptions {
 
 const EMPTY_CONTEXT: RawContext = { nodes: [], edges: [], evidenceSnippets: [] };
 
-/** The audit facts of a request before step 1 has accepted anything: what was sent, bounded and sanitised. */
-function initialFacts(deps: RefusalDeps, asker: Asker, raw: unknown): AuditFacts {
+/** A request as it arrives: its ids and time, who asked, and what was sent (bounded and sanitised until step 1 accepts it). */
+function startTrace(deps: RefusalDeps, asker: Asker, raw: unknown): Trace {
   const newId = deps.newId ?? randomUUID;
   return {
-    auditId: newId(),
-    requestId: newId(),
-    timestamp: (deps.clock ?? (() => new Date()))().toISOString(),
-    promptVersion: PROMPT_VERSION,
-    queryMode: deps.auditQueryMode ?? "text",
-    asker,
-    caseId: rawField(raw, "caseId", 200),
-    // Until step 1 accepts it, the audit keeps what was sent (bounded), so rejected questions are traceable too.
-    question: rawField(raw, "question", HARD_LIMITS.maxQuestionChars),
-    model: deps.model ? { provider: deps.model.provider, id: deps.model.modelId } : null,
-    responseType: "error",
-    latencyMs: 0,
+    request: {
+      auditId: newId(),
+      requestId: newId(),
+      timestamp: (deps.clock ?? (() => new Date()))().toISOString(),
+      asker,
+      queryMode: deps.auditQueryMode ?? "text",
+      sentCaseId: rawField(raw, "caseId", 200),
+      sentQuestion: rawField(raw, "question", HARD_LIMITS.maxQuestionChars),
+    },
   };
 }
 
-export type RefusalDeps = Pick<AnswerDeps, "ledger" | "auditQueryMode" | "clock" | "newId"> & { model?: AnswerModel };
+export type RefusalDeps = Pick<AnswerDeps, "ledger" | "auditQueryMode" | "clock" | "newId">;
 
 /** Nobody signed in: a refused request still names what it could (nothing of a person). */
 export const ANONYMOUS_ASKER: Asker = { userId: "", tenantId: "", clearance: "UNREADABLE", needToKnow: [] };
@@ -77,23 +75,17 @@ export const ANONYMOUS_ASKER: Asker = { userId: "", tenantId: "", clearance: "UN
  * error. Issue 11 §3: every refused question leaves one entry, whatever the reason.
  */
 export async function refuseRequest(deps: RefusalDeps, asker: Asker | null, raw: unknown, error: CasegraphError): Promise<AnswerOutcome> {
-  const facts = initialFacts(deps, asker ?? ANONYMOUS_ASKER, raw);
-  return fail(deps, facts, performance.now(), error, undefined, undefined, undefined);
+  return fail(deps, startTrace(deps, asker ?? ANONYMOUS_ASKER, raw), performance.now(), error);
 }
 
 export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknown, options: AnswerOptions = {}): Promise<AnswerOutcome> {
   const started = performance.now();
-  const facts = initialFacts(deps, asker, raw);
+  const trace = startTrace(deps, asker, raw);
   const progress = (stage: ProgressEvent["stage"], detail?: Record<string, number>) => options.onProgress?.({ stage, ...(detail ? { detail } : {}) });
-  let context: ContextBuild | undefined;
-  let policy: PolicySummary | undefined;
-  let hidden: HiddenReport | undefined;
 
   try {
     // 1. Input: caseId + question (≤ 2,000 chars, trimmed, no control characters) + optional lower limits.
-    const input = parseInput(raw);
-    facts.caseId = input.caseId;
-    facts.question = input.question;
+    const input = (trace.input = parseInput(raw));
     const limits = resolveLimits(deps.limits, input.limits);
 
     // 2. Access: an active member of the case, in its tenant. Deny by default.
@@ -102,94 +94,99 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
 
     //    Requests to act, or for data outside the case graph, are refused before anything is retrieved.
     const request = classifyRequest(input.question);
-    if (request.kind !== "question") {
-      facts.model = null;
-      return await deliver(deps, facts, started, {
-        answer: answerOf({
-          responseType: "refused",
-          answerText: refusalText(request),
-          confidence: 1,
-          confidenceJustification: "Deterministic refusal: the assistant explains evidence and never acts or reaches outside the case.",
-          unknowns: [],
-        }, EMPTY_CONTEXT),
-        rawContext: EMPTY_CONTEXT,
-      });
-    }
+    if (request.kind !== "question") return await deliver(deps, trace, started, refusalAnswer(request));
 
     // 3. Retrieve (bounded) and 4. Policy filter: every store result passes the gate before retrieval or anything
     //    after it uses it; hidden evidence, nodes and edges only leave counts behind.
     progress("retrieving");
-    const gate = new PolicyGate(asker);
-    const [retrieved, totals] = await Promise.all([
-      retrieve(deps, scope, input.question, limits, gate),
-      caseTotals(deps, caseRef, asker, scope),
-    ]);
-    policy = gate.summary();
-    hidden = totals ? { mode: "case", totals } : { mode: "exact", policy };
+    const { retrieved, policy, hidden } = await retrieveVisible(deps, asker, caseRef, scope, input.question, limits);
+    trace.retrieval = { policy, hidden };
     progress("filtering", { evidence: retrieved.evidence.length, nodes: retrieved.nodes.length, edges: retrieved.edges.length });
 
     // 5. Context: minimal, fenced, neutralised, within the token budget (narrowed, never cut mid-item).
-    context = buildContext(retrieved, limits);
+    const context = (trace.context = buildContext(retrieved, limits));
     const rawContext = context.rawContext;
-    facts.rawContext = rawContext;
-    facts.policy = policy;
-    facts.estimatedTokens = context.estimatedTokens;
-    facts.narrowed = context.leftOut.hopsReducedTo !== null || context.leftOut.snippetsByBudget + context.leftOut.nodesByBudget + context.leftOut.edgesByBudget > 0;
-
-    if (rawContext.evidenceSnippets.length === 0) {
-      // Nothing visible to cite: every claim would be uncited, so the model is not asked. Whether hidden evidence
-      // "matched" is said only where the tenant accepts per-question counts; otherwise the case totals decide, so the
-      // reply is the same whatever words the question used.
-      const someHidden = hidden.mode === "exact" ? hidden.policy.evidence.filtered > 0 : hidden.totals.evidence > 0;
-      const matchedHidden = hidden.mode === "exact" && someHidden;
-      facts.model = null;
-      return await deliver(deps, facts, started, {
-        answer: answerOf({
-          responseType: "no_evidence",
-          answerText: matchedHidden ? NO_VISIBLE_EVIDENCE_TEXT : NO_EVIDENCE_TEXT,
-          confidence: someHidden ? 0.3 : 0.9,
-          confidenceJustification: matchedHidden
-            ? "Matching evidence exists outside your permissions; the answer may be in evidence you cannot see."
-            : someHidden
-              ? "No evidence visible to you matched the question; part of this case is outside your permissions, so the answer may be in evidence you cannot see."
-              : "No evidence visible to you matched the question's words or the entities it names; the search is lexical, so differently worded evidence can be missed.",
-          unknowns: composeUnknownDetails({ model: matchedHidden ? [] : ["No visible evidence in this case matched the question."], hidden, context, ...capsOf(limits) }),
-        }, rawContext),
-        rawContext,
-      });
-    }
+    //    Nothing visible to cite: every claim would be uncited, so the model is not asked.
+    if (rawContext.evidenceSnippets.length === 0) return await deliver(deps, trace, started, noEvidenceAnswer(hidden, context, limits));
 
     // 6. Model: versioned system prompt + fenced context + question, structured output at temperature 0; one retry
     //    with a stricter prompt when the output is unusable, then a coded error.
     //    Answer policies, pre-generation: the rules in force for this question; their scaffold goes into the prompt.
-    const policyRun = await preparePolicy(deps.answerPolicies, { asker, caseRef, question: input.question, model: deps.model, now: new Date(facts.timestamp) });
+    const policyRun = await preparePolicy(deps.answerPolicies, { asker, caseRef, question: input.question, model: deps.model, now: new Date(trace.request.timestamp) });
     const prompt = { system: SYSTEM_PROMPT + (policyRun?.system ?? ""), version: PROMPT_VERSION + (policyRun?.promptSuffix ?? "") };
-    facts.promptVersion = prompt.version;
+    trace.generation = { model: { provider: deps.model.provider, id: deps.model.modelId }, promptVersion: prompt.version };
     progress("asking_model", { snippets: rawContext.evidenceSnippets.length, nodes: rawContext.nodes.length, edges: rawContext.edges.length });
     const modelStarted = performance.now();
     const run = await askModel(deps.model, rawContext, input.question, options, (chars) => progress("asking_model", { outputChars: chars }), prompt);
-    facts.modelLatencyMs = performance.now() - modelStarted;
-    facts.retries = run.retries;
+    trace.generation = { ...trace.generation, latencyMs: performance.now() - modelStarted, retries: run.retries };
 
     // 7. Validate: citations checked against rawContext, uncited claims dropped, markers and citations reconciled;
     //    and ground: each claim checked against what it cites (unsupported removed, partial flagged), and nothing
     //    that repeats an instruction found in the evidence kept.
     progress("validating");
-    const firstDraft = validateAnswer(run.output, rawContext, { directives: context.directives });
-    //    Answer policies, post-generation: the four checks, the score and its route (regenerations, or a review hold).
     const directives = context.directives;
+    const firstDraft = validateAnswer(run.output, rawContext, { directives });
+    //    Answer policies, post-generation: the four checks, the score and its route (regenerations, or a review hold).
     const enforced = await enforcePolicies(policyRun, firstDraft, rawContext, async (extra) =>
       validateAnswer((await askModel(deps.model, rawContext, input.question, options, () => {}, { ...prompt, system: prompt.system + extra })).output, rawContext, { directives }));
     const validated = enforced.validated;
-    facts.validation = validated.report;
+    trace.validation = validated.report;
     const unknowns = composeUnknownDetails({ model: validated.unknowns, hidden, context, validation: validated.report, ...capsOf(limits) });
 
     // 8. Audit and 9. Respond: the answer leaves only after its ledger entry is written (an escalated one never leaves).
-    const answer = enforced.finish(answerOf({ ...validated, unknowns }, rawContext), { deps, facts, asker, caseRef, question: input.question, rawContext, reviewId: deps.newId ?? randomUUID });
-    return await enforced.settle(await deliver(deps, facts, started, { answer: await answer, rawContext }));
+    const finished = await enforced.finish(answerOf({ ...validated, unknowns }, rawContext), {
+      deps, ids: trace.request, asker, caseRef, question: input.question, rawContext, reviewId: deps.newId ?? randomUUID,
+    });
+    trace.compliance = finished.compliance;
+    return await enforced.settle(await deliver(deps, trace, started, { answer: finished.answer, rawContext }));
   } catch (err) {
-    return await fail(deps, facts, started, asCasegraphError(err), context?.rawContext, policy, hidden);
+    return await fail(deps, trace, started, asCasegraphError(err));
   }
+}
+
+/** Steps 3–4: retrieval through the policy gate, and what is reported hidden (case totals, or this question's counts). */
+async function retrieveVisible(deps: AnswerDeps, asker: Asker, caseRef: CaseRef, scope: CaseScope, question: string, limits: Limits) {
+  const gate = new PolicyGate(asker);
+  const [retrieved, totals] = await Promise.all([retrieve(deps, scope, question, limits, gate), caseTotals(deps, caseRef, asker, scope)]);
+  const policy = gate.summary();
+  const hidden: HiddenReport = totals ? { mode: "case", totals } : { mode: "exact", policy };
+  return { retrieved, policy, hidden };
+}
+
+function refusalAnswer(request: Exclude<RequestScope, { kind: "question" }>) {
+  return {
+    answer: answerOf({
+      responseType: "refused",
+      answerText: refusalText(request),
+      confidence: 1,
+      confidenceJustification: "Deterministic refusal: the assistant explains evidence and never acts or reaches outside the case.",
+      unknowns: [],
+    }, EMPTY_CONTEXT),
+    rawContext: EMPTY_CONTEXT,
+  };
+}
+
+/**
+ * No visible evidence to cite. Whether hidden evidence "matched" is said only where the tenant accepts per-question
+ * counts; otherwise the case totals decide, so the reply is the same whatever words the question used.
+ */
+function noEvidenceAnswer(hidden: HiddenReport, context: ContextBuild, limits: Limits) {
+  const someHidden = hidden.mode === "exact" ? hidden.policy.evidence.filtered > 0 : hidden.totals.evidence > 0;
+  const matchedHidden = hidden.mode === "exact" && someHidden;
+  return {
+    answer: answerOf({
+      responseType: "no_evidence",
+      answerText: matchedHidden ? NO_VISIBLE_EVIDENCE_TEXT : NO_EVIDENCE_TEXT,
+      confidence: someHidden ? 0.3 : 0.9,
+      confidenceJustification: matchedHidden
+        ? "Matching evidence exists outside your permissions; the answer may be in evidence you cannot see."
+        : someHidden
+          ? "No evidence visible to you matched the question; part of this case is outside your permissions, so the answer may be in evidence you cannot see."
+          : "No evidence visible to you matched the question's words or the entities it names; the search is lexical, so differently worded evidence can be missed.",
+      unknowns: composeUnknownDetails({ model: matchedHidden ? [] : ["No visible evidence in this case matched the question."], hidden, context, ...capsOf(limits) }),
+    }, context.rawContext),
+    rawContext: context.rawContext,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -284,60 +281,30 @@ function answerOf(p: AnswerParts, ctx: RawContext): Answer {
   };
 }
 
-async function deliver(
-  deps: AnswerDeps,
-  facts: AuditFacts,
-  started: number,
-  result: { answer: Answer; rawContext: RawContext },
-): Promise<AnswerOutcome> {
+async function deliver(deps: RefusalDeps, trace: Trace, started: number, result: { answer: Answer; rawContext: RawContext }): Promise<AnswerOutcome> {
   const { answer, rawContext } = result;
-  facts.responseType = answer.responseType;
-  facts.rawContext = rawContext;
-  facts.citationIds = answer.citations.map((c) => c.evidenceId);
-  facts.stepCitationIds = answer.explanationSteps.flatMap((s) => s.citations);
-  facts.numCitations = answer.citations.length;
-  facts.claimSupport = facts.validation?.claimSupport;
-  facts.numUnknowns = answer.unknowns.length;
-  facts.confidence = answer.confidence;
-  facts.needsReview = answer.needsReview;
-  facts.answerSha256 = answerDigest({ answer, rawContext });
-  if (answer.responseType === "unable") {
-    facts.errorCode = "CG-CITE-001";
-    facts.errorMessage = FAILURES["CG-CITE-001"].message;
-  }
-  facts.latencyMs = performance.now() - started;
   try {
-    await recordAudit(deps.ledger, facts);
+    await recordAudit(deps.ledger, auditFactsOf(trace, result, performance.now() - started, PROMPT_VERSION));
   } catch (err) {
-    return withheld(facts, asCasegraphError(err, "CG-AUDIT-001"));
+    return withheld(trace, asCasegraphError(err, "CG-AUDIT-001"));
   }
-  return { ok: true, status: 200, body: { answer, rawContext, requestId: facts.requestId, timestamp: facts.timestamp, auditId: facts.auditId } };
+  const { requestId, timestamp, auditId } = trace.request;
+  return { ok: true, status: 200, body: { answer, rawContext, requestId, timestamp, auditId } };
 }
 
-async function fail(
-  deps: RefusalDeps,
-  facts: AuditFacts,
-  started: number,
-  error: CasegraphError,
-  rawContext: RawContext | undefined,
-  policy: PolicySummary | undefined,
-  hidden: HiddenReport | undefined,
-): Promise<AnswerOutcome> {
-  if (error.code === "CG-AUDIT-001") return withheld(facts, error);
+async function fail(deps: RefusalDeps, trace: Trace, started: number, error: CasegraphError): Promise<AnswerOutcome> {
+  if (error.code === "CG-AUDIT-001") return withheld(trace, error);
   if (error.code === "CG-SYS-002") console.error("casegraph: answer pipeline failed", error.cause ?? error);
-  facts.responseType = "error";
-  facts.errorCode = error.code;
-  facts.errorMessage = error.message;
-  facts.policy = policy;
-  facts.latencyMs = performance.now() - started;
-  if (!error.code.startsWith("CG-MODEL")) facts.model = facts.rawContext ? facts.model : null;
   try {
-    await recordAudit(deps.ledger, facts);
+    await recordAudit(deps.ledger, auditFactsOf(trace, { error }, performance.now() - started, PROMPT_VERSION));
   } catch (err) {
-    return withheld(facts, asCasegraphError(err, "CG-AUDIT-001"));
+    return withheld(trace, asCasegraphError(err, "CG-AUDIT-001"));
   }
-  const body: GraphRagFailure = { error: error.toJSON().error, requestId: facts.requestId, timestamp: facts.timestamp, auditId: facts.auditId };
+  const { requestId, timestamp, auditId } = trace.request;
+  const body: GraphRagFailure = { error: error.toJSON().error, requestId, timestamp, auditId };
+  const rawContext = trace.context?.rawContext;
   if (error.code.startsWith("CG-MODEL") && rawContext) {
+    const hidden = trace.retrieval?.hidden;
     body.answer = answerOf({
       responseType: "error",
       answerText: error.message,
@@ -351,14 +318,11 @@ async function fail(
 }
 
 /** No ledger entry, no answer (DESIGN.md step 8): the response carries only the coded error. */
-function withheld(facts: AuditFacts, error: CasegraphError): AnswerOutcome {
+function withheld(trace: Trace, error: CasegraphError): AnswerOutcome {
   const e = error.code === "CG-AUDIT-001" ? error : new CasegraphError("CG-AUDIT-001", undefined, [], { cause: error });
   console.error("casegraph: audit append failed; answer withheld", e.cause ?? e);
-  return {
-    ok: false,
-    status: e.status,
-    body: { error: { code: e.code, message: FAILURES["CG-AUDIT-001"].message }, requestId: facts.requestId, timestamp: facts.timestamp, auditId: null },
-  };
+  const { requestId, timestamp } = trace.request;
+  return { ok: false, status: e.status, body: { error: { code: e.code, message: FAILURES["CG-AUDIT-001"].message }, requestId, timestamp, auditId: null } };
 }
 
 function rawField(raw: unknown, key: string, max: number): string | null {

@@ -157,7 +157,7 @@ export { phrase };
 
 export interface FinishContext {
   deps: { answerPolicies?: AnswerPolicyPorts };
-  facts: { compliance?: AuditFacts["compliance"]; requestId: string; auditId: string };
+  ids: { requestId: string; auditId: string };
   asker: Asker;
   caseRef: CaseRef;
   question: string;
@@ -172,24 +172,25 @@ export interface FinishContext {
  */
 export async function enforcePolicies(run: PolicyRun | null, first: ValidatedAnswer, rawContext: RawContext, regenerate: Regenerate) {
   const outcome = run ? await run.enforce(first, rawContext, regenerate) : null;
-  let held: { id: string; queue: AnswerPolicyPorts["reviews"] } | null = null;
+  let queued: { id: string; queue: AnswerPolicyPorts["reviews"] } | null = null;
   return {
     validated: outcome?.validated ?? first,
     /** After delivery: when the answer's ledger entry could not be written, its held draft leaves the queue again. */
     async settle(delivered: AnswerOutcome): Promise<AnswerOutcome> {
-      if (held && !delivered.ok) await held.queue.discard(held.id).catch((err) => console.error("casegraph: could not discard an unaudited held answer", err));
+      if (queued && !delivered.ok) await queued.queue.discard(queued.id).catch((err) => console.error("casegraph: could not discard an unaudited held answer", err));
       return delivered;
     },
-    async finish(answer: Answer, ctx: FinishContext): Promise<Answer> {
-      if (!outcome) return answer;
+    /** The answer to deliver, and the compliance facts its ledger entry records (none without a bundle). */
+    async finish(answer: Answer, ctx: FinishContext): Promise<{ answer: Answer; compliance?: AuditFacts["compliance"] }> {
+      if (!outcome) return { answer };
       const c = outcome.compliance;
       const compliance: AnswerCompliance = {
         bundleSha256: c.bundleSha256, score: c.score, action: c.action, checks: c.checks,
         violations: c.violations.map((v) => ({ policyId: v.policyId, kind: v.kind, detail: v.detail })), attempts: c.attempts,
       };
       const reviewId = outcome.escalate ? ctx.reviewId() : null;
-      ctx.facts.compliance = { bundleSha256: c.bundleSha256, score: c.score, action: c.action, attempts: c.attempts, violations: c.violations.length, reviewId };
-      if (!reviewId) return { ...answer, compliance };
+      const audited = { bundleSha256: c.bundleSha256, score: c.score, action: c.action, attempts: c.attempts, violations: c.violations.length, reviewId };
+      if (!reviewId) return { answer: { ...answer, compliance }, compliance: audited };
       try {
         await ctx.deps.answerPolicies!.reviews.hold({
           id: reviewId,
@@ -197,8 +198,8 @@ export async function enforcePolicies(run: PolicyRun | null, first: ValidatedAns
           caseId: ctx.caseRef.id,
           askerId: ctx.asker.userId,
           askerEmail: ctx.asker.email ?? null,
-          requestId: ctx.facts.requestId,
-          auditId: ctx.facts.auditId,
+          requestId: ctx.ids.requestId,
+          auditId: ctx.ids.auditId,
           question: ctx.question,
           bundleSha256: c.bundleSha256,
           // The draft as it would have been delivered, and the full findings (with where each hit is) for the reviewer.
@@ -208,8 +209,8 @@ export async function enforcePolicies(run: PolicyRun | null, first: ValidatedAns
       } catch (err) {
         throw new CasegraphError("CG-REVIEW-005", undefined, [], { cause: err });
       }
-      held = { id: reviewId, queue: ctx.deps.answerPolicies!.reviews };
-      return {
+      queued = { id: reviewId, queue: ctx.deps.answerPolicies!.reviews };
+      const held: Answer = {
         answerText: ESCALATED_TEXT,
         citations: [],
         unknowns: [],
@@ -224,6 +225,7 @@ export async function enforcePolicies(run: PolicyRun | null, first: ValidatedAns
         compliance,
         reviewId,
       };
+      return { answer: held, compliance: audited };
     },
   };
 }

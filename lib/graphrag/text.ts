@@ -81,19 +81,6 @@ export function stem(lower: string): string {
   return w;
 }
 
-/** Content words of a text: lower-cased, stopwords removed, deduplicated in order of appearance. */
-export function contentWords(text: string): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const w of words(text)) {
-    if (isStopword(w.lower) || w.lower.length < 2) continue;
-    if (seen.has(w.lower)) continue;
-    seen.add(w.lower);
-    out.push(w.lower);
-  }
-  return out;
-}
-
 const ABBREVIATIONS = new Set([
   "mr", "mrs", "ms", "dr", "st", "no", "nr", "approx", "e.g", "i.e", "etc", "vs", "inc", "co", "ltd", "jr", "sr", "det",
   "sgt", "lt", "capt", "insp", "ave", "rd", "blvd", "fig", "u.s", "a.m", "p.m", "dept", "corp", "est",

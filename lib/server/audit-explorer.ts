@@ -4,6 +4,7 @@
 // `seq < cursor ORDER BY seq DESC`, an index range scan whatever the ledger's size. Evidence cited by an answer is shown
 // only when the viewer's own clearance, need-to-know and the item's license allow it (lib/domain/policy.ts), never
 // because the viewer is a supervisor.
+import "server-only";
 import { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";

@@ -4,6 +4,7 @@
 // same bytes: the checkpoint is the one stored for that tree size (signed once, Ed25519 signatures are deterministic),
 // and nothing in the artifact depends on when it was exported. CSV is the same rows for spreadsheets.
 // Every export is itself recorded in the ledger (kind "audit.export", with the artifact's SHA-256).
+import "server-only";
 import { canonicalJsonPretty } from "../domain/canonical-json";
 import { CasegraphError } from "../domain/failure-codes";
 import { PROMPT_VERSION, SYSTEM_PROMPT } from "../graphrag/prompt";

@@ -1,4 +1,5 @@
 // Proof files for the CLI, the API and the explorer: entry + Merkle path + signed checkpoint + public key.
+import "server-only";
 import { CasegraphError } from "../domain/failure-codes";
 import { consistencyProofFile, inclusionProofFile, type ConsistencyProofFile, type InclusionProofFile } from "../domain/ledger-proof";
 import type { AuditLedger, StoredCheckpoint } from "../ports";

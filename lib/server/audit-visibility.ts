@@ -1,6 +1,7 @@
 // Which of the case items named in ledger entries a reviewer may not see (lib/domain/audit-redaction.ts), decided by
 // the same policy functions as the answer pipeline over the same stores (the case graph from Neo4j when configured,
 // evidence from PostgreSQL). An id that names no item of the case (a model's invented citation) hides nothing.
+import "server-only";
 import { PrismaEvidenceStore } from "../adapters/prisma/evidence-store";
 import { PrismaGraphStore } from "../adapters/prisma/graph-store";
 import type { Database } from "../adapters/prisma/db";

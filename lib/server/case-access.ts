@@ -1,5 +1,6 @@
 // Object-level authorization for cases (ASVS 8.2.2, 8.4.1). Deny by default: the case must exist, be in the actor's
 // tenant, and list the actor as a member, checked fresh on every call. All three failures look the same to the caller.
+import "server-only";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { CasegraphError } from "../domain/failure-codes";

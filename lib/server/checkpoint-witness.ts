@@ -3,6 +3,7 @@
 // bypassed — still cannot make the ledger look complete: `audit verify` reads this file (and any checkpoint file a
 // supervisor saved, `--checkpoint <file>`) and fails when the ledger is shorter than a checkpoint it knows of
 // (CG-AUDIT-011). Written after every checkpoint the process signs; only ever moves forward.
+import "server-only";
 import { randomUUID } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";

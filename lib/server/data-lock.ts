@@ -1,5 +1,6 @@
 // PGlite is a single-process database: two processes on one data folder would corrupt it. A pid lock file turns
 // that into a clear, coded error instead.
+import "server-only";
 import { unlinkSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";

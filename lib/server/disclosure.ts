@@ -2,6 +2,7 @@
 // same totals the case page shows (lib/server/workbench/counts.ts). Computing them reads the case's outline, so they
 // are kept per viewer and case for a short while: a count a few seconds old reveals nothing new, and asking ten
 // questions in a row costs one read.
+import "server-only";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { Viewer } from "../domain/policy";
 import type { CaseDisclosure, CaseGraphStore, CaseScope, HiddenTotals } from "../ports";

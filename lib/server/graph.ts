@@ -1,6 +1,7 @@
 // Which case-graph store this process uses: Neo4j when NEO4J_URI is set, otherwise the PostgreSQL tables. The Neo4j
 // store (its driver and connection pool) is one per process and configuration; closeGraphStores() ends it.
 // With Neo4j configured, every import goes through importWorkspace(): PostgreSQL and Neo4j as one unit of work.
+import "server-only";
 import type { Env } from "../env";
 import { connectNeo4j, type Neo4jConfig } from "../adapters/neo4j/connection";
 import { Neo4jGraphStore } from "../adapters/neo4j/graph-store";

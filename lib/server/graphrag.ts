@@ -1,6 +1,7 @@
 // The answer pipeline's wiring for this process: Prisma stores, the case-access check, the ledger, and the model
 // chosen by LLM_PROVIDER. The HTTP route, the server actions and the CLI all ask through `askQuestion`, so every
 // entry point runs the same pipeline with the same limits and audit mode.
+import "server-only";
 import type { PrismaClient } from "../generated/prisma/client";
 import { env, type Env } from "../env";
 import { createAnswerModel } from "../adapters/model";

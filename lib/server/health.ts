@@ -1,4 +1,5 @@
 // Health of the service's dependencies. Each probe is bounded so a hung dependency reports "down", never hangs.
+import "server-only";
 import { runtime } from "./runtime";
 import type { DatabaseKind } from "../adapters/prisma/db";
 import { env } from "../env";

@@ -1,4 +1,5 @@
 // The ledger's own settings, parsed with zod like lib/env.ts (kept here so the ledger's knobs live with the ledger).
+import "server-only";
 import { z } from "zod";
 import { CasegraphError } from "../domain/failure-codes";
 

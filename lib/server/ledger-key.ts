@@ -3,6 +3,7 @@
 // views, and a key nobody kept cannot prove the ledger was not cut short). Outside production it is generated on first
 // use and kept in the data folder (ledger-signing-key.pem, mode 0600), so restarts keep signing with the same key;
 // `casegraph audit keygen` prints a fresh one for production.
+import "server-only";
 import type { KeyObject } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";

@@ -5,6 +5,7 @@
 // instrumentation.ts calls startLedgerMaintenance() at server start; it runs then and every
 // CASEGRAPH_LEDGER_MAINTENANCE_HOURS (default 24); the catch-up checkpoint alone also every
 // CASEGRAPH_CHECKPOINT_MINUTES (default 5).
+import "server-only";
 import { env } from "../env";
 import type { AuditLedger } from "../ports";
 import { readLedgerEnv } from "./ledger-env";
@@ -79,10 +80,3 @@ export function startLedgerMaintenance(): void {
   void run();
 }
 
-export function stopLedgerMaintenance(): void {
-  const holder = globalThis as Holder;
-  if (holder[timerKey]) clearInterval(holder[timerKey]);
-  if (holder[checkpointTimerKey]) clearInterval(holder[checkpointTimerKey]);
-  delete holder[timerKey];
-  delete holder[checkpointTimerKey];
-}

@@ -1,4 +1,5 @@
 // The CLI's side of answer policies: the admin named by --by must be an admin of the tenant; otherwise the operator.
+import "server-only";
 import { activateAsOperator, deactivateAsOperator as deactivateForTenant, listBundlesOf } from "../admin/answer-policies";
 import type { ChangeActor } from "../admin/change";
 import { CasegraphError } from "../domain/failure-codes";

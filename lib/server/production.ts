@@ -3,6 +3,7 @@
 // origin, so the embedded default runs unconfigured; in production a generated secret would differ between servers and
 // be lost with a container, and the origin the Origin check compares with must not come from the request, so the
 // server refuses to start instead.
+import "server-only";
 import { CasegraphError } from "../domain/failure-codes";
 
 /** Variables a production server must be given. */
@@ -28,4 +29,18 @@ export function assertProductionSecrets(source: NodeJS.ProcessEnv = process.env)
 /** Before generating `name` into the data folder: refused in production, where it must come from the environment. */
 export function requireInProduction(name: Secret): void {
   if (isProduction()) throw new CasegraphError("CG-SYS-003", `${name} must be set when NODE_ENV=production (README "Production").`, [{ path: name, message: "required in production" }]);
+}
+
+/**
+ * For instrumentation.ts at server start: refuses to start (exit 78, EX_CONFIG) without the production secrets. Kept
+ * here, in a Node-only module, so the instrumentation file itself holds no Node-only call the Edge compile warns about.
+ */
+export function startOrExit(): void {
+  try {
+    assertProductionSecrets();
+  } catch (err) {
+    const e = err as { code?: string; message: string };
+    console.error(`casegraph: refusing to start: ${e.code ?? "CG-SYS-003"} ${e.message}`);
+    process.exit(78);
+  }
 }

@@ -1,4 +1,5 @@
 // POST /api/reviews/{id}/approve|reject share this: parse the note, decide, answer the new status.
+import "server-only";
 import { z } from "zod";
 import type { Actor } from "../auth/actor";
 import { inputError } from "../auth/guard";

@@ -3,6 +3,7 @@
 // cites (filtered by the reviewer's own permissions), and approves (a note required) or rejects. Every decision is a
 // ledger entry committed with it. The asker sees the outcome; an approved answer is delivered to them marked as
 // reviewed. Nothing escalated reaches the asker before approval, through any interface: the draft is read only here.
+import "server-only";
 import type { PrismaClient } from "../generated/prisma/client";
 import { PrismaEvidenceStore } from "../adapters/prisma/evidence-store";
 import { checkedBundle } from "../adapters/prisma/policy-store";
@@ -13,6 +14,7 @@ import { PolicyGate } from "../graphrag/policy-filter";
 import type { Answer, RawContext } from "../graphrag/types";
 import { sha256 } from "../graphrag/audit";
 import type { Compliance } from "../policy/enforce";
+import { hasRole } from "../auth/actor";
 
 export type ReviewStatus = "pending" | "approved" | "rejected";
 
@@ -36,7 +38,7 @@ interface Draft {
 }
 
 function assertSupervisor(actor: Actor) {
-  if (!actor.roles.includes("supervisor")) throw new CasegraphError("CG-ACCESS-002");
+  if (!hasRole(actor, "supervisor")) throw new CasegraphError("CG-ACCESS-002");
 }
 
 const status = (s: string): ReviewStatus => (s === "approved" || s === "rejected" ? s : "pending");

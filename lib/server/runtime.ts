@@ -1,4 +1,5 @@
 // Process-wide services, opened lazily on first use (never at import: `next build` evaluates modules).
+import "server-only";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { env } from "../env";

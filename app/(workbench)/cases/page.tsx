@@ -7,6 +7,7 @@ import { listCases } from "@/lib/server/workbench/cases";
 import { Card, ClassificationBadge } from "@/components/ui";
 import { formatDateTime, plural } from "@/components/answer/format";
 import { SafeText } from "@/components/ui/safe-text";
+import { hasRole } from "@/lib/auth/actor";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Cases · Casegraph" };
@@ -14,7 +15,7 @@ export const metadata: Metadata = { title: "Cases · Casegraph" };
 export default async function CasesPage() {
   const actor = await requirePageActor({ from: "/cases" });
   const cases = await listCases(actor);
-  const canOpen = actor.roles.includes("investigator") || actor.roles.includes("supervisor");
+  const canOpen = hasRole(actor, "investigator", "supervisor");
   return (
     <main className="space-y-4">
       <div className="flex items-baseline justify-between">

@@ -2,6 +2,7 @@
 // Anthropic, and in tests `MockLanguageModelV3` playing a misbehaving LLM. Structured output (the zod schema is sent
 // as the response format) at temperature 0, bounded by LLM_TIMEOUT_MS. Unusable output is returned as text — the
 // pipeline decides about retries — and an unreachable model is CG-MODEL-001.
+import "server-only";
 import { generateText, NoObjectGeneratedError, Output, streamText, type LanguageModel } from "ai";
 import { CasegraphError } from "../../domain/failure-codes";
 import type { AnswerModel, AnswerModelRequest, AnswerModelResult, ModelProbe } from "../../ports";

@@ -1,6 +1,7 @@
 // Picks the answer model from the environment (LLM_PROVIDER): the offline extractive model by default (no network),
 // or an AI SDK provider — any OpenAI-compatible /v1/chat/completions server (Ollama, vLLM, LM Studio…), OpenAI, or
 // Anthropic. A missing setting is CG-SYS-003 naming the variable, never a silent fallback to another provider.
+import "server-only";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";

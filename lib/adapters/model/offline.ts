@@ -4,6 +4,7 @@
 // supported sentences with their citations, builds steps that cite the evidence and its linked nodes and edges,
 // lists the parts of the question it found no support for as unknowns, derives confidence from that support, answers
 // `no_evidence` when nothing is relevant, and never invents. Same input → same output, byte for byte.
+import "server-only";
 import type { AnswerModel, AnswerModelRequest, AnswerModelResult, ModelProbe } from "../../ports";
 import type { ModelOutputShape } from "../../graphrag/prompt";
 import { isIdLike, isStopword, splitSentences, stem, words } from "../../graphrag/text";

@@ -3,6 +3,7 @@
 // retries are cut to one short round (its default keeps retrying for 30–60 s), connections time out after a second,
 // and every read runs under a hard deadline that closes its session. Driver and server text never leaves this module:
 // callers get CasegraphError CG-GRAPH-001 (unavailable), -002 (query failed) or -003 (credentials refused).
+import "server-only";
 import neo4j, { Neo4jError, type AuthToken, type Driver, type ManagedTransaction, type Session } from "neo4j-driver";
 import { CasegraphError, type FailureCode } from "../../domain/failure-codes";
 

@@ -14,6 +14,7 @@
 // composite uniqueness constraint: NODE KEY needs Enterprise), uniqueness of CaseGraph.caseId, a range index on
 // CaseNode(caseId, nameLower), and a full-text index (whitespace analyzer) on searchText + scope. A whole case is
 // found through the (caseId, id) constraint's index: `caseId = $c AND id IS NOT NULL` is a prefix seek on it.
+import "server-only";
 import { createHash } from "node:crypto";
 import type { CaseScope } from "../../ports";
 

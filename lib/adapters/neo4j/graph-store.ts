@@ -2,6 +2,7 @@
 // the same store-independent rules (lib/domain/graph-contract.ts): seed matching and ranking, id order, and the bounded
 // breadth-first expansion with its caps. The data model and every query text are in cypher.ts, the schema in
 // schema.ts, the row mappers in records.ts, and the write side (import mirror, `graph sync`) in graph-writes.ts.
+import "server-only";
 import neo4j, { type ManagedTransaction } from "neo4j-driver";
 import { CasegraphError } from "../../domain/failure-codes";
 import { assembleSubgraph, expandFrontier, outlineOf, rankSeedCandidates, textQueryGroups } from "../../domain/graph-contract";

@@ -1,6 +1,7 @@
 // The write side of the Neo4j case graph, used by the importer's mirror and `graph sync` (lib/adapters/neo4j/sync.ts):
 // batches through UNWIND, idempotent (MERGE on caseId + id), each case claimed with a lease while it is written so
 // readers refuse a half-written graph (CG-GRAPH-005), and swept of what a rewrite no longer holds.
+import "server-only";
 import neo4j, { type ManagedTransaction } from "neo4j-driver";
 import { CasegraphError } from "../../domain/failure-codes";
 import { idSortKey, nodeSearchTokens, simpleLower } from "../../domain/graph-contract";

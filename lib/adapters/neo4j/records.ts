@@ -1,5 +1,6 @@
 // Neo4j records → the port's records. Markings are read, never cast: a graph written by another tool may hold any
 // value there (lib/domain/markings.ts readMarking turns what it cannot read into a denial).
+import "server-only";
 import type { Record as Neo4jRecord } from "neo4j-driver";
 import { propertiesObject } from "../../domain/graph-contract";
 import { readMarking } from "../../domain/markings";

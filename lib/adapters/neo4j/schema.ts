@@ -1,5 +1,6 @@
 // The Neo4j schema (constraints and indexes, lib/adapters/neo4j/cypher.ts SCHEMA_STATEMENTS), applied idempotently
 // once per process and store, and the read plans compiled at the same time so no answer pays for compiling them.
+import "server-only";
 import neo4j from "neo4j-driver";
 import { CasegraphError } from "../../domain/failure-codes";
 import type { Neo4jConnection } from "./connection";

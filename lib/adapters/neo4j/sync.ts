@@ -8,6 +8,7 @@
 // case keeps its "writing" mark in Neo4j; once its lease lapses the store refuses to read it (CG-GRAPH-005) until a
 // later import or `graph sync` rewrites it. Running the import again after a failure therefore succeeds and leaves the
 // same state as a first successful run.
+import "server-only";
 import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { Prisma } from "../../generated/prisma/client";

@@ -4,6 +4,7 @@
 // with a row-object driver.
 //
 // Rows are handed to the caller as offsets into the current buffer, valid only during the callback.
+import "server-only";
 
 const SIGNATURE = Buffer.from("PGCOPY\n\xff\r\n\0", "latin1");
 

@@ -1,5 +1,6 @@
 // The database: PostgreSQL when DATABASE_URL is set, otherwise PGlite in-process (the embedded default).
 // Both run the same migrations and the same Prisma client; nothing above this file knows which it got.
+import "server-only";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";

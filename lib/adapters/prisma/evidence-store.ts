@@ -2,6 +2,7 @@
 // (plainto_tsquery per question word, OR-ed, ts_rank on the stored column): nothing calls to_tsvector per row at query
 // time and nothing scans with ILIKE. Ranking runs over a bounded candidate set; the wide columns are fetched for the
 // top rows afterwards. Items come back with their markings; visibility is decided by the pipeline's policy gate.
+import "server-only";
 import pg from "pg";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { Prisma } from "../../generated/prisma/client";
@@ -48,59 +49,6 @@ const FILL_CAP = 200;
 /** Search terms: printable, bounded, deduplicated (plainto_tsquery never raises on any text). */
 export function cleanTerms(terms: readonly string[]): string[] {
   return [...new Set(terms.map((t) => t.replace(/[\u0000-\u001f\u007f]/g, " ").trim().slice(0, 100)).filter(Boolean))].slice(0, 32);
-}
-
-export function rankedMatchesSql(opts: {
-  table: "evidence" | "graph_node";
-  config: "english" | "simple";
-  scope: Prisma.Sql;
-  terms: readonly string[];
-  limit: number;
-}): Prisma.Sql {
-  const table = Prisma.raw(`"${opts.table}"`);
-  const config = Prisma.raw(`'${opts.config}'::regconfig`);
-  const relname = opts.table;
-  return Prisma.sql`
-    WITH words AS (
-      SELECT DISTINCT plainto_tsquery(${config}, w) AS q FROM unnest(${[...opts.terms]}::text[]) AS w
-    ),
-    mce AS (
-      SELECT m.elem, m.freq
-      FROM pg_stats s
-      CROSS JOIN LATERAL unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS m(elem, freq)
-      WHERE s.schemaname = current_schema() AND s.tablename = ${relname} AND s.attname = 'search'
-    ),
-    est AS (
-      SELECT w.q, coalesce(m.freq, 0) * coalesce((SELECT greatest(c.reltuples, 0) FROM pg_class c WHERE c.oid = ${relname}::regclass), 0) AS docs
-      FROM words w LEFT JOIN mce m ON m.elem = btrim(w.q::text, '''')
-      WHERE numnode(w.q) > 0
-    ),
-    qs AS (
-      SELECT
-        (SELECT string_agg('(' || q::text || ')', ' | ')::tsquery FROM est) AS any_q,
-        (SELECT string_agg('(' || q::text || ')', ' | ')::tsquery FROM est WHERE docs < ${RARE_DOCS}) AS rare_q,
-        (SELECT string_agg('(' || q::text || ')', ' & ')::tsquery FROM (SELECT q FROM est ORDER BY docs, q::text LIMIT 2) r) AS rarest_q
-    ),
-    cand AS (
-      SELECT t.id, t.search FROM ${table} t
-      WHERE ${opts.scope} AND t.search @@ (SELECT coalesce(rare_q, rarest_q) FROM qs)
-      LIMIT ${CANDIDATE_CAP}
-    ),
-    fill AS (
-      SELECT t.id, t.search FROM ${table} t
-      WHERE (SELECT rare_q IS NULL FROM qs) AND (SELECT count(*) FROM cand) < ${opts.limit}
-        AND ${opts.scope} AND t.search @@ (SELECT any_q FROM qs)
-      LIMIT ${FILL_CAP}
-    ),
-    pool AS (
-      SELECT id, search FROM cand
-      UNION ALL
-      SELECT f.id, f.search FROM fill f WHERE NOT EXISTS (SELECT 1 FROM cand c WHERE c.id = f.id)
-    )
-    SELECT id, ts_rank(search, (SELECT any_q FROM qs))::float8 AS rank
-    FROM pool
-    ORDER BY rank DESC, id
-    LIMIT ${opts.limit}`;
 }
 
 /**

@@ -4,6 +4,7 @@
 // iterative frontier queries over the (case_id, source) and (case_id, target) indexes with caps per hop, then one query
 // for the edges among the nodes reached. Ids are ordered by code point (COLLATE "C"). Every query is scoped by case and
 // tenant; items come back with their markings for the pipeline's policy gate.
+import "server-only";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { Prisma } from "../../generated/prisma/client";
 import { CasegraphError } from "../../domain/failure-codes";

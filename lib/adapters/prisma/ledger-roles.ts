@@ -2,6 +2,7 @@
 // not a superuser (only a superuser may SET session_replication_role = replica) and not the owner of the tables (only
 // the owner may ALTER TABLE … DISABLE TRIGGER or DROP TRIGGER). Migrations run as the owner (`npm run db:migrate`);
 // the server runs as this role. On top of the triggers, the role gets no UPDATE/DELETE/TRUNCATE on the ledger tables.
+import "server-only";
 import { CasegraphError } from "../../domain/failure-codes";
 
 export function appRoleSql(role: string): string {

@@ -1,5 +1,6 @@
 // Offline migrations: the SQL files in prisma/migrations, applied in name order, each in its own transaction and
 // recorded in _casegraph_migrations with a checksum. Prisma's CLI would download a schema engine; this needs nothing.
+import "server-only";
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";

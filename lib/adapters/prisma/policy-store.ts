@@ -1,6 +1,7 @@
 // Answer policies in PostgreSQL/PGlite: the tenant's active bundle (loaded and checked once per hash, then kept in
 // memory: a bundle never changes under its hash), the case's protected entities (nodes whose `protected` property is
 // set — the graph's source of truth is PostgreSQL even when Neo4j serves the reads), and the review queue's writes.
+import "server-only";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { loadBundle, type CompiledBundle } from "../../policy/bundle";
 import type { ProtectedEntity } from "../../policy/detectors";

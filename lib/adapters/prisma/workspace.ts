@@ -2,6 +2,7 @@
 // (upserts that write only what differs), and batched; export is canonical JSON that re-imports to the same state.
 // Every change an import makes to tenants, licenses, users and case memberships is a ledger entry in the same
 // transaction, in the shape an admin's change has (lib/domain/admin-change.ts); an unchanged re-import writes none.
+import "server-only";
 import { createHash } from "node:crypto";
 import { hashPassword, verifyPassword } from "better-auth/crypto";
 import type { PrismaClient } from "../../generated/prisma/client";

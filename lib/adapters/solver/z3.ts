@@ -3,6 +3,7 @@
 // decide rules under concrete values, which needs no search: the values go into a Z3 model and every rule's condition
 // is evaluated there (model.eval, synchronous, well under a millisecond warm). Z3 is initialised once per process.
 // Encoding: bool → Bool, int → Int, float → Real, enum → Int in [0, n) indexing the variable's sorted values.
+import "server-only";
 import { init } from "z3-solver";
 import { CasegraphError } from "../../domain/failure-codes";
 import type { Test } from "../../policy/bundle";

@@ -1,5 +1,6 @@
 // The case list: the cases the user is a member of in their tenant (the rule of assertCaseAccess), with counts of what
 // they may see and the last activity from the ledger.
+import "server-only";
 import type { Actor } from "@/lib/auth/actor";
 import { readClassification } from "@/lib/domain/markings";
 import { PrismaGraphStore } from "@/lib/adapters/prisma/graph-store";

@@ -3,6 +3,7 @@
 // properties) through visibleGraph, and evidence is grouped by its markings in SQL with each group decided by
 // evidenceDenialReason (items with the same markings get the same decision, so the counts are exact without loading
 // every row).
+import "server-only";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { readLicenseUses, readMarking } from "@/lib/domain/markings";
 import { evidenceDenialReason, visibleGraph, type Viewer } from "@/lib/domain/policy";

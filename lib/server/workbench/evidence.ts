@@ -2,6 +2,7 @@
 // the pipeline's policy gate (classification, need-to-know, license allows analysis, tenant) before any of it is
 // returned; links to nodes the user may not see are dropped. A hidden item and a missing one look the same
 // (CG-ACCESS-003); lists report hidden items as a count.
+import "server-only";
 import type { Actor } from "@/lib/auth/actor";
 import { CasegraphError } from "@/lib/domain/failure-codes";
 import { PolicyGate } from "@/lib/graphrag/policy-filter";

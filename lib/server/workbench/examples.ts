@@ -1,6 +1,7 @@
 // Example questions for the ask panel, built from the case's VISIBLE graph: the best-connected nodes the user may see,
 // one per label, each with a question shaped for its kind. Nothing hidden can appear (the input is visibleCaseGraph),
 // and nothing is written for a particular demo case.
+import "server-only";
 import type { VisibleCaseGraph } from "./graph";
 import type { ExampleQuestion, GraphNodeView } from "@/lib/domain/workbench-views";
 

@@ -1,6 +1,7 @@
 // The case graph as the user may see it: the case's outline from the configured graph store (Neo4j or PostgreSQL)
 // passes visibleGraph (lib/domain/policy.ts) before anything is derived from it (degrees, search, neighbourhoods,
 // examples). Hidden items leave counts only.
+import "server-only";
 import type { Actor } from "@/lib/auth/actor";
 import { CasegraphError } from "@/lib/domain/failure-codes";
 import { visibleGraph } from "@/lib/domain/policy";

@@ -2,6 +2,7 @@
 // The ledger keeps ids, counts and hashes, not answers: an entry reopens as its stored summary, and "ask again" runs
 // the question anew under the user's current permissions. Cited ids are re-checked against the policy now: evidence
 // the user may no longer see is reported as a count.
+import "server-only";
 import type { Actor } from "@/lib/auth/actor";
 import { AUDIT_KIND } from "@/lib/graphrag/audit";
 import { evidenceByIds } from "./evidence";
@@ -31,16 +32,6 @@ interface AnswerPayload {
   policy_filtered_count?: number;
 }
 
-let redactableTable: boolean | undefined;
-
-/** Whether the ledger keeps question texts in the side table (ledger_redactable) — true once it exists. */
-async function hasRedactableTable(open: OpenCase): Promise<boolean> {
-  if (redactableTable) return true;
-  const [row] = await open.prisma.$queryRaw<Array<{ ok: boolean }>>`SELECT to_regclass('public.ledger_redactable') IS NOT NULL AS ok`;
-  redactableTable = Boolean(row?.ok);
-  return redactableTable;
-}
-
 const parse = (v: unknown): AnswerPayload => {
   if (typeof v === "string") {
     try {
@@ -53,22 +44,13 @@ const parse = (v: unknown): AnswerPayload => {
 };
 
 export async function questionHistory(open: OpenCase, actor: Actor, limit = HISTORY_LIMIT): Promise<HistoryEntry[]> {
-  const side = await hasRedactableTable(open);
-  const params = [AUDIT_KIND, actor.userId, open.scope.caseId, actor.tenantId, limit];
-  const rows = side
-    ? await open.prisma.$queryRawUnsafe<Row[]>(
-        `SELECT l.seq, l.created_at, l.payload, r.question_text
-           FROM "ledger" l LEFT JOIN "ledger_redactable" r ON r.seq = l.seq
-          WHERE l.kind = $1 AND l.actor_id = $2 AND l.case_id = $3 AND l.tenant_id = $4
-          ORDER BY l.seq DESC LIMIT $5`,
-        ...params,
-      )
-    : await open.prisma.$queryRawUnsafe<Row[]>(
-        `SELECT l.seq, l.created_at, l.payload FROM "ledger" l
-          WHERE l.kind = $1 AND l.actor_id = $2 AND l.case_id = $3 AND l.tenant_id = $4
-          ORDER BY l.seq DESC LIMIT $5`,
-        ...params,
-      );
+  const rows = await open.prisma.$queryRawUnsafe<Row[]>(
+    `SELECT l.seq, l.created_at, l.payload, r.question_text
+       FROM "ledger" l LEFT JOIN "ledger_redactable" r ON r.seq = l.seq
+      WHERE l.kind = $1 AND l.actor_id = $2 AND l.case_id = $3 AND l.tenant_id = $4
+      ORDER BY l.seq DESC LIMIT $5`,
+    AUDIT_KIND, actor.userId, open.scope.caseId, actor.tenantId, limit,
+  );
   const entries = rows.map((r) => ({ row: r, p: parse(r.payload) }));
   // Which cited evidence is still visible: one policy-checked lookup for all entries.
   const cited = [...new Set(entries.flatMap((e) => (e.p.citation_ids ?? []).filter((id) => (e.p.context_evidence_ids ?? []).includes(id))))];

@@ -1,6 +1,7 @@
 // Opens a case for a workbench request: the case-access check (member, same tenant, deny by default) and the stores
 // this process reads — the case graph from Neo4j when NEO4J_URI is set (else the PostgreSQL tables), evidence from
 // PostgreSQL — so the workbench reads exactly what the answer pipeline reads.
+import "server-only";
 import type { Actor } from "@/lib/auth/actor";
 import { PrismaEvidenceStore } from "@/lib/adapters/prisma/evidence-store";
 import { PrismaGraphStore } from "@/lib/adapters/prisma/graph-store";

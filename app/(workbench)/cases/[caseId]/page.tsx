@@ -10,6 +10,7 @@ import { exampleQuestions } from "@/lib/server/workbench/examples";
 import { graphView, visibleCaseGraph } from "@/lib/server/workbench/graph";
 import { openCase, type OpenCase } from "@/lib/server/workbench/scope";
 import { Workbench } from "@/components/workbench/workbench";
+import { hasRole } from "@/lib/auth/actor";
 
 export const dynamic = "force-dynamic";
 
@@ -48,7 +49,7 @@ export default async function CasePage({ params }: { params: Promise<{ caseId: s
       initialGraph={graphView(open.record.id, g)}
       examples={exampleQuestions(g)}
       evidenceCounts={{ visible: c.visible.evidence, hidden: c.hidden.evidence }}
-      canAsk={actor.roles.includes("investigator") || actor.roles.includes("supervisor")}
+      canAsk={hasRole(actor, "investigator", "supervisor")}
     />
   );
 }

@@ -3,6 +3,7 @@
 // sha256(prev_hash || body) = entry_hash, time not going backwards) and fills in the Merkle subtree hashes itself, so
 // even a writer that bypassed this module could not fork the chain or leave the tree inconsistent. Inside one process,
 // appends that queue up while a transaction runs go together in the next one (group commit), each still its own entry.
+import "server-only";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { CasegraphError } from "../../../domain/failure-codes";
 import { GENESIS_HASH, entryBodyOf, hashOfBody, type ChainEntry } from "../../../domain/ledger-chain";

@@ -1,4 +1,5 @@
 // Signed checkpoints as stored in "ledger_checkpoint": one per tree size, append-only (a trigger refuses changes).
+import "server-only";
 import type { SignedCheckpoint } from "../../../domain/checkpoint";
 import type { StoredCheckpoint } from "../../../ports";
 import { checkpointOf, type CheckpointRow, type Reader } from "./rows";

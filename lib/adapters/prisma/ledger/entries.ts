@@ -1,4 +1,5 @@
 // Reading entries (with their redactable question text), the head, and retention's erasure of stored question text.
+import "server-only";
 import { GENESIS_HASH } from "../../../domain/ledger-chain";
 import type { StoredEntry } from "../../../ports";
 import { isoOf, num, type Reader } from "./rows";

@@ -2,6 +2,7 @@
 // AuditLedger ports (lib/ports.ts). One file per job: append.ts (the chain and group commit), entries.ts (reads and
 // retention), proofs.ts (Merkle roots and proofs), checkpoints.ts (signed checkpoints as stored), verify.ts (the
 // full walk). This class holds the connection, the signer and the options, and runs reads in one snapshot.
+import "server-only";
 import type { KeyObject } from "node:crypto";
 import type { PrismaClient } from "../../../generated/prisma/client";
 import { keyIdOf, signCheckpoint, type KeptCheckpoint } from "../../../domain/checkpoint";

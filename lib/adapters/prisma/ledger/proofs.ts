@@ -1,6 +1,7 @@
 // Proofs: every complete subtree's hash is stored in the row that completes it, so the root of any size, an inclusion
 // proof and a consistency proof are O(log n) primary-key lookups, whatever the size of the ledger. Each function runs
 // on the reader it is given (the ledger passes one read-only snapshot).
+import "server-only";
 import { CasegraphError } from "../../../domain/failure-codes";
 import {
   completingSeq,

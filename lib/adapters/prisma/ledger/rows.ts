@@ -1,4 +1,5 @@
 // Reading ledger rows: the query function every part takes, number/time coercions, and the checkpoint row mapper.
+import "server-only";
 import type { StoredCheckpoint } from "../../../ports";
 
 /** A query in whatever session is open: Prisma's raw query, or a driver transaction's (one read-only snapshot). */

@@ -2,6 +2,7 @@
 // hash recomputed, every signed checkpoint's signature and root (those in the table and those kept outside it),
 // truncation below a checkpoint, and the database protections themselves (append-only triggers enabled, payload still
 // derived from body).
+import "server-only";
 import type { KeyObject } from "node:crypto";
 import { checkpointProblem, type KeptCheckpoint, type SignedCheckpoint } from "../../../domain/checkpoint";
 import { ChainVerifier, type ChainBreak, type ChainRow } from "../../../domain/ledger-chain";

@@ -40,7 +40,7 @@ export default async function main(argv: string[]) {
   const compileStarted = performance.now();
   const bundle = await compilePolicies(parsePoliciesJsonl(readFileSync("prisma/demo/policies/metro-pd.jsonl", "utf8")), solver);
   const compileMs = performance.now() - compileStarted;
-  const ports: AnswerPolicyPorts = { solver, reviews: { hold: async () => {} }, store: { activeBundle: async () => bundle, protectedEntities: async () => protectedEntities } };
+  const ports: AnswerPolicyPorts = { solver, reviews: { hold: async () => {}, discard: async () => {} }, store: { activeBundle: async () => bundle, protectedEntities: async () => protectedEntities } };
   const caseRef: CaseRef = { id: c.id, tenantId: "metro-pd", title: c.id, classification: "CUI", hiddenCounts: "case" };
   const asker = { userId: "u", tenantId: "metro-pd", clearance: "SECRET" as const, needToKnow: ["narcotics", "homicide"], roles: ["investigator"] };
   const question = "Who met at Pier 9 and what was in the van?";

@@ -68,4 +68,12 @@ test("answer policies: compile, activate, escalate, review, deliver", async ({ p
   await expect(held).toContainText("reviewed");
   await expect(held.getByTestId("reviewed-answer")).toContainText("Lydia");
   await shot(page, "pol-04-delivered");
+  await signOut(page);
+
+  // The admin deactivates the bundle (the other specs run without answer policies).
+  await signIn(page, "admin@metro.example");
+  await open(page, "/admin/policies");
+  await page.getByTestId("deactivate-bundle").click();
+  await page.getByTestId("deactivate-bundle-confirm").click();
+  await expect(page.getByText("No bundle is active")).toBeVisible();
 });

@@ -30,6 +30,8 @@ export interface HeldAnswer {
 
 export interface ReviewQueue {
   hold(held: HeldAnswer): Promise<void>;
+  /** Takes a held draft back out (its answer's ledger entry could not be written: an unaudited draft is never reviewed). */
+  discard(id: string): Promise<void>;
 }
 
 export interface AnswerPolicyPorts {

@@ -138,7 +138,7 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
       deps, ids: trace.request, asker, caseRef, question: input.question, rawContext, reviewId: deps.newId ?? randomUUID,
     });
     trace.compliance = finished.compliance;
-    return await deliver(deps, trace, started, { answer: finished.answer, rawContext });
+    return await enforced.settle(await deliver(deps, trace, started, { answer: finished.answer, rawContext }));
   } catch (err) {
     return await fail(deps, trace, started, asCasegraphError(err));
   }

@@ -14,7 +14,7 @@ import { stripMarkers } from "./claims";
 import { validateAnswer, type ModelOutput, type ValidatedAnswer } from "./validate";
 import { CasegraphError } from "../domain/failure-codes";
 import type { AuditFacts } from "./audit";
-import type { Answer, AnswerCompliance, Asker, RawContext } from "./types";
+import type { Answer, AnswerCompliance, AnswerOutcome, Asker, RawContext } from "./types";
 
 export const ESCALATED_TEXT = "This answer is being held for a supervisor's review under your agency's answer policies. You will see the outcome in your question history.";
 
@@ -172,8 +172,14 @@ export interface FinishContext {
  */
 export async function enforcePolicies(run: PolicyRun | null, first: ValidatedAnswer, rawContext: RawContext, regenerate: Regenerate) {
   const outcome = run ? await run.enforce(first, rawContext, regenerate) : null;
+  let queued: { id: string; queue: AnswerPolicyPorts["reviews"] } | null = null;
   return {
     validated: outcome?.validated ?? first,
+    /** After delivery: when the answer's ledger entry could not be written, its held draft leaves the queue again. */
+    async settle(delivered: AnswerOutcome): Promise<AnswerOutcome> {
+      if (queued && !delivered.ok) await queued.queue.discard(queued.id).catch((err) => console.error("casegraph: could not discard an unaudited held answer", err));
+      return delivered;
+    },
     /** The answer to deliver, and the compliance facts its ledger entry records (none without a bundle). */
     async finish(answer: Answer, ctx: FinishContext): Promise<{ answer: Answer; compliance?: AuditFacts["compliance"] }> {
       if (!outcome) return { answer };
@@ -203,6 +209,7 @@ export async function enforcePolicies(run: PolicyRun | null, first: ValidatedAns
       } catch (err) {
         throw new CasegraphError("CG-REVIEW-005", undefined, [], { cause: err });
       }
+      queued = { id: reviewId, queue: ctx.deps.answerPolicies!.reviews };
       const held: Answer = {
         answerText: ESCALATED_TEXT,
         citations: [],

@@ -110,6 +110,16 @@ describeEachDatabase("answer policies", (fixture) => {
     expect(detail.claims.some((c) => c.violating && c.text?.includes("Lydia"))).toBe(true);
     expect(detail.highlighted?.some((s) => s.hit && s.text === "Lydia Dunn")).toBe(true);
 
+    // A supervisor whose own permissions do not cover the cited evidence reads none of it, nor the claims citing it.
+    await db.prisma.user.create({ data: { id: "u-sup-public", email: "sup.public@metro.example", name: "Sup Public", tenantId: "metro-pd", roles: ["supervisor"], clearance: "PUBLIC", needToKnow: [] } });
+    const low = await getReview(db.prisma, await loadActor(db.prisma, { email: "sup.public@metro.example" }, "session"), reviewId);
+    expect(low.hiddenEvidence).toBeGreaterThan(0);
+    expect(low.evidence.map((e) => e.id)).toEqual(["EV-C-001"]); // the PUBLIC press release only
+    expect(low.highlighted).toBeNull();
+    expect(low.claims.some((c) => c.text === null)).toBe(true);
+    for (const c of low.claims) if (c.text !== null) expect(c.evidenceIds).toEqual(["EV-C-001"]);
+    expect(JSON.stringify({ ...low, question: "" })).not.toContain("Lydia Dunn");
+
     expect(await codeOf(decideReview(db.prisma, okafor, reviewId, "approve", "  "))).toBe("CG-REVIEW-003");
     expect(await codeOf(decideReview(db.prisma, okafor, "no-such-review", "approve", "ok"))).toBe("CG-REVIEW-001");
     await decideReview(db.prisma, okafor, reviewId, "approve", "Lydia Dunn is 26 now; the juvenile record rule does not apply.");

@@ -48,6 +48,10 @@ export class PrismaAnswerPolicyStore implements AnswerPolicyStore, ReviewQueue {
     }));
   }
 
+  async discard(id: string): Promise<void> {
+    await this.prisma.answerReview.deleteMany({ where: { id, status: "pending" } });
+  }
+
   async hold(held: HeldAnswer): Promise<void> {
     await this.prisma.answerReview.create({
       data: {

@@ -84,7 +84,11 @@ export async function getReview(prisma: PrismaClient, actor: Actor, id: string):
   if (!row) throw new CasegraphError("CG-REVIEW-001");
   const draft = row.draft as unknown as Draft;
   const compliance = row.compliance as unknown as Compliance;
-  const cited = [...new Set(draft.answer.citations.map((c) => c.evidenceId))].sort();
+  // Everything the draft cites, its explanation steps included: the draft is shown whole only when the reviewer may
+  // see all of it.
+  const snippetIds = new Set((draft.rawContext?.evidenceSnippets ?? []).map((e) => e.id));
+  const stepEvidence = (draft.answer.explanationSteps ?? []).flatMap((st) => st.citations.filter((id) => snippetIds.has(id)));
+  const cited = [...new Set([...draft.answer.citations.map((c) => c.evidenceId), ...stepEvidence])].sort();
   const gate = new PolicyGate(actor);
   const records = await new PrismaEvidenceStore(prisma).byIds({ tenantId, caseId: row.caseId }, cited);
   const visible = gate.evidence(records);

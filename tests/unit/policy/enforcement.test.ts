@@ -46,7 +46,10 @@ function policyCase(withBankRecord = true): FakeCase {
 function ports(held: HeldAnswer[], active: () => CompiledBundle | null = () => bundle): AnswerPolicyPorts {
   return {
     solver,
-    reviews: { hold: async (h) => void held.push(h) },
+    reviews: {
+      hold: async (h) => void held.push(h),
+      discard: async (id) => void held.splice(held.findIndex((h) => h.id === id), 1),
+    },
     store: {
       activeBundle: async () => active(),
       protectedEntities: async (scope) =>
@@ -91,6 +94,18 @@ describe("answer policies on the pipeline", () => {
     expect(audit.prompt_version).toBe(`${PROMPT_VERSION}+policy:${bundle.bundle_metadata.sha256.slice(0, 12)}`);
   });
 
+  it("an escalated answer whose ledger entry cannot be written is withheld and its draft leaves the queue", async () => {
+    const { model } = mockLlm(answerJson({ answerText: "Anna Berg's SSN is 123-45-6789 [evidence: EV-9].", citations: [{ evidenceId: "EV-9", claimId: "CLM-1" }] }));
+    const held: HeldAnswer[] = [];
+    const h = harness(model, [policyCase()], { answerPolicies: ports(held) });
+    h.ledger.failNext = 1;
+    const out = await answerQuestion(h.deps, VIEWER, Q);
+    expect(out.ok).toBe(false);
+    expect(out.body).toMatchObject({ error: { code: "CG-AUDIT-001" } });
+    expect(JSON.stringify(out.body)).not.toContain("123-45-6789");
+    expect(held).toEqual([]);
+  });
+
   it("a rule violation is auto-corrected with the violation as a hint, then passes", async () => {
     const { mock, model } = mockLlm(
       answerJson({ answerText: "Boris Kade received 5000 USD for the Dock 7 job [evidence: EV-10].", citations: [{ evidenceId: "EV-10", claimId: "CLM-1" }] }),
@@ -117,6 +132,24 @@ describe("answer policies on the pipeline", () => {
     expect(mock.doGenerateCalls).toHaveLength(2); // one AUTO_CORRECT attempt, then ESCALATE
     expect(body.answer.responseType).toBe("escalated");
     expect(body.answer.compliance).toMatchObject({ action: "ESCALATE", attempts: 2, checks: { smt: 1, coverage: 0 } });
+    expect(held).toHaveLength(1);
+  });
+
+  it("REGENERATE: up to two regenerations with DO NOT directives; a model that ignores them twice is escalated", async () => {
+    // Half the claims unsupported (judge 0.5) and an amount without the bank record (coverage 0): S = 0.775.
+    const same = answerJson({
+      answerText: "Boris Kade received 5000 USD for the Dock 7 job [evidence: EV-10]. Boris Kade owns a yacht in Monaco [evidence: EV-2].",
+      citations: [{ evidenceId: "EV-10", claimId: "CLM-1" }, { evidenceId: "EV-2", claimId: "CLM-2" }],
+    });
+    const { mock, model } = mockLlm(same, same, same, same);
+    const held: HeldAnswer[] = [];
+    const { body } = await ask(model, held);
+    expect(mock.doGenerateCalls).toHaveLength(3);
+    const prompts = promptsSeen(mock);
+    expect(prompts[1]).toContain("DO NOT violate: POL-AMOUNT");
+    expect(prompts[2]).toContain("DO NOT violate: POL-AMOUNT");
+    expect(body.answer.responseType).toBe("escalated");
+    expect(body.answer.compliance).toMatchObject({ action: "ESCALATE", attempts: 3, checks: { smt: 1, regex: 1, coverage: 0, judge: 0.5 } });
     expect(held).toHaveLength(1);
   });
 

@@ -19,7 +19,7 @@ export async function buildCli() {
     platform: "node",
     format: "esm",
     target: "node20",
-    external: ["z3-solver", "@electric-sql/pglite", "@prisma/*", "pglite-prisma-adapter", "pg", "pg-*", "better-auth", "better-auth/*", "@better-auth/*"],
+    external: ["z3-solver", "unpdf", "mammoth", "@electric-sql/pglite", "@prisma/*", "pglite-prisma-adapter", "pg", "pg-*", "better-auth", "better-auth/*", "@better-auth/*"],
     tsconfig: path.join(ROOT, "tsconfig.json"),
     // Server modules import "server-only" (it throws outside React Server Components); the CLI is server code too.
     alias: { "server-only": path.join(ROOT, "node_modules", "server-only", "empty.js") },

@@ -12,6 +12,7 @@ import { extractPolicies, regularise } from "../../lib/policy/extract";
 import { parsePoliciesJsonl, policiesToJsonl } from "../../lib/policy/schema";
 import { createAnswerModel } from "../../lib/adapters/model";
 import { UsageError, type Command } from "../command";
+import { readDocument } from "../../lib/adapters/documents/read-document";
 
 /** Errors in what the user wrote (the policies, the bundle): exit 2 like a usage error, with the coded error on stderr. */
 const INPUT_ERRORS = new Set(["CG-POLICY-080", "CG-POLICY-081", "CG-POLICY-082", "CG-POLICY-083", "CG-POLICY-084", "CG-POLICY-085"]);
@@ -38,13 +39,10 @@ async function run(args: string[]): Promise<number> {
     const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: "string", default: "policies.jsonl" } } });
     if (positionals.length !== 1) throw new UsageError("policy extract <doc.md|.txt|.html|.pdf|.docx> [--out policies.jsonl]");
     const file = positionals[0]!;
-    const ext = path.extname(file).toLowerCase().slice(1);
-    if (!["md", "markdown", "txt", "html", "htm", "pdf", "docx"].includes(ext)) throw new CasegraphError("CG-POLICY-088", `Unsupported document type .${ext}.`);
+    const doc = await readDocument(file);
     const model = createAnswerModel(env());
     if (model.provider === "offline") throw new CasegraphError("CG-POLICY-087");
-    if (ext === "pdf" || ext === "docx") throw new CasegraphError("CG-POLICY-088", `.${ext} documents are not read yet: convert it to text or Markdown.`);
-    const kind = ext === "html" || ext === "htm" ? "html" : ext === "txt" ? "txt" : "md";
-    const result = await extractPolicies(model, path.basename(file), regularise(await readText(file, "CG-POLICY-088"), kind));
+    const result = await extractPolicies(model, path.basename(file), regularise(doc.text, doc.kind));
     await writeFile(values.out!, result.policies.length ? policiesToJsonl(result.policies) : "");
     console.log(JSON.stringify({ ok: true, out: values.out, policyCount: result.policies.length, sections: result.sections, policySections: result.policySections, rejected: result.rejected }, null, 2));
     return 0;
@@ -72,7 +70,7 @@ async function run(args: string[]): Promise<number> {
 export default {
   name: "policy",
   usage: [
-    "  policy extract <doc.md|.txt|.html> [--out policies.jsonl]   propose policies with the configured generative model",
+    "  policy extract <doc.md|.txt|.html|.pdf|.docx> [--out policies.jsonl]   propose policies with the configured generative model",
     "  policy compile <policies.jsonl> [--out compiled_policy_bundle.json]   IR, decision graph, Z3 conflicts; prints a JSON summary",
     "  policy activate --tenant <id> <bundle.json> --by <admin email>   store the bundle and enforce it on every answer",
     "  policy deactivate --tenant <id> [--by <admin email>]   stop enforcing answer policies for the tenant",

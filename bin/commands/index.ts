@@ -4,6 +4,7 @@ import type { Command } from "../command";
 import ask from "./ask";
 import audit from "./audit";
 import db from "./db";
+import evidence from "./evidence";
 import exportCommand from "./export";
 import generate from "./generate";
 import graph from "./graph";
@@ -11,4 +12,4 @@ import importCommand from "./import";
 import token from "./token";
 import user from "./user";
 
-export const COMMANDS: readonly Command[] = [ask, audit, db, exportCommand, generate, graph, importCommand, token, user];
+export const COMMANDS: readonly Command[] = [ask, audit, db, evidence, exportCommand, generate, graph, importCommand, token, user];

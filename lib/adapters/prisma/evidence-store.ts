@@ -6,6 +6,7 @@ import pg from "pg";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { Prisma } from "../../generated/prisma/client";
 import type { Database } from "./db";
+import { activeEvidenceSql } from "./evidence-active";
 import { CasegraphError } from "../../domain/failure-codes";
 import { propertiesObject } from "../../domain/graph-contract";
 import { CLASSIFICATIONS, readLicenseUses, readMarking } from "../../domain/markings";
@@ -278,7 +279,7 @@ export function tieredMatchesSql(table: "evidence" | "graph_node", scope: Prisma
 /** The evidence search statement for a plan (exported so a test and the bench can EXPLAIN exactly what runs). */
 export function evidenceSearchSql(scope: CaseScope, plan: SearchPlan, limit: number): Prisma.Sql {
   return Prisma.sql`
-    WITH hits AS (${tieredMatchesSql("evidence", Prisma.sql`t.case_id = ${scope.caseId}`, plan, limit)})
+    WITH hits AS (${tieredMatchesSql("evidence", Prisma.sql`t.case_id = ${scope.caseId} AND ${activeEvidenceSql("t")}`, plan, limit)})
     SELECT ${COLUMNS}, hits.rank
     FROM hits
     -- LATERAL with LIMIT 1 (not flattened) keeps this a primary-key probe per hit; a hash join would scan the table.
@@ -328,7 +329,7 @@ export class PrismaEvidenceStore implements EvidenceStore, MarkingAudit {
         (SELECT sum(1.0 / array_position(${[...nodeIds]}::text[], x)) FROM unnest(e.node_ids) AS x WHERE x = ANY(${[...nodeIds]}::text[])) AS rank
       FROM "evidence" e
       LEFT JOIN "license" l ON l.id = e.license_id
-      WHERE e.case_id = ${scope.caseId} AND e.node_ids && ${[...nodeIds]}::text[]
+      WHERE e.case_id = ${scope.caseId} AND e.node_ids && ${[...nodeIds]}::text[] AND ${activeEvidenceSql("e")}
       ORDER BY rank DESC, e.id
       LIMIT ${limit}`));
     return rows.map(toRecord);
@@ -340,7 +341,7 @@ export class PrismaEvidenceStore implements EvidenceStore, MarkingAudit {
       SELECT ${COLUMNS}
       FROM "evidence" e
       LEFT JOIN "license" l ON l.id = e.license_id
-      WHERE e.case_id = ${scope.caseId} AND e.id = ANY(${[...ids]}::text[])
+      WHERE e.case_id = ${scope.caseId} AND e.id = ANY(${[...ids]}::text[]) AND ${activeEvidenceSql("e")}
       ORDER BY e.id`));
     return rows.map(toRecord);
   }

@@ -9,7 +9,8 @@ import exportCommand from "./export";
 import generate from "./generate";
 import graph from "./graph";
 import importCommand from "./import";
+import switchCommand from "./switch";
 import token from "./token";
 import user from "./user";
 
-export const COMMANDS: readonly Command[] = [ask, audit, db, evidence, exportCommand, generate, graph, importCommand, token, user];
+export const COMMANDS: readonly Command[] = [ask, audit, db, evidence, exportCommand, generate, graph, importCommand, switchCommand, token, user];

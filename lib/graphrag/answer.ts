@@ -322,9 +322,10 @@ async function fail(
     return withheld(facts, asCasegraphError(err, "CG-AUDIT-001"));
   }
   const body: GraphRagFailure = { error: error.toJSON().error, requestId: facts.requestId, timestamp: facts.timestamp, auditId: facts.auditId };
-  if (error.code.startsWith("CG-MODEL") && rawContext) {
+  // A switched-off model (CG-GROUND-011, issue 15) is `unable`, with retrieval and unknowns as usual.
+  if ((error.code.startsWith("CG-MODEL") || error.code === "CG-GROUND-011") && rawContext) {
     body.answer = answerOf({
-      responseType: "error",
+      responseType: error.code === "CG-GROUND-011" ? "unable" : "error",
       answerText: error.message,
       unknowns: hidden ? composeUnknownDetails({ hidden }) : [],
       confidence: 0,

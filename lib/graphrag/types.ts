@@ -112,6 +112,8 @@ export interface UnknownDetail {
   counts?: { evidence?: number; nodes?: number; edges?: number };
 }
 
+import type { Provenance } from "../grounding/provenance";
+
 export interface Answer {
   answerText: string;
   citations: Citation[];
@@ -126,6 +128,8 @@ export interface Answer {
   unknownDetails: UnknownDetail[];
   /** The answer's claims in marker order, with their support verdicts (an addition; empty unless responseType is answer). */
   claims: AnswerClaim[];
+  /** How the answer came about (issue 15, seed 004 §10), added by lib/grounding/grounded-answer.ts; hashed into the ledger entry. */
+  provenance?: Provenance;
 }
 
 export interface GraphRagResponse {

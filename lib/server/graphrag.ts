@@ -7,7 +7,7 @@ import { createAnswerModel } from "../adapters/model";
 import type { Database } from "../adapters/prisma/db";
 import { PrismaEvidenceStore, driverRunner, poolRunner, type SqlRunner } from "../adapters/prisma/evidence-store";
 import { PrismaGraphStore } from "../adapters/prisma/graph-store";
-import { answerQuestion, refuseRequest, type AnswerDeps, type AnswerOptions } from "../graphrag/answer";
+import { refuseRequest, type AnswerDeps, type AnswerOptions } from "../graphrag/answer";
 import type { AnswerOutcome, Asker } from "../graphrag/types";
 import { asCasegraphError, type CasegraphError } from "../domain/failure-codes";
 import type { AnswerModel, CaseAccess, Ledger, ModelProbe } from "../ports";
@@ -15,6 +15,8 @@ import { assertCaseAccess } from "./case-access";
 import { caseDisclosure } from "./disclosure";
 import { configuredNeo4jStore, type GraphEnv } from "./graph";
 import { runtime } from "./runtime";
+import { groundedAnswer } from "../grounding/grounded-answer";
+import { groundingDeps } from "./grounding";
 
 /** Step 2's port over lib/server/case-access.ts (membership + tenant, deny by default). */
 export function prismaCaseAccess(prisma: PrismaClient): CaseAccess {
@@ -98,14 +100,17 @@ export function readRunner(db: Database): SqlRunner {
 /** Asks as `asker` (an Actor resolved fresh by the guard or the CLI). Never throws: failures are coded outcomes. */
 export async function askQuestion(asker: Asker, body: unknown, options: AnswerOptions = {}): Promise<AnswerOutcome> {
   let deps: AnswerDeps;
+  let grounding: ReturnType<typeof groundingDeps>;
   try {
     deps = await graphragDeps();
+    grounding = groundingDeps((await runtime()).db);
   } catch (err) {
     // Without a database there is no ledger to write to: the one outcome that cannot be audited.
     const e = asCasegraphError(err, "CG-SYS-001");
     return { ok: false, status: e.status, body: { error: e.toJSON().error, requestId: "", timestamp: new Date().toISOString(), auditId: null } };
   }
-  return answerQuestion(deps, asker, body, options);
+  // Kill switches, answer reuse and provenance around the pipeline (issue 15).
+  return groundedAnswer(deps, grounding, asker, body, options);
 }
 
 /**

@@ -43,3 +43,17 @@ CREATE TABLE "override_use" (
   "request_id"   TEXT NOT NULL,
   "applied_at"   TIMESTAMPTZ(3) NOT NULL DEFAULT now()
 );
+
+-- Validated answers kept for reuse (seed 004 §6 "true reuse"), keyed by the reuse key (case, normalised question, the
+-- asker's policy fingerprint, model, prompt and contract versions, policy bundle). `body` is the JSON text as
+-- delivered (text, not jsonb, so a reused answer is byte-identical); `cited` the cited ids with their content digests.
+CREATE TABLE "answer_cache" (
+  "request_id" TEXT PRIMARY KEY,
+  "reuse_key"  TEXT NOT NULL,
+  "tenant_id"  TEXT NOT NULL,
+  "case_id"    TEXT NOT NULL REFERENCES "case"("id") ON DELETE CASCADE,
+  "created_at" TIMESTAMPTZ(3) NOT NULL,
+  "body"       TEXT NOT NULL,
+  "cited"      JSONB NOT NULL
+);
+CREATE INDEX "answer_cache_key_idx" ON "answer_cache" ("reuse_key", "created_at" DESC);

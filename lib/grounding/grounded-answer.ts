@@ -36,6 +36,8 @@ interface RequestFrame {
   reusedFrom?: string;
   policyBundle: string | null;
   provenance?: Provenance;
+  /** A denied reuse decision, written just before this request's answer entry, under the request's own id. */
+  pendingDecision?: (requestId: string) => LedgerAppend;
 }
 
 export async function groundedAnswer(deps: AnswerDeps, g: GroundingDeps, asker: Asker, raw: unknown, options: AnswerOptions = {}): Promise<AnswerOutcome> {
@@ -101,10 +103,15 @@ async function tryReuse(deps: AnswerDeps, g: GroundingDeps, asker: Asker, req: K
   const current = await deps.evidence.byIds({ tenantId: req.tenantId, caseId: req.caseId }, stored.cited.map((c) => c.id));
   const decision = decideReuse({ stored, current, asker, now, maxAgeMs: g.reuseMaxAgeMs, switches: frame.switches });
   const newId = deps.newId ?? randomUUID;
+  const entryFor = (requestId: string) => reuseDecisionEntry(asker, req, stored.requestId, requestId, decision, frame.switches, now);
+  if (!decision.granted) {
+    // Written by the ledger wrapper right before the fresh answer's entry, naming that request.
+    frame.pendingDecision = entryFor;
+    return null;
+  }
   const requestId = newId();
   // The decision is in the ledger before it takes effect (seed 004 §8 "Audit guarantees").
-  await deps.ledger.append(reuseDecisionEntry(asker, req, stored.requestId, requestId, decision, frame.switches, now));
-  if (!decision.granted) return null;
+  await deps.ledger.append(entryFor(requestId));
 
   frame.mode = "reused";
   frame.reusedFrom = stored.requestId;
@@ -166,7 +173,10 @@ function reuseDecisionEntry(asker: Asker, req: KeyedRequest, candidate: string, 
 
 async function remember(deps: AnswerDeps, g: GroundingDeps, req: KeyedRequest, outcome: Extract<AnswerOutcome, { ok: true }>) {
   const { answer, rawContext, requestId, timestamp } = outcome.body;
-  const ids = [...new Set([...answer.citations.map((c) => c.evidenceId), ...answer.explanationSteps.flatMap((s) => s.citations)])].sort();
+  // Evidence the answer cites, in its claims or its explanation steps (steps also cite nodes and edges: not evidence).
+  const snippetIds = new Set(rawContext.evidenceSnippets.map((e) => e.id));
+  const ids = [...new Set([...answer.citations.map((c) => c.evidenceId), ...answer.explanationSteps.flatMap((s) => s.citations)])]
+    .filter((id) => snippetIds.has(id)).sort();
   const records = await deps.evidence.byIds({ tenantId: req.tenantId, caseId: req.caseId }, ids);
   const byId = new Map(records.map((r) => [r.id, r]));
   // Cited evidence that is no longer active by now makes the answer not worth keeping.
@@ -190,10 +200,12 @@ function withProvenance(outcome: AnswerOutcome, frame: RequestFrame) {
 function provenanceLedger(inner: Ledger, frame: RequestFrame): Ledger {
   return {
     verify: () => inner.verify(),
-    append(entry) {
+    async append(entry) {
       if (entry.kind !== AUDIT_KIND) return inner.append(entry);
       const p = entry.payload;
-      const cited = Array.isArray(p.citation_ids) ? (p.citation_ids as string[]) : [];
+      // Sources are evidence: the cited ids that are evidence of the context (steps also cite nodes and edges).
+      const evidence = new Set(Array.isArray(p.context_evidence_ids) ? (p.context_evidence_ids as string[]) : []);
+      const cited = (Array.isArray(p.citation_ids) ? (p.citation_ids as string[]) : []).filter((id) => evidence.has(id));
       const queryHash = frame.key ?? (typeof p.query_sha256 === "string" ? p.query_sha256.slice(0, 16) : "0".repeat(16));
       const provenance = provenanceOf({
         mode: frame.mode, reusedFrom: frame.reusedFrom, queryHash, citedIds: cited, timestamp: String(p.ts),
@@ -201,6 +213,9 @@ function provenanceLedger(inner: Ledger, frame: RequestFrame): Ledger {
         policyBundle: frame.policyBundle, killSwitches: frame.switches,
       });
       frame.provenance = provenance;
+      const decision = frame.pendingDecision;
+      frame.pendingDecision = undefined;
+      if (decision) await inner.append(decision(String(p.request_id)));
       return inner.append({
         ...entry,
         payload: { ...p, provenance, provenance_sha256: provenanceSha256(provenance), ...(frame.reusedFrom ? { reused_from: frame.reusedFrom } : {}) },

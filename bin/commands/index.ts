@@ -9,8 +9,9 @@ import exportCommand from "./export";
 import generate from "./generate";
 import graph from "./graph";
 import importCommand from "./import";
+import override from "./override";
 import switchCommand from "./switch";
 import token from "./token";
 import user from "./user";
 
-export const COMMANDS: readonly Command[] = [ask, audit, db, evidence, exportCommand, generate, graph, importCommand, switchCommand, token, user];
+export const COMMANDS: readonly Command[] = [ask, audit, db, evidence, exportCommand, generate, graph, importCommand, override, switchCommand, token, user];

@@ -57,3 +57,18 @@ CREATE TABLE "answer_cache" (
   "cited"      JSONB NOT NULL
 );
 CREATE INDEX "answer_cache_key_idx" ON "answer_cache" ("reuse_key", "created_at" DESC);
+
+-- Requests held back from their askers until a supervisor or a signed operator override releases them: an
+-- expired-evidence refusal, or an escalated or withheld answer (the answer policies, issue 14). Releasing only lets the
+-- held result out; it never changes identities, clearances or policies.
+CREATE TABLE "held_request" (
+  "id"          TEXT PRIMARY KEY,
+  "kind"        TEXT NOT NULL,
+  "tenant_id"   TEXT NOT NULL,
+  "case_id"     TEXT,
+  "state"       TEXT NOT NULL DEFAULT 'held' CHECK ("state" IN ('held', 'released')),
+  "created_at"  TIMESTAMPTZ(3) NOT NULL DEFAULT now(),
+  "released_at" TIMESTAMPTZ(3),
+  "released_by" TEXT,
+  CHECK (("state" = 'held') = ("released_at" IS NULL))
+);

@@ -225,6 +225,13 @@ async function firstEntryAndCheckpoint(db: Database): Promise<undefined> {
   await new PrismaLedger(db, { signer: async () => matrixSigner }).checkpoint(1);
   return undefined;
 }
+async function answerEntryAndCheckpoint(db: Database): Promise<undefined> {
+  const ledger = new PrismaLedger(db, { signer: async () => matrixSigner });
+  const found = await db.prisma.$queryRaw<unknown[]>`SELECT 1 FROM "ledger" WHERE kind = 'graphrag.answer' AND payload->>'request_id' = 'matrix-request'`;
+  if (!found.length) await ledger.append({ kind: "graphrag.answer", tenantId: "metro-pd", payload: { request_id: "matrix-request", tenant_id: "metro-pd" } });
+  await ledger.checkpoint();
+  return undefined;
+}
 const auditFile = "app/(workbench)/audit/actions.ts";
 const reviewers = ["supervisor", "admin"];
 const AUDIT_ROWS: Record<string, Row> = {
@@ -275,6 +282,14 @@ const AUDIT_ROWS: Record<string, Row> = {
     request: { method: "POST", path: "/api/audit/checkpoint" },
     scopes: { "own-tenant": async (ctx) => (await firstEntryAndCheckpoint(ctx.db), {}) },
     notApplicable: "signs the whole tree at its head (size and root), no entry",
+    scopeDenial: "-",
+  },
+  // Issue 15: one answered request's compliance artifact, supervisors of its tenant (a fixture answer entry of metro-pd).
+  "route GET app/api/audit/requests/[requestId]/artifact/route.ts": {
+    roles: ["supervisor"],
+    request: { method: "GET", path: "/api/audit/requests/matrix-request/artifact" },
+    scopes: { "own-tenant": (ctx) => answerEntryAndCheckpoint(ctx.db) },
+    notApplicable: "fixed path; another tenant's request is not found (CG-GROUND-030, tests/integration/compliance-artifact.test.ts)",
     scopeDenial: "-",
   },
   "route POST app/api/audit/export/route.ts": {

@@ -346,6 +346,22 @@ export class PrismaEvidenceStore implements EvidenceStore, MarkingAudit {
     return rows.map(toRecord);
   }
 
+  /**
+   * Markings of evidence items WHATEVER their lifecycle state, for the audit views' redaction only (which ids a
+   * reviewer may not see): a revoked or expired item named in an old entry must still be hidden from a reviewer
+   * without the clearance. Content is blanked: nothing read here can reach an answer or a page.
+   */
+  async markingsByIds(scope: CaseScope, ids: readonly string[]): Promise<EvidenceRecord[]> {
+    if (!ids.length) return [];
+    const rows = await this.run(() => this.db.rows<Row>(Prisma.sql`
+      SELECT ${COLUMNS}
+      FROM "evidence" e
+      LEFT JOIN "license" l ON l.id = e.license_id
+      WHERE e.case_id = ${scope.caseId} AND e.id = ANY(${[...ids]}::text[])
+      ORDER BY e.id`));
+    return rows.map((r) => ({ ...toRecord(r), content: "" }));
+  }
+
   private async run<T>(fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();

@@ -160,8 +160,8 @@ interface Row {
   notApplicable?: string;
   /** The failure code for an allowed role asking outside its scope. */
   scopeDenial: string;
-  /** Route only: HTTP method and path. */
-  request?: { method: string; path: string };
+  /** Route only: HTTP method and path (and the dynamic segments' values, as Next.js passes them). */
+  request?: { method: string; path: string; params?: Record<string, string> };
 }
 
 const QUESTION = "Who owns the warehouse at Pier 9?";
@@ -287,7 +287,7 @@ const AUDIT_ROWS: Record<string, Row> = {
   // Issue 15: one answered request's compliance artifact, supervisors of its tenant (a fixture answer entry of metro-pd).
   "route GET app/api/audit/requests/[requestId]/artifact/route.ts": {
     roles: ["supervisor"],
-    request: { method: "GET", path: "/api/audit/requests/matrix-request/artifact" },
+    request: { method: "GET", path: "/api/audit/requests/matrix-request/artifact", params: { requestId: "matrix-request" } },
     scopes: { "own-tenant": (ctx) => answerEntryAndCheckpoint(ctx.db) },
     notApplicable: "fixed path; another tenant's request is not found (CG-GROUND-030, tests/integration/compliance-artifact.test.ts)",
     scopeDenial: "-",
@@ -499,7 +499,7 @@ describeEachDatabase("authorization matrix", (fixture) => {
       init.body = JSON.stringify(input);
       headers["content-type"] = "application/json";
     }
-    const res = (await ep.fn(new Request(`http://casegraph.test${row.request!.path}`, init), { params: Promise.resolve({}) })) as Response;
+    const res = (await ep.fn(new Request(`http://casegraph.test${row.request!.path}`, init), { params: Promise.resolve(row.request!.params ?? {}) })) as Response;
     const body = (await res.json().catch(() => ({}))) as { error?: { code?: string } };
     const code = body?.error?.code ?? null;
     const denied = res.status === 401 || res.status === 403 || res.status === 404 || /^CG-(AUTH|ACCESS)-/.test(code ?? "");
@@ -587,7 +587,7 @@ describeEachDatabase("authorization matrix", (fixture) => {
           for (const origin of ["https://evil.example", "null", null]) {
             const headers: Record<string, string> = { host: "casegraph.test", cookie: sessions.get("investigator")!, "content-type": "application/json" };
             if (origin) headers.origin = origin;
-            const res = (await ep.fn(new Request(`http://casegraph.test${row.request!.path}`, { method: row.request!.method, headers, body: JSON.stringify(input) }), { params: Promise.resolve({}) })) as Response;
+            const res = (await ep.fn(new Request(`http://casegraph.test${row.request!.path}`, { method: row.request!.method, headers, body: JSON.stringify(input) }), { params: Promise.resolve(row.request!.params ?? {}) })) as Response;
             expect(res.status, `Origin ${origin}`).toBe(403);
             expect((await res.json()).error.code).toBe("CG-AUTH-005");
           }

@@ -5,9 +5,11 @@ import { authedRoute } from "@/lib/auth/guard";
 import { renderArtifact } from "@/lib/grounding/artifact";
 import { complianceArtifact } from "@/lib/server/audit-artifact";
 import { runtime } from "@/lib/server/runtime";
+import { assertExportsAllowed } from "@/lib/server/kill-switches";
 
 export const GET = authedRoute<{ requestId: string }>({ roles: ["supervisor"] }, async (_req, { actor, params }) => {
   const { db, ledger } = await runtime();
+  await assertExportsAllowed(db.prisma, actor.tenantId); // DISABLE_EXPORTS
   const artifact = await complianceArtifact(db.prisma, ledger, params.requestId, actor.tenantId, "read");
   return new Response(renderArtifact(artifact), {
     headers: {

@@ -170,6 +170,13 @@ const caseFor = (ctx: Ctx, scope: Scope) =>
 const askCell = (scope: Scope) => async (ctx: Ctx) => ({ caseId: caseFor(ctx, scope), question: QUESTION });
 
 const METRO_TARGET = "matrix.target@metro.example";
+/** Each revocation in the matrix takes the next harbor evidence item of that database (a revocation is final). */
+const revokeCounters = new WeakMap<Database, number>();
+function nextRevocable(db: Database): string {
+  const n = revokeCounters.get(db) ?? 59;
+  revokeCounters.set(db, n - 1);
+  return `EV-C-${String(n).padStart(3, "0")}`;
+}
 const CYBER_USER = "analyst.ng@cyber.example";
 const id = (email: string) => userIdFor(email);
 
@@ -427,6 +434,22 @@ const MATRIX: Record<string, Row> = {
       "other-tenant": async (ctx) => ({ tokenId: await tokenOf(ctx.db, CYBER_USER) }),
     },
     scopeDenial: "CG-ACCESS-003",
+  },
+  // Issue 15: an admin revokes evidence of their own tenant (another tenant's is "not found") and flips its switches.
+  "action revokeEvidenceAction app/(workbench)/admin/grounding-actions.ts": {
+    roles: ["admin"],
+    scopes: {
+      "own-tenant": async (ctx) => ({ caseId: "case-harbor", evidenceId: nextRevocable(ctx.db), reason: "matrix" }),
+      "other-tenant": async () => ({ caseId: OTHER_TENANT_CASE, evidenceId: "EV-Y-001", reason: "matrix" }),
+    },
+    notApplicable: "evidence belongs to the tenant's cases; own tenant = any of its cases for an admin",
+    scopeDenial: "CG-GROUND-005",
+  },
+  "action setKillSwitchAction app/(workbench)/admin/grounding-actions.ts": {
+    roles: ["admin"],
+    scopes: { "own-tenant": async () => ({ name: "DISABLE_EXPORTS", enabled: false }) },
+    notApplicable: "sets the caller's own tenant's switch; no tenant can be named",
+    scopeDenial: "-",
   },
   // The case workbench's reads (issue 6): each needs case access, like ask; the ids are visible demo items of the case.
   ...workbenchRows(),

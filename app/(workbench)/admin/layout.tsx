@@ -16,6 +16,7 @@ export default async function AdminLayout({ children }: { children: React.ReactN
           <NavLink href="/admin/tokens">API tokens</NavLink>
           <NavLink href="/admin/licenses">Licenses</NavLink>
           <NavLink href="/admin/tenant">Tenant</NavLink>
+          <NavLink href="/admin/grounding">Evidence &amp; switches</NavLink>
         </nav>
       </aside>
       <main className="min-w-0 space-y-6">{children}</main>

@@ -8,6 +8,11 @@ import { PrismaEvidenceStore } from "@/lib/adapters/prisma/evidence-store";
 import { loadActor, type Actor } from "@/lib/auth/actor";
 import { CasegraphError } from "@/lib/domain/failure-codes";
 import { askQuestion } from "@/lib/server/graphrag";
+import { auditEntryDetail } from "@/lib/server/audit-explorer";
+import { reviewerStores } from "@/lib/server/audit-visibility";
+import { runtime } from "@/lib/server/runtime";
+import { questionHistory } from "@/lib/server/workbench/history";
+import { openCase } from "@/lib/server/workbench/scope";
 import { clearTestRuntime, importDemo, useTestRuntime } from "../support/auth-fixture";
 import { describeEachDatabase } from "../support/databases";
 import { demoBundle } from "../support/demo";
@@ -82,6 +87,23 @@ describeEachDatabase("evidence lifecycle", (fixture) => {
     expect((await codeOf(revokeEvidence(db.prisma, admin, { caseId: CASE, evidenceId: cited[1] ?? "EV-1", reason: "  " }))).code).toBe("CG-GROUND-006");
     expect((await codeOf(revokeEvidence(db.prisma, reyes, { caseId: CASE, evidenceId: target, reason: "x" }))).code).toBe("CG-ACCESS-002");
     expect((await codeOf(revokeEvidenceByAdmin(db.prisma, "det.reyes@metro.example", { caseId: CASE, evidenceId: target, reason: "x" }))).code).toBe("CG-ACCESS-002");
+  });
+
+  it("flags the earlier answer in question history and the audit explorer, without showing the revoked text", async () => {
+    const { db } = fixture();
+    const history = await questionHistory(await openCase(reyes, CASE), reyes);
+    const entry = history.find((h) => (h.revokedCitations ?? []).length > 0)!;
+    expect(entry.revokedCitations).toEqual([expect.objectContaining({ reason: "withdrawn by the source" })]);
+    expect(entry.revokedCitations![0].flag).toMatch(/^cites evidence revoked on \d{4}-\d{2}-\d{2} \(withdrawn by the source\): /);
+    const revokedId = entry.revokedCitations![0].evidenceId;
+    expect(entry.citedEvidence).not.toContain(revokedId);
+
+    const lead = await loadActor(db.prisma, { email: "sup.okafor@metro.example" }, "session");
+    const { ledger } = await runtime();
+    const detail = await auditEntryDetail(db.prisma, ledger, reviewerStores(db), lead, entry.seq);
+    const cited = detail.cited.find((c) => c.id === revokedId)!;
+    expect(cited.revoked).toContain("withdrawn by the source");
+    expect(cited.content).toBeUndefined();
   });
 
   it("another tenant's admin cannot revoke (not found, like a missing id)", async () => {

@@ -16,6 +16,7 @@ import { runtime } from "../../lib/server/runtime";
 import { readCheckpointFile, readWitness } from "../../lib/server/ledger/checkpoint-witness";
 import { defaultDataDir } from "../../lib/adapters/prisma/db";
 import { UsageError, type Command } from "../command";
+import { ARTIFACT_USAGE, artifactCommand, verifyArtifactCommand } from "./audit-artifact";
 
 const USAGE = [
   "  audit verify [--public-key <pem file|base64>] [--checkpoint <file>]...",
@@ -36,6 +37,7 @@ const USAGE = [
   "  audit public-key                      the checkpoint verification key (PEM)",
   "  audit keygen                          a new Ed25519 key for CASEGRAPH_LEDGER_SIGNING_KEY",
   "  audit app-role <role>                 SQL granting an application role that cannot disable the ledger's protection",
+  ARTIFACT_USAGE,
 ].join("\n");
 
 /** node:util parseArgs, with its argument errors reported as usage errors (exit 2) instead of internal ones. */
@@ -109,6 +111,10 @@ export default {
         if (report.firstBad) return fail("CG-AUDIT-002", `The ledger breaks at seq ${report.firstBad.seq} (${report.firstBad.fault}).`);
         return fail("CG-AUDIT-002", `The ledger's database protection is not intact: ${report.protectionProblems?.join("; ")}.`);
       }
+      case "artifact":
+        return artifactCommand(rest);
+      case "verify-artifact":
+        return verifyArtifactCommand(rest);
       case "checkpoint": {
         const { ledger } = await runtime();
         const head = await ledger.head();

@@ -4,13 +4,16 @@ import type { Command } from "../command";
 import ask from "./ask";
 import audit from "./audit";
 import db from "./db";
+import evidence from "./evidence";
 import exportCommand from "./export";
 import generate from "./generate";
 import graph from "./graph";
 import importCommand from "./import";
+import override from "./override";
 import policy from "./policy";
 import review from "./review";
+import switchCommand from "./switch";
 import token from "./token";
 import user from "./user";
 
-export const COMMANDS: readonly Command[] = [ask, audit, db, exportCommand, generate, graph, importCommand, policy, review, token, user];
+export const COMMANDS: readonly Command[] = [ask, audit, db, evidence, exportCommand, generate, graph, importCommand, override, policy, review, switchCommand, token, user];

@@ -10,6 +10,7 @@ import { classifyStepCitations } from "./citations";
 import { plural } from "./format";
 import type { AskState } from "./use-ask";
 import { SafeText } from "@/components/ui/safe-text";
+import { ProvenanceFooter } from "./provenance-footer";
 
 export interface StepTargets {
   nodes: string[];
@@ -124,6 +125,7 @@ export function AnswerView({
               request {state.response.requestId} · audit {state.response.auditId}
             </span>
           ) : null}
+          {answer.provenance ? <ProvenanceFooter provenance={answer.provenance} /> : null}
         </footer>
       ) : null}
     </article>

@@ -61,6 +61,11 @@ export function HistoryPanel({
                     {e.question !== null ? <SafeText text={e.question} /> : <span className="italic text-slate-600">Question text not kept (hash-only audit, or erased by retention)</span>}
                   </span>
                   <span className="text-xs text-slate-600">{formatDateTime(e.at)}</span>
+                  {e.revokedCitations?.map((r) => (
+                    <span key={r.evidenceId} className="block text-xs font-medium text-red-800" data-testid="revoked-flag">
+                      ⚠ <SafeText text={r.flag} />
+                    </span>
+                  ))}
                 </span>
                 <Badge tone={t.tone}>{t.label}</Badge>
               </summary>

@@ -2,7 +2,7 @@
 // docs/failure-codes.md is generated from it and a unit test keeps the two in step.
 
 export type FailureArea =
-  | "INPUT" | "AUTH" | "ACCESS" | "POLICY" | "REVIEW" | "GRAPH" | "EVIDENCE" | "MODEL" | "CITE" | "AUDIT" | "IMPORT" | "SYS";
+  | "INPUT" | "AUTH" | "ACCESS" | "POLICY" | "REVIEW" | "GRAPH" | "EVIDENCE" | "MODEL" | "CITE" | "AUDIT" | "IMPORT" | "SYS" | "GROUND";
 
 export interface FailureDefinition {
   /** HTTP status a route answers with. */
@@ -91,6 +91,29 @@ export const FAILURES = {
   "CG-IMPORT-012": { status: 400, message: "Unknown role or license use.", description: "Roles are investigator, supervisor, admin; uses are INGEST, ANALYZE, INTERNAL_USE, EXPORT, FULL_ACCESS." },
   "CG-IMPORT-013": { status: 409, message: "The bundle conflicts with stored data.", description: "An id already exists under another tenant or case." },
   "CG-IMPORT-014": { status: 400, message: "The bundle file cannot be read.", description: "File missing or unreadable." },
+
+  // Grounding controls (issue 15, seed 004): evidence lifecycle, kill switches, operator overrides, compliance artifacts.
+  "CG-GROUND-001": { status: 400, message: "This evidence type is not accepted by the tenant.", description: "An imported evidence item's `type` is not in its tenant's list of accepted types (`evidenceTypes` on the tenant; an empty list accepts any). The issue names the item's JSON path." },
+  "CG-GROUND-002": { status: 400, message: "Evidence carries a forged provenance block or identity marker.", description: "Imported evidence text contains `### Execution Provenance`, the header of Casegraph's own answer provenance footer, or an identity-injection marker (`[[IDENTITY_FACTS_READ_ONLY]]`). Such an item is refused, never cleaned: its source cannot be trusted (footer spoofing)." },
+  "CG-GROUND-003": { status: 409, message: "Duplicate evidence content stored once.", description: "Two evidence items of one case have the same content (SHA-256 after Unicode NFC and whitespace collapsing); the later one is not stored and the import reports it with its JSON path. Not an error." },
+  "CG-GROUND-004": { status: 400, message: "Invalid evidence lifecycle setting.", description: "`validUntil` is not an ISO-8601 timestamp, or a tenant's `evidenceMaxAgeDays` is not a map of type to a positive number of days." },
+  "CG-GROUND-005": { status: 404, message: "Evidence not found.", description: "No evidence item with that id in that case (of the admin's tenant)." },
+  "CG-GROUND-006": { status: 400, message: "A revocation needs a reason.", description: "`evidence revoke` and the admin page need a non-empty reason (at most 500 characters): withdrawn by the source, found unreliable, court order…" },
+  "CG-GROUND-007": { status: 409, message: "The evidence is already revoked.", description: "A revocation is final; the item stays revoked with its first reason." },
+  "CG-GROUND-010": { status: 400, message: "Unknown kill switch.", description: "Kill switches are DISABLE_ANSWER_REUSE, DISABLE_MODEL and DISABLE_EXPORTS, set `on` or `off`. Grounding itself cannot be switched off." },
+  "CG-GROUND-011": { status: 503, message: "The model is switched off for this tenant.", description: "DISABLE_MODEL is on (for the tenant or the whole deployment): the answer is `unable` without calling the model; retrieval, unknowns and the audit entry still happen." },
+  "CG-GROUND-012": { status: 503, message: "Exports are switched off for this tenant.", description: "DISABLE_EXPORTS is on (for the tenant or the whole deployment): workspace and audit exports are refused until an admin or operator switches it off." },
+  "CG-GROUND-020": { status: 400, message: "The override token cannot be read.", description: "An operator override token is `<base64url payload>.<base64url Ed25519 signature>` with request, action, expiry and nonce; this one is malformed." },
+  "CG-GROUND-021": { status: 403, message: "The override token's signature is not valid.", description: "The token was not signed by a key in CASEGRAPH_OVERRIDE_PUBLIC_KEYS, or was altered after signing." },
+  "CG-GROUND-022": { status: 403, message: "The override token has expired.", description: "Its `expiresAt` has passed; issue a new one (`casegraph override issue`)." },
+  "CG-GROUND-023": { status: 409, message: "The override token was already used.", description: "Each token's nonce is accepted once (replay protection); issue a new token for another release." },
+  "CG-GROUND-024": { status: 403, message: "The override token does not cover this request.", description: "The token names another request or review id, or another action, than the one it was applied to." },
+  "CG-GROUND-025": { status: 503, message: "Operator overrides are not configured.", description: "CASEGRAPH_OVERRIDE_PUBLIC_KEYS holds no Ed25519 public key, so no token can be verified." },
+  "CG-GROUND-026": { status: 409, message: "Nothing is held for this request.", description: "The request or review id is not held (not escalated, withheld or refused for expired evidence), or it was already released." },
+  "CG-GROUND-027": { status: 400, message: "The override signing key cannot be read.", description: "`override issue --key <file>` needs an Ed25519 private key in PEM (PKCS#8)." },
+  "CG-GROUND-030": { status: 404, message: "No answer with this request id.", description: "The compliance artifact covers one answered request of the supervisor's tenant; this request id has no ledger entry there." },
+  "CG-GROUND-031": { status: 422, message: "The compliance artifact does not verify.", description: "`audit verify-artifact` found something that does not hold (the signature, the inclusion proof, the entry hash, the payload, the provenance hash or the artifact's own digest); the message names the first one." },
+  "CG-GROUND-032": { status: 400, message: "The compliance artifact file cannot be read.", description: "The file is missing, not JSON, or not a casegraph.artifact/v1 document." },
 
   "CG-SYS-001": { status: 503, message: "The database is unavailable.", description: "PostgreSQL or the embedded database did not answer." },
   "CG-SYS-002": { status: 500, message: "Internal error.", description: "An unexpected failure; details are in the server log, never in the response." },

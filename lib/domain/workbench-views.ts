@@ -97,6 +97,8 @@ export interface HistoryEntry {
   citedEvidence: string[];
   /** Cited items no longer visible to the user (permissions changed since): a count only. */
   citedNoLongerVisible: number;
+  /** Cited items revoked since (issue 15), each with its flag: "cites evidence revoked on … (reason)". */
+  revokedCitations?: Array<{ evidenceId: string; revokedAt: string; reason: string; flag: string }>;
   context: { nodes: number; edges: number; evidence: number };
   /** Items hidden by policy at the time (counts only). */
   /** Null unless the tenant reports exact per-question counts. */

@@ -303,10 +303,11 @@ async function fail(deps: RefusalDeps, trace: Trace, started: number, error: Cas
   const { requestId, timestamp, auditId } = trace.request;
   const body: GraphRagFailure = { error: error.toJSON().error, requestId, timestamp, auditId };
   const rawContext = trace.context?.rawContext;
-  if (error.code.startsWith("CG-MODEL") && rawContext) {
+  // A switched-off model (CG-GROUND-011, issue 15) is `unable`, with retrieval and unknowns as usual.
+  if ((error.code.startsWith("CG-MODEL") || error.code === "CG-GROUND-011") && rawContext) {
     const hidden = trace.retrieval?.hidden;
     body.answer = answerOf({
-      responseType: "error",
+      responseType: error.code === "CG-GROUND-011" ? "unable" : "error",
       answerText: error.message,
       unknowns: hidden ? composeUnknownDetails({ hidden }) : [],
       confidence: 0,

@@ -114,6 +114,8 @@ export interface UnknownDetail {
   counts?: { evidence?: number; nodes?: number; edges?: number };
 }
 
+import type { Provenance } from "../grounding/provenance";
+
 export interface Answer {
   answerText: string;
   citations: Citation[];
@@ -132,6 +134,8 @@ export interface Answer {
   compliance?: AnswerCompliance;
   /** responseType "escalated": the held draft's review (GET /api/reviews, the asker's question history). */
   reviewId?: string;
+  /** How the answer came about (issue 15, seed 004 §10), added by lib/grounding/grounded-answer.ts; hashed into the ledger entry. */
+  provenance?: Provenance;
 }
 
 /** answer.compliance (issue 14, seed 001's ComplianceDecision). */

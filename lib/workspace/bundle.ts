@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { FailureCode, FailureIssue } from "../domain/failure-codes";
 import { LICENSE_USES, ROLES, normaliseTag, parseClassification, type Classification } from "../domain/markings";
+import { contentSha256, forgedMarkerIn } from "../grounding/lifecycle";
 
 export const BUNDLE_FORMAT = "casegraph.workspace/v1";
 
@@ -13,7 +14,14 @@ const id = z.string().trim().min(1, "must not be empty").max(200, "must be at mo
 const tags = z.array(z.string().trim().min(1, "must not be empty").regex(NO_CONTROL, "must not contain control characters")).optional();
 const json = z.record(z.string(), z.unknown());
 
-export const tenantSchema = z.object({ id, name: z.string().trim().min(1, "must not be empty") }).strict();
+export const tenantSchema = z.object({
+  id,
+  name: z.string().trim().min(1, "must not be empty"),
+  /** Evidence types the tenant accepts (issue 15); absent or empty: any. */
+  evidenceTypes: z.array(id).optional(),
+  /** Maximum age in days per evidence type; older evidence is expired. */
+  evidenceMaxAgeDays: z.record(id, z.number().positive("must be a positive number of days").max(1_000_000)).optional(),
+}).strict();
 export const licenseSchema = z.object({ id, name: z.string().trim().min(1, "must not be empty"), allows: z.array(z.string()) }).strict();
 export const userSchema = z
   .object({
@@ -52,6 +60,8 @@ export const evidenceSchema = z
     license: id,
     tenant: id.optional(),
     collectedAt: z.string(),
+    /** After this instant the item is expired (issue 15). */
+    validUntil: z.string().optional(),
     metadata: json.optional(),
     nodes: z.array(id).default([]),
   })
@@ -93,7 +103,13 @@ export interface CheckedBundle {
   tenants: TenantItem[];
   licenses: LicenseItem[];
   users: UserItem[];
-  cases: Array<{ header: CaseHeader; rawNodes: unknown[]; rawEdges: unknown[]; rawEvidence: unknown[] }>;
+  cases: Array<{
+    header: CaseHeader; rawNodes: unknown[]; rawEdges: unknown[]; rawEvidence: unknown[];
+    /** Indexes of evidence items whose content repeats an earlier item of the case: reported, not stored. */
+    duplicateEvidence: ReadonlySet<number>;
+  }>;
+  /** Evidence left out as duplicates of an earlier item's content (CG-GROUND-003), with their JSON paths. */
+  duplicates: FailureIssue[];
   counts: { tenants: number; licenses: number; users: number; cases: number; nodes: number; edges: number; evidence: number };
 }
 
@@ -105,6 +121,8 @@ export interface KnownRefs {
   users: ReadonlyMap<string, string>;
   /** case id → tenant id */
   cases: ReadonlyMap<string, string>;
+  /** tenant id → evidence types it accepts (absent or empty: any). */
+  evidenceTypes?: ReadonlyMap<string, readonly string[]>;
 }
 
 export const NO_KNOWN_REFS: KnownRefs = { tenants: new Set(), licenses: new Set(), users: new Map(), cases: new Map() };
@@ -189,6 +207,9 @@ export function checkBundle(raw: unknown, known: KnownRefs = NO_KNOWN_REFS): { b
     bundleTenants.push(item);
     tenants.add(item.id);
   });
+  // A tenant's accepted evidence types: the bundle's list when it gives one, else what is stored.
+  const acceptedTypes = new Map(known.evidenceTypes ?? []);
+  for (const t of bundleTenants) if (t.evidenceTypes !== undefined) acceptedTypes.set(t.id, t.evidenceTypes);
 
   const licenses = new Set(known.licenses);
   const bundleLicenses: LicenseItem[] = [];
@@ -227,6 +248,7 @@ export function checkBundle(raw: unknown, known: KnownRefs = NO_KNOWN_REFS): { b
   const counts = { tenants: bundleTenants.length, licenses: bundleLicenses.length, users: bundleUsers.length, cases: 0, nodes: 0, edges: 0, evidence: 0 };
   const cases: CheckedBundle["cases"] = [];
   const caseIds = new Set<string>();
+  const duplicates: FailureIssue[] = [];
   top.cases.forEach((c, ci) => {
     const header = parseWith(caseSchema, c, ["cases", ci], issues);
     if (!header) return;
@@ -264,10 +286,34 @@ export function checkBundle(raw: unknown, known: KnownRefs = NO_KNOWN_REFS): { b
       checkMarking(edge.classification, at("edges", i, "classification"), issues);
     });
     const evidenceIds = new Set<string>();
+    const contentOwner = new Map<string, string>();
+    const duplicateEvidence = new Set<number>();
     header.evidence.forEach((e, i) => {
       const ev = parseWith(evidenceSchema, e, ["cases", ci, "evidence", i], issues);
       if (!ev) return;
       if (evidenceIds.has(ev.id)) issues.add("CG-IMPORT-005", at("evidence", i, "id"), `duplicate evidence id "${ev.id}"`);
+      // Issue 15: a tenant's accepted types, forged provenance or identity markers, and content seen before.
+      const tenant = ev.tenant ?? header.tenant;
+      const accepted = acceptedTypes.get(tenant);
+      if (accepted?.length && !accepted.includes(ev.type)) {
+        issues.add("CG-GROUND-001", at("evidence", i, "type"), `evidence type "${ev.type}" is not accepted by tenant "${tenant}"`);
+      }
+      const forged = forgedMarkerIn(ev.content);
+      if (forged) {
+        issues.add("CG-GROUND-002", at("evidence", i, "content"), forged.reason === "provenance"
+          ? "the text carries a provenance block (footer spoofing)" : "the text carries an identity-injection marker");
+      }
+      if (ev.validUntil !== undefined && !parseTimestamp(ev.validUntil)) {
+        issues.add("CG-GROUND-004", at("evidence", i, "validUntil"), `not an ISO-8601 timestamp: "${ev.validUntil}"`);
+      }
+      const digest = contentSha256(ev.content);
+      const owner = contentOwner.get(digest);
+      if (owner !== undefined && owner !== ev.id) {
+        duplicateEvidence.add(i);
+        duplicates.push({ code: "CG-GROUND-003", path: at("evidence", i), message: `evidence "${ev.id}" repeats the content of "${owner}": stored once, as "${owner}"` });
+        return;
+      }
+      contentOwner.set(digest, ev.id);
       evidenceIds.add(ev.id);
       checkMarking(ev.classification, at("evidence", i, "classification"), issues);
       if (!licenses.has(ev.license)) issues.add("CG-IMPORT-007", at("evidence", i, "license"), `unknown license "${ev.license}"`);
@@ -281,9 +327,9 @@ export function checkBundle(raw: unknown, known: KnownRefs = NO_KNOWN_REFS): { b
     counts.nodes += nodeIds.size;
     counts.edges += edgeIds.size;
     counts.evidence += evidenceIds.size;
-    cases.push({ header, rawNodes: header.nodes, rawEdges: header.edges, rawEvidence: header.evidence });
+    cases.push({ header, rawNodes: header.nodes, rawEdges: header.edges, rawEvidence: header.evidence, duplicateEvidence });
   });
 
   if (issues.items.length) return { issues: issues.items };
-  return { bundle: { tenants: bundleTenants, licenses: bundleLicenses, users: bundleUsers, cases, counts }, issues: [] };
+  return { bundle: { tenants: bundleTenants, licenses: bundleLicenses, users: bundleUsers, cases, counts, duplicates }, issues: [] };
 }

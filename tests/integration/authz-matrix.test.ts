@@ -161,8 +161,8 @@ interface Row {
   notApplicable?: string;
   /** The failure code for an allowed role asking outside its scope. */
   scopeDenial: string;
-  /** Route only: HTTP method and path. */
-  request?: { method: string; path: string };
+  /** Route only: HTTP method and path (and the dynamic segments' values, as Next.js passes them). */
+  request?: { method: string; path: string; params?: Record<string, string> };
 }
 
 const QUESTION = "Who owns the warehouse at Pier 9?";
@@ -171,6 +171,13 @@ const caseFor = (ctx: Ctx, scope: Scope) =>
 const askCell = (scope: Scope) => async (ctx: Ctx) => ({ caseId: caseFor(ctx, scope), question: QUESTION });
 
 const METRO_TARGET = "matrix.target@metro.example";
+/** Each revocation in the matrix takes the next harbor evidence item of that database (a revocation is final). */
+const revokeCounters = new WeakMap<Database, number>();
+function nextRevocable(db: Database): string {
+  const n = revokeCounters.get(db) ?? 59;
+  revokeCounters.set(db, n - 1);
+  return `EV-C-${String(n).padStart(3, "0")}`;
+}
 const CYBER_USER = "analyst.ng@cyber.example";
 const id = (email: string) => userIdFor(email);
 
@@ -226,6 +233,13 @@ async function firstEntryAndCheckpoint(db: Database): Promise<undefined> {
   await new PrismaLedger(db, { signer: async () => matrixSigner }).checkpoint(1);
   return undefined;
 }
+async function answerEntryAndCheckpoint(db: Database): Promise<undefined> {
+  const ledger = new PrismaLedger(db, { signer: async () => matrixSigner });
+  const found = await db.prisma.$queryRaw<unknown[]>`SELECT 1 FROM "ledger" WHERE kind = 'graphrag.answer' AND payload->>'request_id' = 'matrix-request'`;
+  if (!found.length) await ledger.append({ kind: "graphrag.answer", tenantId: "metro-pd", payload: { request_id: "matrix-request", tenant_id: "metro-pd" } });
+  await ledger.checkpoint();
+  return undefined;
+}
 const auditFile = "app/(workbench)/audit/actions.ts";
 const reviewers = ["supervisor", "admin"];
 const AUDIT_ROWS: Record<string, Row> = {
@@ -276,6 +290,14 @@ const AUDIT_ROWS: Record<string, Row> = {
     request: { method: "POST", path: "/api/audit/checkpoint" },
     scopes: { "own-tenant": async (ctx) => (await firstEntryAndCheckpoint(ctx.db), {}) },
     notApplicable: "signs the whole tree at its head (size and root), no entry",
+    scopeDenial: "-",
+  },
+  // Issue 15: one answered request's compliance artifact, supervisors of its tenant (a fixture answer entry of metro-pd).
+  "route GET app/api/audit/requests/[requestId]/artifact/route.ts": {
+    roles: ["supervisor"],
+    request: { method: "GET", path: "/api/audit/requests/matrix-request/artifact", params: { requestId: "matrix-request" } },
+    scopes: { "own-tenant": (ctx) => answerEntryAndCheckpoint(ctx.db) },
+    notApplicable: "fixed path; another tenant's request is not found (CG-GROUND-030, tests/integration/compliance-artifact.test.ts)",
     scopeDenial: "-",
   },
   "route POST app/api/audit/export/route.ts": {
@@ -522,6 +544,22 @@ const MATRIX: Record<string, Row> = {
     },
     scopeDenial: "CG-ACCESS-003",
   },
+  // Issue 15: an admin revokes evidence of their own tenant (another tenant's is "not found") and flips its switches.
+  "action revokeEvidenceAction app/(workbench)/admin/grounding-actions.ts": {
+    roles: ["admin"],
+    scopes: {
+      "own-tenant": async (ctx) => ({ caseId: "case-harbor", evidenceId: nextRevocable(ctx.db), reason: "matrix" }),
+      "other-tenant": async () => ({ caseId: OTHER_TENANT_CASE, evidenceId: "EV-Y-001", reason: "matrix" }),
+    },
+    notApplicable: "evidence belongs to the tenant's cases; own tenant = any of its cases for an admin",
+    scopeDenial: "CG-GROUND-005",
+  },
+  "action setKillSwitchAction app/(workbench)/admin/grounding-actions.ts": {
+    roles: ["admin"],
+    scopes: { "own-tenant": async () => ({ name: "DISABLE_EXPORTS", enabled: false }) },
+    notApplicable: "sets the caller's own tenant's switch; no tenant can be named",
+    scopeDenial: "-",
+  },
   // The case workbench's reads (issue 6): each needs case access, like ask; the ids are visible demo items of the case.
   ...workbenchRows(),
   ...AUDIT_ROWS,
@@ -595,7 +633,7 @@ describeEachDatabase("authorization matrix", (fixture) => {
       init.body = JSON.stringify(payload);
       headers["content-type"] = "application/json";
     }
-    const res = (await ep.fn(new Request(`http://casegraph.test${$path ?? row.request!.path}`, init), { params: Promise.resolve($params ?? {}) })) as Response;
+    const res = (await ep.fn(new Request(`http://casegraph.test${$path ?? row.request!.path}`, init), { params: Promise.resolve($params ?? row.request!.params ?? {}) })) as Response;
     const body = (await res.json().catch(() => ({}))) as { error?: { code?: string } };
     const code = body?.error?.code ?? null;
     const denied = res.status === 401 || res.status === 403 || res.status === 404 || /^CG-(AUTH|ACCESS)-/.test(code ?? "");
@@ -683,7 +721,7 @@ describeEachDatabase("authorization matrix", (fixture) => {
           for (const origin of ["https://evil.example", "null", null]) {
             const headers: Record<string, string> = { host: "casegraph.test", cookie: sessions.get("investigator")!, "content-type": "application/json" };
             if (origin) headers.origin = origin;
-            const res = (await ep.fn(new Request(`http://casegraph.test${row.request!.path}`, { method: row.request!.method, headers, body: JSON.stringify(input) }), { params: Promise.resolve({}) })) as Response;
+            const res = (await ep.fn(new Request(`http://casegraph.test${row.request!.path}`, { method: row.request!.method, headers, body: JSON.stringify(input) }), { params: Promise.resolve(row.request!.params ?? {}) })) as Response;
             expect(res.status, `Origin ${origin}`).toBe(403);
             expect((await res.json()).error.code).toBe("CG-AUTH-005");
           }

@@ -34,7 +34,9 @@ function hiddenOnlyNames(): string[] {
 
 const withoutIds = (body: unknown) => {
   const { requestId: _r, timestamp: _t, auditId: _a, ...rest } = body as Record<string, unknown>;
-  return JSON.stringify(rest);
+  // The provenance (issue 15) names this request's own question (queryHash) and time: per request, like the ids.
+  const { provenance: _p, ...answer } = (rest.answer ?? {}) as Record<string, unknown>;
+  return JSON.stringify({ ...rest, answer });
 };
 
 const hiddenUnknowns = (body: any) => (body.answer?.unknownDetails ?? []).filter((u: { kind: string }) => u.kind === "hidden_by_policy");

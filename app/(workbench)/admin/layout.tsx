@@ -17,6 +17,7 @@ export default async function AdminLayout({ children }: { children: React.ReactN
           <NavLink href="/admin/licenses">Licenses</NavLink>
           <NavLink href="/admin/tenant">Tenant</NavLink>
           <NavLink href="/admin/policies">Answer policies</NavLink>
+          <NavLink href="/admin/grounding">Evidence &amp; switches</NavLink>
         </nav>
       </aside>
       <main className="min-w-0 space-y-6">{children}</main>

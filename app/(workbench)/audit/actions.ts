@@ -10,6 +10,7 @@ import { reviewerRedactor, reviewerStores } from "@/lib/server/audit/visibility"
 import { assertEntryInTenant } from "@/lib/server/audit/explorer";
 import { inclusionProofFor } from "@/lib/server/audit/proofs";
 import { runtime } from "@/lib/server/runtime";
+import { assertExportsAllowed } from "@/lib/server/runtime/kill-switches";
 
 const reviewers = { roles: ["supervisor" as const, "admin" as const] };
 
@@ -61,6 +62,7 @@ export const exportAuditAction = authedAction(
   },
   async (actor, input) => {
     const { db, ledger } = await runtime();
+    await assertExportsAllowed(db.prisma, actor.tenantId); // DISABLE_EXPORTS (issue 15)
     const r = await exportAndRecord(
       ledger,
       { fromSeq: input.fromSeq, toSeq: input.toSeq, tenantId: actor.tenantId, includeQuestionText: input.includeQuestionText, reviewer: { viewer: actor, stores: reviewerStores(db) } },

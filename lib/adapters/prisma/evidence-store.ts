@@ -8,6 +8,7 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import { Prisma } from "../../generated/prisma/client";
 import type { Database } from "./db";
 import { failingAs } from "../../domain/failure-codes";
+import { activeEvidenceSql } from "./evidence-active";
 import { propertiesObject } from "../../domain/graph-contract";
 import { CLASSIFICATIONS, readLicenseUses, readMarking } from "../../domain/markings";
 import type { CaseScope, EvidenceRecord, EvidenceSearch, EvidenceStore, MarkingAudit, UnreadableMarkings } from "../../ports";
@@ -226,7 +227,7 @@ export function tieredMatchesSql(table: "evidence" | "graph_node", scope: Prisma
 /** The evidence search statement for a plan (exported so a test and the bench can EXPLAIN exactly what runs). */
 export function evidenceSearchSql(scope: CaseScope, plan: SearchPlan, limit: number): Prisma.Sql {
   return Prisma.sql`
-    WITH hits AS (${tieredMatchesSql("evidence", Prisma.sql`t.case_id = ${scope.caseId}`, plan, limit)})
+    WITH hits AS (${tieredMatchesSql("evidence", Prisma.sql`t.case_id = ${scope.caseId} AND ${activeEvidenceSql("t")}`, plan, limit)})
     SELECT ${COLUMNS}, hits.rank
     FROM hits
     -- LATERAL with LIMIT 1 (not flattened) keeps this a primary-key probe per hit; a hash join would scan the table.
@@ -276,7 +277,7 @@ export class PrismaEvidenceStore implements EvidenceStore, MarkingAudit {
         (SELECT sum(1.0 / array_position(${[...nodeIds]}::text[], x)) FROM unnest(e.node_ids) AS x WHERE x = ANY(${[...nodeIds]}::text[])) AS rank
       FROM "evidence" e
       LEFT JOIN "license" l ON l.id = e.license_id
-      WHERE e.case_id = ${scope.caseId} AND e.node_ids && ${[...nodeIds]}::text[]
+      WHERE e.case_id = ${scope.caseId} AND e.node_ids && ${[...nodeIds]}::text[] AND ${activeEvidenceSql("e")}
       ORDER BY rank DESC, e.id
       LIMIT ${limit}`));
     return rows.map(toRecord);
@@ -288,9 +289,25 @@ export class PrismaEvidenceStore implements EvidenceStore, MarkingAudit {
       SELECT ${COLUMNS}
       FROM "evidence" e
       LEFT JOIN "license" l ON l.id = e.license_id
-      WHERE e.case_id = ${scope.caseId} AND e.id = ANY(${[...ids]}::text[])
+      WHERE e.case_id = ${scope.caseId} AND e.id = ANY(${[...ids]}::text[]) AND ${activeEvidenceSql("e")}
       ORDER BY e.id`));
     return rows.map(toRecord);
+  }
+
+  /**
+   * Markings of evidence items WHATEVER their lifecycle state, for the audit views' redaction only (which ids a
+   * reviewer may not see): a revoked or expired item named in an old entry must still be hidden from a reviewer
+   * without the clearance. Content is blanked: nothing read here can reach an answer or a page.
+   */
+  async markingsByIds(scope: CaseScope, ids: readonly string[]): Promise<EvidenceRecord[]> {
+    if (!ids.length) return [];
+    const rows = await failingAs("CG-EVIDENCE-001", () => this.db.rows<Row>(Prisma.sql`
+      SELECT ${COLUMNS}
+      FROM "evidence" e
+      LEFT JOIN "license" l ON l.id = e.license_id
+      WHERE e.case_id = ${scope.caseId} AND e.id = ANY(${[...ids]}::text[])
+      ORDER BY e.id`));
+    return rows.map((r) => ({ ...toRecord(r), content: "" }));
   }
 }
 

@@ -13,6 +13,8 @@ import { canonicalJsonPretty } from "../../domain/canonical-json";
 import { adminChangeEntry, type AdminChange, type ChangeActor } from "../../domain/admin-change";
 import { appendInSession } from "./ledger";
 import { parseClassification, type Classification } from "../../domain/markings";
+import type { FailureIssue } from "../../domain/failure-codes";
+import { contentSha256 } from "../../grounding/lifecycle";
 import {
   BUNDLE_FORMAT, checkBundle, defaultEdgeId, edgeSchema, evidenceSchema, markingOf, nodeSchema, parseTimestamp,
   sortedTags, type CheckedBundle, type KnownRefs,
@@ -60,17 +62,20 @@ export interface ImportSummary {
   nodes: number;
   edges: number;
   evidence: number;
+  /** Evidence not stored because its content repeats another item of the case (CG-GROUND-003, with JSON paths). */
+  duplicates?: FailureIssue[];
 }
 
 export async function readKnownRefs(prisma: PrismaClient): Promise<KnownRefs> {
   const [tenants, licenses, users, cases] = await Promise.all([
-    prisma.tenant.findMany({ select: { id: true } }),
+    prisma.tenant.findMany({ select: { id: true, evidenceTypes: true } }),
     prisma.license.findMany({ select: { id: true } }),
     prisma.user.findMany({ select: { email: true, tenantId: true } }),
     prisma.case.findMany({ select: { id: true, tenantId: true } }),
   ]);
   return {
     tenants: new Set(tenants.map((t) => t.id)),
+    evidenceTypes: new Map(tenants.map((t) => [t.id, t.evidenceTypes])),
     licenses: new Set(licenses.map((l) => l.id)),
     users: new Map(users.map((u) => [u.email, u.tenantId])),
     cases: new Map(cases.map((c) => [c.id, c.tenantId])),
@@ -89,10 +94,11 @@ export async function importBundle(db: Database, raw: unknown, options: ImportOp
     done += n;
     options.onProgress?.({ done, total });
   };
+  const duplicates = [...bundle.duplicates];
   try {
     await db.transaction(async (sql) => {
       const changes = await writeDirectory(sql, bundle, passwords);
-      for (const c of bundle.cases) changes.push(...(await writeCase(sql, c, advance, options.mirrorGraph)));
+      for (const [ci, c] of bundle.cases.entries()) changes.push(...(await writeCase(sql, c, advance, options.mirrorGraph, ci, duplicates)));
       await appendInSession(sql, changes.map((change) => adminChangeEntry(options.actor ?? IMPORT_ACTOR, change)));
     });
   } catch (err) {
@@ -100,7 +106,8 @@ export async function importBundle(db: Database, raw: unknown, options: ImportOp
     throw new CasegraphError("CG-IMPORT-013", "The import failed and was rolled back; nothing was written.", [], { cause: err });
   }
   const { tenants, licenses, users, cases, nodes, edges, evidence } = bundle.counts;
-  return { tenants, licenses, users, cases, nodes, edges, evidence };
+  return { tenants, licenses, users, cases, nodes, edges, evidence: evidence - (duplicates.length - bundle.duplicates.length),
+    ...(duplicates.length ? { duplicates } : {}) };
 }
 
 async function passwordHashes(prisma: PrismaClient, bundle: CheckedBundle): Promise<Map<string, string>> {
@@ -139,6 +146,8 @@ async function writeDirectory(sql: SqlSession, bundle: CheckedBundle, passwords:
       ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name WHERE "tenant".name IS DISTINCT FROM EXCLUDED.name`, [t.id, t.name]);
     const after = { id: t.id, name: t.name };
     if (!same(before, after)) changes.push({ kind: before ? "admin.tenant.rename" : "admin.tenant.create", target: { type: "tenant", id: t.id, tenantId: t.id }, before, after });
+    const rules = await writeEvidenceRules(sql, t);
+    if (rules) changes.push({ kind: "admin.tenant.evidence_rules", target: { type: "tenant", id: t.id, tenantId: t.id }, ...rules });
   }
   for (const l of bundle.licenses) {
     const allows = [...new Set(l.allows)].sort();
@@ -180,6 +189,24 @@ async function writeDirectory(sql: SqlSession, bundle: CheckedBundle, passwords:
   return changes;
 }
 
+/** A tenant's accepted evidence types and maximum ages (issue 15), when the bundle gives them; the change, if any. */
+async function writeEvidenceRules(sql: SqlSession, t: CheckedBundle["tenants"][number]): Promise<{ before: unknown; after: unknown } | null> {
+  if (t.evidenceTypes === undefined && t.evidenceMaxAgeDays === undefined) return null;
+  const { rows } = await sql.query<{ types: string[]; ages: Record<string, number> }>(
+    `SELECT evidence_types AS types, evidence_max_age_days AS ages FROM "tenant" WHERE id = $1`, [t.id]);
+  const before = { evidenceTypes: [...(rows[0]?.types ?? [])].sort(), evidenceMaxAgeDays: sortedObject(rows[0]?.ages ?? {}) };
+  const after = {
+    evidenceTypes: t.evidenceTypes === undefined ? before.evidenceTypes : [...new Set(t.evidenceTypes)].sort(),
+    evidenceMaxAgeDays: t.evidenceMaxAgeDays === undefined ? before.evidenceMaxAgeDays : sortedObject(t.evidenceMaxAgeDays),
+  };
+  if (same(before, after)) return null;
+  await sql.query(`UPDATE "tenant" SET evidence_types = $2::text[], evidence_max_age_days = $3::jsonb WHERE id = $1`,
+    [t.id, after.evidenceTypes, JSON.stringify(after.evidenceMaxAgeDays)]);
+  return { before, after };
+}
+
+const sortedObject = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
 export interface NodeRow {
   id: string; label: string; name: string; properties: Record<string, unknown>;
   classification: Classification; needToKnow: string[];
@@ -203,6 +230,8 @@ async function writeCase(
   c: CheckedBundle["cases"][number],
   advance: (n: number) => void,
   mirrorGraph: ImportOptions["mirrorGraph"],
+  caseIndex: number,
+  duplicates: FailureIssue[],
 ): Promise<AdminChange[]> {
   const h = c.header;
   const caseMarking = parseClassification(h.classification) as Classification;
@@ -248,31 +277,52 @@ async function writeCase(
     await mirrorGraph?.({ caseId: h.id, tenantId: h.tenant, nodes: [], edges: rows });
     advance(rows.length);
   }
-  for (const batch of chunks(c.rawEvidence)) {
-    const rows = batch.map((raw) => evidenceSchema.parse(raw));
+  for (const [b, batch] of [...chunks(c.rawEvidence)].entries()) {
+    // Duplicates of an earlier item's content (issue 15) are reported, not stored: those within the bundle were found
+    // by checkBundle, those of items already stored here.
+    const parsed = batch.map((raw, j) => ({ index: b * IMPORT_BATCH + j, e: evidenceSchema.parse(raw) }))
+      .filter(({ index }) => !c.duplicateEvidence.has(index));
+    const stored = await storedContentOwners(sql, h.id, parsed.map(({ e }) => contentSha256(e.content)));
+    const rows = parsed.filter(({ index, e }) => {
+      const owner = stored.get(contentSha256(e.content));
+      if (owner === undefined || owner === e.id) return true;
+      duplicates.push({ code: "CG-GROUND-003", path: `$.cases[${caseIndex}].evidence[${index}]`, message: `evidence "${e.id}" repeats the content of stored "${owner}": not stored` });
+      return false;
+    }).map(({ e }) => e);
     await sql.query(`INSERT INTO "evidence" (case_id, id, tenant_id, type, content, source_system, classification,
-        need_to_know, license_id, collected_at, metadata, node_ids)
+        need_to_know, license_id, collected_at, metadata, node_ids, valid_until)
       SELECT $1, r.id, r.tenant_id, r.type, r.content, r.source_system, r.classification::"Classification",
-        ${LIST("r.ntk")}, r.license_id, r.collected_at::timestamptz, r.metadata::jsonb, ${LIST("r.nodes")}
+        ${LIST("r.ntk")}, r.license_id, r.collected_at::timestamptz, r.metadata::jsonb, ${LIST("r.nodes")}, nullif(r.valid_until, '')::timestamptz
       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
-        $11::text[], $12::text[])
-        AS r(id, tenant_id, type, content, source_system, classification, ntk, license_id, collected_at, metadata, nodes)
+        $11::text[], $12::text[], $13::text[])
+        AS r(id, tenant_id, type, content, source_system, classification, ntk, license_id, collected_at, metadata, nodes, valid_until)
       ON CONFLICT (case_id, id) DO UPDATE SET tenant_id = EXCLUDED.tenant_id, type = EXCLUDED.type, content = EXCLUDED.content,
         source_system = EXCLUDED.source_system, classification = EXCLUDED.classification, need_to_know = EXCLUDED.need_to_know,
         license_id = EXCLUDED.license_id, collected_at = EXCLUDED.collected_at, metadata = EXCLUDED.metadata,
-        node_ids = EXCLUDED.node_ids
+        node_ids = EXCLUDED.node_ids, valid_until = EXCLUDED.valid_until
       WHERE ("evidence".tenant_id, "evidence".type, "evidence".content, "evidence".source_system, "evidence".classification,
-             "evidence".need_to_know, "evidence".license_id, "evidence".collected_at, "evidence".metadata, "evidence".node_ids)
+             "evidence".need_to_know, "evidence".license_id, "evidence".collected_at, "evidence".metadata, "evidence".node_ids,
+             "evidence".valid_until)
         IS DISTINCT FROM (EXCLUDED.tenant_id, EXCLUDED.type, EXCLUDED.content, EXCLUDED.source_system, EXCLUDED.classification,
-             EXCLUDED.need_to_know, EXCLUDED.license_id, EXCLUDED.collected_at, EXCLUDED.metadata, EXCLUDED.node_ids)`,
+             EXCLUDED.need_to_know, EXCLUDED.license_id, EXCLUDED.collected_at, EXCLUDED.metadata, EXCLUDED.node_ids,
+             EXCLUDED.valid_until)`,
       [h.id, rows.map((e) => e.id), rows.map((e) => e.tenant ?? h.tenant), rows.map((e) => e.type), rows.map((e) => e.content),
         rows.map((e) => e.sourceSystem), rows.map((e) => markingOf(e.classification, caseMarking)),
         rows.map((e) => joinList(sortedTags(e.needToKnow))), rows.map((e) => e.license),
         rows.map((e) => (parseTimestamp(e.collectedAt) as Date).toISOString()), rows.map((e) => JSON.stringify(e.metadata ?? {})),
-        rows.map((e) => joinList([...new Set(e.nodes)].sort()))]);
-    advance(rows.length);
+        rows.map((e) => joinList([...new Set(e.nodes)].sort())),
+        rows.map((e) => (e.validUntil === undefined ? "" : (parseTimestamp(e.validUntil) as Date).toISOString()))]);
+    advance(parsed.length);
   }
   return changes;
+}
+
+/** Content digest → id of the stored item of the case holding it (the lowest id when several do). */
+async function storedContentOwners(sql: SqlSession, caseId: string, digests: string[]): Promise<Map<string, string>> {
+  if (!digests.length) return new Map();
+  const { rows } = await sql.query<{ id: string; d: string }>(`SELECT min(id COLLATE "C") AS id, content_sha256 AS d FROM "evidence"
+    WHERE case_id = $1 AND content_sha256 = ANY($2::text[]) GROUP BY content_sha256`, [caseId, [...new Set(digests)]]);
+  return new Map(rows.map((r) => [r.d, r.id]));
 }
 
 async function insertNodes(sql: SqlSession, caseId: string, tenantId: string, rows: NodeRow[]) {
@@ -334,7 +384,7 @@ async function exportObject(prisma: PrismaClient, { caseId }: { caseId?: string 
       select: { caseId: true, id: true, source: true, target: true, type: true, properties: true, classification: true, needToKnow: true } }),
     prisma.evidence.findMany({ where: { caseId: { in: caseIds } }, orderBy: [{ caseId: "asc" }, { id: "asc" }],
       select: { caseId: true, id: true, tenantId: true, type: true, content: true, sourceSystem: true, classification: true,
-        needToKnow: true, licenseId: true, collectedAt: true, metadata: true, nodeIds: true } }),
+        needToKnow: true, licenseId: true, collectedAt: true, metadata: true, nodeIds: true, validUntil: true } }),
   ]);
 
   const memberEmails = new Set(cases.flatMap((c) => c.members.map((m) => m.user.email)));
@@ -358,7 +408,11 @@ async function exportObject(prisma: PrismaClient, { caseId }: { caseId?: string 
 
   return {
     format: BUNDLE_FORMAT,
-    tenants: tenants.map((t) => ({ id: t.id, name: t.name })),
+    tenants: tenants.map((t) => ({
+      id: t.id, name: t.name,
+      ...(t.evidenceTypes.length ? { evidenceTypes: [...t.evidenceTypes].sort() } : {}),
+      ...(Object.keys(t.evidenceMaxAgeDays as object).length ? { evidenceMaxAgeDays: t.evidenceMaxAgeDays } : {}),
+    })),
     licenses: licenses.map((l) => ({ id: l.id, name: l.name, allows: [...l.allows].sort() })),
     users: users.map((u) => ({
       email: u.email, name: u.name, tenant: u.tenantId, roles: [...u.roles].sort(), clearance: u.clearance,
@@ -378,7 +432,7 @@ async function exportObject(prisma: PrismaClient, { caseId }: { caseId?: string 
       evidence: (evidenceBy.get(c.id) ?? []).map((e) => ({
         id: e.id, type: e.type, content: e.content, sourceSystem: e.sourceSystem, classification: e.classification,
         needToKnow: e.needToKnow, license: e.licenseId, tenant: e.tenantId, collectedAt: e.collectedAt.toISOString(),
-        metadata: e.metadata, nodes: e.nodeIds,
+        metadata: e.metadata, nodes: e.nodeIds, ...(e.validUntil ? { validUntil: e.validUntil.toISOString() } : {}),
       })),
     })),
   };

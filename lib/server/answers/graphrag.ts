@@ -10,7 +10,7 @@ import { PrismaEvidenceStore, driverRunner, poolRunner, type SqlRunner } from ".
 import { PrismaGraphStore } from "../../adapters/prisma/graph-store";
 import { PrismaAnswerPolicyStore } from "../../adapters/prisma/policy-store";
 import { Z3PolicySolver } from "../../adapters/solver/z3";
-import { answerQuestion, refuseRequest, type AnswerDeps, type AnswerOptions } from "../../graphrag/answer";
+import { refuseRequest, type AnswerDeps, type AnswerOptions } from "../../graphrag/answer";
 import type { AnswerOutcome, Asker } from "../../graphrag/types";
 import { asCasegraphError, type CasegraphError } from "../../domain/failure-codes";
 import type { AnswerModel, CaseAccess, Ledger, ModelProbe } from "../../ports";
@@ -18,6 +18,8 @@ import { assertCaseAccess } from "../access/case-access";
 import { caseDisclosure } from "../access/disclosure";
 import { configuredNeo4jStore, type GraphEnv } from "../runtime/graph";
 import { runtime } from "../runtime";
+import { groundedAnswer } from "../../grounding/grounded-answer";
+import { groundingDeps } from "./grounding";
 
 /** Step 2's port over lib/server/access/case-access.ts (membership + tenant, deny by default). */
 export function prismaCaseAccess(prisma: PrismaClient): CaseAccess {
@@ -108,14 +110,17 @@ export function readRunner(db: Database): SqlRunner {
 /** Asks as `asker` (an Actor resolved fresh by the guard or the CLI). Never throws: failures are coded outcomes. */
 export async function askQuestion(asker: Asker, body: unknown, options: AnswerOptions = {}): Promise<AnswerOutcome> {
   let deps: AnswerDeps;
+  let grounding: ReturnType<typeof groundingDeps>;
   try {
     deps = await graphragDeps();
+    grounding = groundingDeps((await runtime()).db);
   } catch (err) {
     // Without a database there is no ledger to write to: the one outcome that cannot be audited.
     const e = asCasegraphError(err, "CG-SYS-001");
     return { ok: false, status: e.status, body: { error: e.toJSON().error, requestId: "", timestamp: new Date().toISOString(), auditId: null } };
   }
-  return answerQuestion(deps, asker, body, options);
+  // Kill switches, answer reuse and provenance around the pipeline (issue 15).
+  return groundedAnswer(deps, grounding, asker, body, options);
 }
 
 /**

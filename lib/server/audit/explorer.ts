@@ -14,6 +14,7 @@ import { mayViewEvidence } from "../../domain/policy";
 import { sha256Hex } from "../../domain/ledger-chain";
 import type { AuditLedger } from "../../ports";
 import { reviewerRedactor, type ReviewerStores } from "./visibility";
+import { revocationFlag } from "../../grounding/flags";
 
 export const PAGE_SIZE = 50;
 
@@ -207,6 +208,8 @@ export interface CitedItem {
   classification?: StoredClassification;
   sourceSystem?: string;
   content?: string;
+  /** Issue 15: the item was revoked since — "cites evidence revoked on … (reason)"; its content is no longer shown. */
+  revoked?: string;
 }
 
 export interface AuditDetail {
@@ -258,7 +261,7 @@ export async function auditEntryDetail(prisma: PrismaClient, ledger: AuditLedger
   const evidence = entry.caseId && citedIds.length
     ? await prisma.evidence.findMany({
         where: { caseId: entry.caseId, tenantId: actor.tenantId, id: { in: citedIds } },
-        select: { id: true, type: true, content: true, sourceSystem: true, classification: true, needToKnow: true, tenantId: true, license: { select: { allows: true } } },
+        select: { id: true, type: true, content: true, sourceSystem: true, classification: true, needToKnow: true, tenantId: true, license: { select: { allows: true } }, revokedAt: true, revokedReason: true },
       })
     : [];
   const byId = new Map(evidence.map((e) => [e.id, e]));
@@ -267,6 +270,10 @@ export async function auditEntryDetail(prisma: PrismaClient, ledger: AuditLedger
     if (!e) return { id, kind: "graph", visible: false };
     const marking = { ...readMarking(e), licenseUses: readLicenseUses(e.license?.allows) };
     if (!mayViewEvidence(actor, marking)) return { id, kind: "evidence", visible: false };
+    if (e.revokedAt) {
+      const revoked = revocationFlag(id, { revokedAt: e.revokedAt.toISOString(), reason: e.revokedReason ?? "" });
+      return { id, kind: "evidence", visible: true, type: e.type, classification: marking.classification, sourceSystem: e.sourceSystem, revoked };
+    }
     return { id, kind: "evidence", visible: true, type: e.type, classification: marking.classification, sourceSystem: e.sourceSystem, content: e.content.length > 1200 ? e.content.slice(0, 1200) + "…" : e.content };
   });
 

@@ -19,7 +19,8 @@ export interface EntryRef {
 
 export interface ReviewerStores {
   graph: CaseGraphStore;
-  evidence: EvidenceStore;
+  /** markingsByIds: every lifecycle state (a revoked item named in an old entry is still hidden from who may not see it). */
+  evidence: EvidenceStore & Partial<Pick<PrismaEvidenceStore, "markingsByIds">>;
 }
 
 export function reviewerStores(db: Database): ReviewerStores {
@@ -43,7 +44,7 @@ export async function reviewerRedactor(stores: ReviewerStores, viewer: Viewer, e
   for (const [caseId, { tenantId, ids }] of idsByCase) {
     const scope = { tenantId, caseId };
     const list = [...ids];
-    const [nodes, edges, evidence] = await Promise.all([stores.graph.nodesByIds(scope, list), stores.graph.edgesByIds(scope, list), stores.evidence.byIds(scope, list)]);
+    const [nodes, edges, evidence] = await Promise.all([stores.graph.nodesByIds(scope, list), stores.graph.edgesByIds(scope, list), (stores.evidence.markingsByIds ?? stores.evidence.byIds).call(stores.evidence, scope, list)]);
     for (const n of [...nodes, ...edges]) if (!mayView(viewer, n)) hidden.add(key(caseId, n.id));
     for (const ev of evidence) if (!mayViewEvidence(viewer, ev)) hidden.add(key(caseId, ev.id));
   }

@@ -7,6 +7,19 @@ import type { ModelProbe } from "../../ports";
 import { answerModel } from "../answers/graphrag";
 import { checkGraphStore, unreadableMarkings, type GraphHealth } from "./graph";
 import type { UnreadableMarkings } from "../../ports";
+import { ALL_TENANTS, KILL_SWITCHES, effectiveSwitches, type KillSwitchName, type KillSwitchState } from "../../grounding/switches";
+
+async function checkSwitches(databaseOk: boolean): Promise<Health["killSwitches"]> {
+  if (!databaseOk) return null;
+  try {
+    const { db } = await runtime();
+    const rows = await withTimeout(db.prisma.killSwitch.findMany({ where: { enabled: true }, select: { tenantId: true, name: true, enabled: true } }), 2_000, "kill switches");
+    const counts = Object.fromEntries(KILL_SWITCHES.map((n) => [n, rows.filter((r) => r.name === n && r.tenantId !== ALL_TENANTS).length])) as Record<KillSwitchName, number>;
+    return { deployment: effectiveSwitches(rows, ALL_TENANTS), tenantsWithSwitchOn: counts };
+  } catch {
+    return null;
+  }
+}
 
 export interface Health {
   status: "healthy" | "degraded";
@@ -22,6 +35,11 @@ export interface Health {
    * but data to fix). Whole-store counts, recomputed at most once a minute; null when they could not be read in time.
    */
   markings: { unreadable: Required<UnreadableMarkings> | null };
+  /**
+   * Kill switches (issue 15): the deployment-wide state, and how many tenants have each switch on (counts, no tenant
+   * names). Null when they could not be read.
+   */
+  killSwitches: { deployment: KillSwitchState; tenantsWithSwitchOn: Record<KillSwitchName, number> } | null;
 }
 
 const MODEL_PROBE_MS = 3_000;
@@ -101,7 +119,7 @@ export async function checkHealth(): Promise<Health> {
   } catch {
     database = { ok: false, kind: process.env.DATABASE_URL ? "postgresql" : "pglite", error: "CG-SYS-001" };
   }
-  const [graph, model, markings] = await Promise.all([checkGraph(database.ok), checkModel(), checkMarkings(database.ok)]);
+  const [graph, model, markings, killSwitches] = await Promise.all([checkGraph(database.ok), checkModel(), checkMarkings(database.ok), checkSwitches(database.ok)]);
   return {
     status: database.ok && graph.ok && model.ok ? "healthy" : "degraded",
     service: "graphrag",
@@ -110,5 +128,6 @@ export async function checkHealth(): Promise<Health> {
     graph,
     model,
     markings,
+    killSwitches,
   };
 }

@@ -8,6 +8,7 @@ import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { readLicenseUses, readMarking } from "@/lib/domain/markings";
 import { evidenceDenialReason, visibleGraph, type Viewer } from "@/lib/domain/policy";
 import type { CaseGraphStore } from "@/lib/ports";
+import { activeEvidenceSql } from "@/lib/adapters/prisma/evidence-active";
 import { OUTLINE_LIMITS } from "./graph";
 import type { VisibleCounts } from "@/lib/domain/workbench-views";
 
@@ -47,7 +48,7 @@ export async function visibleCounts(
       SELECT e.case_id, e.tenant_id, e.classification::text AS classification, e.need_to_know, l.allows::text[] AS uses,
         count(*)::int AS n
       FROM "evidence" e LEFT JOIN "license" l ON l.id = e.license_id
-      WHERE e.case_id = ANY(${ids}::text[])
+      WHERE e.case_id = ANY(${ids}::text[]) AND ${activeEvidenceSql("e")}
       GROUP BY 1, 2, 3, 4, 5`,
   ]);
   outlines.forEach((outline, i) => {

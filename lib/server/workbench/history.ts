@@ -6,6 +6,10 @@ import "server-only";
 import type { Actor } from "@/lib/auth/actor";
 import { AUDIT_KIND } from "@/lib/graphrag/audit";
 import { evidenceByIds } from "./evidence";
+import { revocationsOf } from "@/lib/admin/evidence";
+import { PrismaEvidenceStore } from "@/lib/adapters/prisma/evidence-store";
+import { evidenceDenialReason } from "@/lib/domain/policy";
+import { revocationFlag } from "@/lib/grounding/flags";
 import type { OpenCase } from "./scope";
 import type { HistoryEntry } from "@/lib/domain/workbench-views";
 
@@ -55,6 +59,12 @@ export async function questionHistory(open: OpenCase, actor: Actor, limit = HIST
   // Which cited evidence is still visible: one policy-checked lookup for all entries.
   const cited = [...new Set(entries.flatMap((e) => (e.p.citation_ids ?? []).filter((id) => (e.p.context_evidence_ids ?? []).includes(id))))];
   const visible = new Set((await evidenceByIds(open, actor, cited)).map((e) => e.id));
+  // Issue 15: cited items revoked since are flagged ("cites evidence revoked on … (reason)") when the user's current
+  // permissions still cover their markings; otherwise they stay a bare count like any item no longer visible.
+  const gone = cited.filter((id) => !visible.has(id));
+  const revocations = await revocationsOf(open.prisma, open.scope.caseId, gone);
+  const markings = revocations.size ? await new PrismaEvidenceStore(open.prisma).markingsByIds(open.scope, [...revocations.keys()]) : [];
+  const flaggable = new Set(markings.filter((m) => evidenceDenialReason(actor, m) === null).map((m) => m.id));
   return entries.map(({ row, p }) => {
     const evidenceCited = (p.citation_ids ?? []).filter((id) => (p.context_evidence_ids ?? []).includes(id));
     const text = row.question_text ?? p.query ?? null;
@@ -67,7 +77,11 @@ export async function questionHistory(open: OpenCase, actor: Actor, limit = HIST
       confidence: typeof p.confidence === "number" ? p.confidence : null,
       needsReview: p.needs_review === true,
       citedEvidence: evidenceCited.filter((id) => visible.has(id)),
-      citedNoLongerVisible: evidenceCited.filter((id) => !visible.has(id)).length,
+      citedNoLongerVisible: evidenceCited.filter((id) => !visible.has(id) && !flaggable.has(id)).length,
+      revokedCitations: evidenceCited.filter((id) => flaggable.has(id)).sort().map((id) => {
+        const r = revocations.get(id)!;
+        return { evidenceId: id, revokedAt: r.revokedAt, reason: r.reason, flag: revocationFlag(id, r) };
+      }),
       context: { nodes: p.context_node_count ?? 0, edges: p.context_edge_count ?? 0, evidence: p.context_evidence_count ?? 0 },
       // Per-question hidden counts only where the tenant chose them (they are an oracle otherwise).
       hiddenByPolicy: open.record.hiddenCounts === "exact" ? (p.policy_filtered_count ?? 0) : null,

@@ -84,7 +84,7 @@ describeEachDatabase("POST /api/graphrag/answer", (fixture) => {
     expect(Object.keys(body)).toEqual(["answer", "rawContext", "requestId", "timestamp", "auditId"]);
     expect(Object.keys(body.answer)).toEqual([
       "answerText", "citations", "unknowns", "usedContextSummary", "explanationSteps", "confidence",
-      "confidenceJustification", "responseType", "needsReview", "unknownDetails", "claims",
+      "confidenceJustification", "responseType", "needsReview", "unknownDetails", "claims", "provenance",
     ]);
     expect(Object.keys(body.rawContext)).toEqual(["nodes", "edges", "evidenceSnippets"]);
     expect(body.answer.responseType).toBe("answer");

@@ -93,7 +93,8 @@ function AnswerSection({ d }: { d: AuditDetail }) {
                 {c.visible && c.classification ? <ClassificationBadge classification={c.classification} /> : null}
                 {c.visible ? <span className="text-xs text-slate-500">{c.type} · {c.sourceSystem}</span> : null}
               </div>
-              {c.visible ? <p className="mt-1 whitespace-pre-wrap text-slate-800"><SafeText text={c.content ?? ""} /></p> : null}
+              {c.revoked ? <p className="mt-1 text-xs font-medium text-red-800" data-testid="revoked-flag">⚠ <SafeText text={c.revoked} /></p> : null}
+              {c.visible && !c.revoked ? <p className="mt-1 whitespace-pre-wrap text-slate-800"><SafeText text={c.content ?? ""} /></p> : null}
               {!c.visible && c.kind === "evidence" ? <p className="mt-1 text-xs italic text-slate-500">Not shown: your clearance or need-to-know does not cover this item.</p> : null}
             </li>
           ))}

@@ -8,6 +8,7 @@ import { CasegraphError } from "@/lib/domain/failure-codes";
 import { exportAndRecord } from "@/lib/server/audit/export";
 import { reviewerStores } from "@/lib/server/audit/visibility";
 import { runtime } from "@/lib/server/runtime";
+import { assertExportsAllowed } from "@/lib/server/runtime/kill-switches";
 
 const query = z.object({
   from: z.coerce.number().int().min(1),
@@ -31,6 +32,7 @@ export const POST = authedRoute({ roles: ["supervisor", "admin"] }, async (req, 
   if (!parsed.success || parsed.data.to < parsed.data.from) throw new CasegraphError("CG-INPUT-005", "from and to must be sequence numbers with from ≤ to; format json or csv.");
   const q = parsed.data;
   const { db, ledger } = await runtime();
+  await assertExportsAllowed(db.prisma, actor.tenantId); // DISABLE_EXPORTS (issue 15)
   const r = await exportAndRecord(
     ledger,
     { fromSeq: q.from, toSeq: q.to, tenantId: actor.tenantId, includeQuestionText: q.questionText === "1", reviewer: { viewer: actor, stores: reviewerStores(db) } },

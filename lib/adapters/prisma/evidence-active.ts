@@ -1,0 +1,24 @@
+// The one SQL statement of "active evidence" (issue 15, lib/grounding/lifecycle.ts evidenceState): not revoked, not
+// past its valid_until, not older than its tenant's maximum age for its type. Every store read of evidence that can
+// reach a user or a model ANDs this into its WHERE clause, so expired and revoked items cannot be retrieved, shown,
+// cited or reused through any entry point. (The case graph in Neo4j holds no evidence: evidence is read from
+// PostgreSQL whichever graph store is configured, so this is the only place the rule has to live.)
+import { Prisma } from "../../generated/prisma/client";
+
+/** `alias` is the evidence row's alias in the surrounding query (a trusted identifier, never user input). */
+export function activeEvidenceSql(alias: string): Prisma.Sql {
+  if (!/^[a-z_][a-z0-9_]*$/.test(alias)) throw new Error(`bad alias ${alias}`);
+  const a = Prisma.raw(alias);
+  return Prisma.sql`(${a}.revoked_at IS NULL
+    AND (${a}.valid_until IS NULL OR ${a}.valid_until > now())
+    AND NOT EXISTS (
+      SELECT 1 FROM "tenant" lt
+      WHERE lt.id = ${a}.tenant_id AND lt.evidence_max_age_days ? ${a}.type
+        AND ${a}.collected_at + make_interval(days => (lt.evidence_max_age_days ->> ${a}.type)::float8::int) <= now()))`;
+}
+
+/** The same rule as a CASE expression naming the state, for views that show it (artifacts, history flags). */
+export function evidenceStateSql(alias: string): Prisma.Sql {
+  const a = Prisma.raw(alias);
+  return Prisma.sql`CASE WHEN ${a}.revoked_at IS NOT NULL THEN 'revoked' WHEN ${activeEvidenceSql(alias)} THEN 'active' ELSE 'expired' END`;
+}

@@ -1,0 +1,239 @@
+// The grounding controls around the answer pipeline (issue 15, seed 004 §6, §8, §10). Every entry point asks through
+// here: the kill switches are read ONCE for the request, an earlier answer is reused only when every check passes (a
+// reused answer is a new request with its own id, timestamp and ledger entry), a switched-off model is never called,
+// and every answer carries its provenance, whose SHA-256 is in the answer's ledger entry. The pipeline itself
+// (lib/graphrag/answer.ts) is unchanged apart from reporting a switched-off model as `unable`.
+import { randomUUID } from "node:crypto";
+import { asCasegraphError, CasegraphError } from "../domain/failure-codes";
+import type { AnswerModel, Ledger, LedgerAppend } from "../ports";
+import { answerQuestion, refuseRequest, type AnswerDeps, type AnswerOptions } from "../graphrag/answer";
+import { answerDigest, AUDIT_KIND, recordAudit, type AuditFacts } from "../graphrag/audit";
+import { parseInput } from "../graphrag/input";
+import { PROMPT_VERSION } from "../graphrag/prompt";
+import type { Answer, AnswerOutcome, Asker, RawContext } from "../graphrag/types";
+import { contentSha256 } from "./lifecycle";
+import type { AnswerCache, KillSwitchReader } from "./ports";
+import { GROUNDING_CONTRACT_VERSION, provenanceOf, provenanceSha256, type Provenance } from "./provenance";
+import { decideReuse, reuseKey, type ReuseDecision } from "./reuse";
+import { ALL_OFF, type KillSwitchState } from "./switches";
+
+export const REUSE_DECISION_KIND = "graphrag.reuse_decision";
+
+export interface GroundingDeps {
+  switches: KillSwitchReader;
+  cache: AnswerCache;
+  /** ANSWER_REUSE_MAX_AGE in milliseconds. */
+  reuseMaxAgeMs: number;
+  /** The active answer-policy bundle's hash (issue 14), when there is one. */
+  policyBundle?: string | null;
+}
+
+/** What the provenance of this request's answer is built from, fixed when the request starts. */
+interface RequestFrame {
+  switches: KillSwitchState;
+  key: string | null;
+  mode: Provenance["mode"];
+  reusedFrom?: string;
+  policyBundle: string | null;
+  provenance?: Provenance;
+  /** A denied reuse decision, written just before this request's answer entry, under the request's own id. */
+  pendingDecision?: (requestId: string) => LedgerAppend;
+}
+
+export async function groundedAnswer(deps: AnswerDeps, g: GroundingDeps, asker: Asker, raw: unknown, options: AnswerOptions = {}): Promise<AnswerOutcome> {
+  let switches: KillSwitchState;
+  try {
+    // Read once: a flip while this request runs has no effect on it.
+    switches = asker.tenantId ? await g.switches.read(asker.tenantId) : ALL_OFF;
+  } catch (err) {
+    return refuseRequest(deps, asker, raw, asCasegraphError(err, "CG-SYS-001"));
+  }
+  const frame: RequestFrame = { switches, key: null, mode: "normal", policyBundle: g.policyBundle ?? null };
+  const model = modelName(deps.model);
+  const ledger = provenanceLedger(deps.ledger, frame);
+
+  // The key needs a well-formed question the asker may put to this case; anything else goes to the pipeline, which
+  // refuses it with its usual code and ledger entry.
+  const access = await keyFor(deps, asker, raw, model, frame.policyBundle);
+  if (access) {
+    frame.key = access.key;
+    try {
+      const reused = await tryReuse(deps, g, asker, access, frame, ledger);
+      if (reused) return reused;
+    } catch (err) {
+      // A reuse check that cannot complete is a denial, never a reason to fail the question.
+      console.error("casegraph: answer reuse check failed; answering afresh", (err as Error).message);
+    }
+  }
+
+  const outcome = await answerQuestion({ ...deps, ledger, model: switches.DISABLE_MODEL ? switchedOff(deps.model) : deps.model }, asker, raw, options);
+  withProvenance(outcome, frame);
+  if (access && outcome.ok && outcome.body.answer.responseType === "answer" && !switches.DISABLE_ANSWER_REUSE) {
+    await remember(deps, g, access, outcome).catch((err) => console.error("casegraph: answer not kept for reuse", (err as Error).message));
+  }
+  return outcome;
+}
+
+interface KeyedRequest {
+  key: string;
+  caseId: string;
+  tenantId: string;
+  question: string;
+}
+
+async function keyFor(deps: AnswerDeps, asker: Asker, raw: unknown, model: string | null, policyBundle: string | null): Promise<KeyedRequest | null> {
+  try {
+    const input = parseInput(raw);
+    if (input.limits && Object.keys(input.limits).length) return null; // Answers under other limits are not comparable.
+    const caseRef = await deps.access.assertCaseAccess(asker, input.caseId);
+    const key = reuseKey({
+      caseId: caseRef.id, question: input.question, asker, model, promptVersion: PROMPT_VERSION,
+      groundingContractVersion: GROUNDING_CONTRACT_VERSION, policyBundle,
+    });
+    return { key, caseId: caseRef.id, tenantId: caseRef.tenantId, question: input.question };
+  } catch {
+    return null;
+  }
+}
+
+async function tryReuse(deps: AnswerDeps, g: GroundingDeps, asker: Asker, req: KeyedRequest, frame: RequestFrame, ledger: Ledger): Promise<AnswerOutcome | null> {
+  const stored = await g.cache.latest(req.key);
+  if (!stored) return null; // Nothing to reuse: no decision to record.
+  const now = (deps.clock ?? (() => new Date()))();
+  const current = await deps.evidence.byIds({ tenantId: req.tenantId, caseId: req.caseId }, stored.cited.map((c) => c.id));
+  const decision = decideReuse({ stored, current, asker, now, maxAgeMs: g.reuseMaxAgeMs, switches: frame.switches });
+  const newId = deps.newId ?? randomUUID;
+  const entryFor = (requestId: string) => reuseDecisionEntry(asker, req, stored.requestId, requestId, decision, frame.switches, now);
+  if (!decision.granted) {
+    // Written by the ledger wrapper right before the fresh answer's entry, naming that request.
+    frame.pendingDecision = entryFor;
+    return null;
+  }
+  const requestId = newId();
+  // The decision is in the ledger before it takes effect (seed 004 §8 "Audit guarantees").
+  await deps.ledger.append(entryFor(requestId));
+
+  frame.mode = "reused";
+  frame.reusedFrom = stored.requestId;
+  const answer = stored.body.answer as unknown as Answer;
+  const rawContext = stored.body.rawContext as RawContext;
+  const facts: AuditFacts = {
+    auditId: newId(),
+    requestId,
+    timestamp: now.toISOString(),
+    promptVersion: PROMPT_VERSION,
+    queryMode: deps.auditQueryMode ?? "text",
+    asker,
+    caseId: req.caseId,
+    question: req.question,
+    model: deps.model ? { provider: deps.model.provider, id: deps.model.modelId } : null,
+    responseType: answer.responseType,
+    rawContext,
+    citationIds: answer.citations.map((c) => c.evidenceId),
+    stepCitationIds: answer.explanationSteps.flatMap((s) => s.citations),
+    numCitations: answer.citations.length,
+    numUnknowns: answer.unknowns.length,
+    confidence: answer.confidence,
+    needsReview: answer.needsReview,
+    answerSha256: answerDigest({ answer, rawContext }),
+    latencyMs: 0,
+  };
+  try {
+    await recordAudit(ledger, facts);
+  } catch (err) {
+    const e = asCasegraphError(err, "CG-AUDIT-001");
+    return { ok: false, status: e.status, body: { error: e.toJSON().error, requestId, timestamp: facts.timestamp, auditId: null } };
+  }
+  const outcome: AnswerOutcome = { ok: true, status: 200, body: { answer: structuredClone(answer), rawContext, requestId, timestamp: facts.timestamp, auditId: facts.auditId } };
+  withProvenance(outcome, frame);
+  return outcome;
+}
+
+function reuseDecisionEntry(asker: Asker, req: KeyedRequest, candidate: string, requestId: string, d: ReuseDecision, switches: KillSwitchState, now: Date): LedgerAppend {
+  return {
+    kind: REUSE_DECISION_KIND,
+    tenantId: asker.tenantId || null,
+    actorId: asker.userId || null,
+    caseId: req.caseId,
+    payload: {
+      ts: now.toISOString(),
+      request_id: requestId,
+      tenant_id: asker.tenantId,
+      actor_id: asker.userId,
+      case_id: req.caseId,
+      reuse_key: req.key,
+      candidate_request_id: candidate,
+      decision: d.granted ? "granted" : "denied",
+      reason: d.granted ? null : d.reason,
+      evidence_id: d.granted ? null : (d.evidenceId ?? null),
+      kill_switches: switches,
+    },
+  };
+}
+
+async function remember(deps: AnswerDeps, g: GroundingDeps, req: KeyedRequest, outcome: Extract<AnswerOutcome, { ok: true }>) {
+  const { answer, rawContext, requestId, timestamp } = outcome.body;
+  // Evidence the answer cites, in its claims or its explanation steps (steps also cite nodes and edges: not evidence).
+  const snippetIds = new Set(rawContext.evidenceSnippets.map((e) => e.id));
+  const ids = [...new Set([...answer.citations.map((c) => c.evidenceId), ...answer.explanationSteps.flatMap((s) => s.citations)])]
+    .filter((id) => snippetIds.has(id)).sort();
+  const records = await deps.evidence.byIds({ tenantId: req.tenantId, caseId: req.caseId }, ids);
+  const byId = new Map(records.map((r) => [r.id, r]));
+  // Cited evidence that is no longer active by now makes the answer not worth keeping.
+  if (ids.some((id) => !byId.has(id))) return;
+  const { provenance: _p, ...bare } = answer;
+  await g.cache.put({
+    reuseKey: req.key, requestId, tenantId: req.tenantId, caseId: req.caseId, createdAt: timestamp,
+    body: { answer: bare as unknown as Record<string, unknown>, rawContext },
+    cited: ids.map((id) => ({ id, contentSha256: contentSha256(byId.get(id)!.content) })),
+  });
+}
+
+function withProvenance(outcome: AnswerOutcome, frame: RequestFrame) {
+  if (outcome.body.answer && frame.provenance) outcome.body.answer.provenance = frame.provenance;
+}
+
+/**
+ * The ledger as this request writes to it: the answer's entry gets the provenance (and its SHA-256), built from the
+ * entry's own fields, so the provenance shown with the answer is exactly the one the ledger binds.
+ */
+function provenanceLedger(inner: Ledger, frame: RequestFrame): Ledger {
+  return {
+    verify: () => inner.verify(),
+    async append(entry) {
+      if (entry.kind !== AUDIT_KIND) return inner.append(entry);
+      const p = entry.payload;
+      // Sources are evidence: the cited ids that are evidence of the context (steps also cite nodes and edges).
+      const evidence = new Set(Array.isArray(p.context_evidence_ids) ? (p.context_evidence_ids as string[]) : []);
+      const cited = (Array.isArray(p.citation_ids) ? (p.citation_ids as string[]) : []).filter((id) => evidence.has(id));
+      const queryHash = frame.key ?? (typeof p.query_sha256 === "string" ? p.query_sha256.slice(0, 16) : "0".repeat(16));
+      const provenance = provenanceOf({
+        mode: frame.mode, reusedFrom: frame.reusedFrom, queryHash, citedIds: cited, timestamp: String(p.ts),
+        promptVersion: String(p.prompt_version), model: typeof p.model === "string" ? p.model : null,
+        policyBundle: frame.policyBundle, killSwitches: frame.switches,
+      });
+      frame.provenance = provenance;
+      const decision = frame.pendingDecision;
+      frame.pendingDecision = undefined;
+      if (decision) await inner.append(decision(String(p.request_id)));
+      return inner.append({
+        ...entry,
+        payload: { ...p, provenance, provenance_sha256: provenanceSha256(provenance), ...(frame.reusedFrom ? { reused_from: frame.reusedFrom } : {}) },
+      });
+    },
+  };
+}
+
+const modelName = (m: AnswerModel | undefined) => (m ? `${m.provider}:${m.modelId}` : null);
+
+/** DISABLE_MODEL: the same model's name, never called. */
+function switchedOff(model: AnswerModel): AnswerModel {
+  return {
+    provider: model.provider,
+    modelId: model.modelId,
+    generate: async () => {
+      throw new CasegraphError("CG-GROUND-011");
+    },
+    probe: async () => ({ provider: model.provider, id: model.modelId, ok: false, error: "CG-GROUND-011" }),
+  };
+}

@@ -48,7 +48,15 @@ export async function groundedAnswer(deps: AnswerDeps, g: GroundingDeps, asker: 
   } catch (err) {
     return refuseRequest(deps, asker, raw, asCasegraphError(err, "CG-SYS-001"));
   }
-  const frame: RequestFrame = { switches, key: null, mode: "normal", policyBundle: g.policyBundle ?? null };
+  // The answer policies in force are part of the reuse key and the provenance: an answer given before a bundle was
+  // activated (or under another one) is never reused after, since it was never checked against it.
+  let policyBundle: string | null = g.policyBundle ?? null;
+  try {
+    if (asker.tenantId && deps.answerPolicies) policyBundle = (await deps.answerPolicies.store.activeBundle(asker.tenantId))?.bundle_metadata.sha256 ?? policyBundle;
+  } catch (err) {
+    return refuseRequest(deps, asker, raw, asCasegraphError(err, "CG-SYS-001"));
+  }
+  const frame: RequestFrame = { switches, key: null, mode: "normal", policyBundle };
   const model = modelName(deps.model);
   const ledger = provenanceLedger(deps.ledger, frame);
 

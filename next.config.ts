@@ -2,7 +2,14 @@ import type { NextConfig } from "next";
 
 // Pages get a per-request nonce CSP from proxy.ts. Everything else (API responses, static files) gets this one, which
 // allows no script at all: nothing served outside a page is meant to run.
-const csp = ["default-src 'self'", "script-src 'none'", "object-src 'none'", "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'"].join("; ");
+const csp = [
+  "default-src 'self'",
+  "script-src 'none'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
 
 const nextConfig: NextConfig = {
   // PGlite ships wasm and data files that must be loaded from node_modules, not bundled.

@@ -33,7 +33,8 @@ function badRequest(request: NextRequest, detail: string): NextResponse {
   if (request.nextUrl.pathname.startsWith("/api/") || !(request.headers.get("accept") ?? "").includes("text/html")) {
     return NextResponse.json(body, { status: 400, headers: { "Cache-Control": "no-store" } });
   }
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bad request · Casegraph</title></head>` +
+  const html =
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bad request · Casegraph</title></head>` +
     `<body><main><h1>Bad request</h1><p>CG-INPUT-005: the address holds characters or values Casegraph does not accept.</p>` +
     `<p><a href="/">Back to Casegraph</a></p></main></body></html>`;
   return new NextResponse(html, { status: 400, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
@@ -41,7 +42,13 @@ function badRequest(request: NextRequest, detail: string): NextResponse {
 
 /** The first problem with the URL's path segments or query values, or null. */
 export function urlProblem(pathname: string, search: string): string | null {
-  const parts = [...pathname.split("/"), ...search.replace(/^\?/, "").split("&").flatMap((kv) => kv.split("="))];
+  const parts = [
+    ...pathname.split("/"),
+    ...search
+      .replace(/^\?/, "")
+      .split("&")
+      .flatMap((kv) => kv.split("=")),
+  ];
   for (const raw of parts) {
     if (!raw) continue;
     const value = decodeUrlPart(raw);

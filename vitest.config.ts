@@ -2,7 +2,10 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 // "server-only" throws outside React Server Components; tests import server modules directly, as the CLI does.
-const alias = { "@": path.resolve(import.meta.dirname), "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js") };
+const alias = {
+  "@": path.resolve(import.meta.dirname),
+  "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
+};
 
 export default defineConfig({
   resolve: { alias },

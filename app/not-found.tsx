@@ -9,7 +9,9 @@ export default function NotFound() {
         <span className="font-mono text-sm">CG-ACCESS-003</span>: this page does not exist, or you may not see it.
       </p>
       <p className="mt-4">
-        <Link href="/" className="text-blue-800 hover:underline">Back to Casegraph</Link>
+        <Link href="/" className="text-blue-800 hover:underline">
+          Back to Casegraph
+        </Link>
       </p>
     </main>
   );

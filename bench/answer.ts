@@ -23,7 +23,15 @@ import { answerQuestion, type AnswerDeps } from "../lib/graphrag/answer";
 import { splitSentences } from "../lib/graphrag/text";
 import type { RawContext } from "../lib/graphrag/types";
 import type {
-  AnswerModel, AnswerModelRequest, CaseGraphStore, CaseScope, EvidenceRecord, EvidenceStore, Ledger, SeedCandidate, SeedQuery,
+  AnswerModel,
+  AnswerModelRequest,
+  CaseGraphStore,
+  CaseScope,
+  EvidenceRecord,
+  EvidenceStore,
+  Ledger,
+  SeedCandidate,
+  SeedQuery,
 } from "../lib/ports";
 import { prismaCaseAccess } from "../lib/server/answers/graphrag";
 import { caseDisclosure } from "../lib/server/access/disclosure";
@@ -46,7 +54,11 @@ class ZeroLatencyModel implements AnswerModel {
         // Each snippet's first sentence, quoted: claims its evidence supports, as a real answer's would be.
         answerText: s.map((x) => `${splitSentences(x.text)[0].replace(/[.!?]+$/, "")} [evidence: ${x.id}].`).join(" "),
         citations: s.map((x, i) => ({ evidenceId: x.id, claimId: `CLM-${i + 1}` })),
-        explanationSteps: s.map((x, i) => ({ stepNumber: i + 1, claim: `${x.id} states: ${splitSentences(x.text)[0]}`, citations: [x.id, ...x.nodeIds.slice(0, 2)] })),
+        explanationSteps: s.map((x, i) => ({
+          stepNumber: i + 1,
+          claim: `${x.id} states: ${splitSentences(x.text)[0]}`,
+          citations: [x.id, ...x.nodeIds.slice(0, 2)],
+        })),
         unknowns: [],
         confidence: 0.7,
         confidenceJustification: "bench",
@@ -62,12 +74,24 @@ class ZeroLatencyModel implements AnswerModel {
 // The naive retrieval shape: tsvector computed per row at query time, node names matched with ILIKE '%term%'.
 
 interface Row {
-  id: string; tenant_id: string; type: string; content: string; source_system: string; classification: string;
-  need_to_know: string[]; license_uses: string[] | null; collected_at: Date; node_ids: string[]; rank: number;
+  id: string;
+  tenant_id: string;
+  type: string;
+  content: string;
+  source_system: string;
+  classification: string;
+  need_to_know: string[];
+  license_uses: string[] | null;
+  collected_at: Date;
+  node_ids: string[];
+  rank: number;
 }
 
 class NaiveEvidenceStore implements EvidenceStore {
-  constructor(private readonly db: SqlRunner, private readonly real: EvidenceStore) {}
+  constructor(
+    private readonly db: SqlRunner,
+    private readonly real: EvidenceStore,
+  ) {}
   async search(scope: CaseScope, q: { terms: string[]; limit: number }) {
     const text = q.terms.join(" or ");
     const rows = await this.db.rows<Row>(Prisma.sql`
@@ -78,9 +102,17 @@ class NaiveEvidenceStore implements EvidenceStore {
       WHERE e.case_id = ${scope.caseId} AND to_tsvector('english', e.content) @@ websearch_to_tsquery('english', ${text})
       ORDER BY rank DESC, e.id LIMIT ${q.limit}`);
     return rows.map((r) => ({
-      id: r.id, tenantId: r.tenant_id, type: r.type, content: r.content, sourceSystem: r.source_system,
-      classification: r.classification as Classification, needToKnow: r.need_to_know, licenseUses: r.license_uses as LicenseUse[] | null,
-      collectedAt: new Date(r.collected_at).toISOString(), nodeIds: r.node_ids, rank: Number(r.rank),
+      id: r.id,
+      tenantId: r.tenant_id,
+      type: r.type,
+      content: r.content,
+      sourceSystem: r.source_system,
+      classification: r.classification as Classification,
+      needToKnow: r.need_to_know,
+      licenseUses: r.license_uses as LicenseUse[] | null,
+      collectedAt: new Date(r.collected_at).toISOString(),
+      nodeIds: r.node_ids,
+      rank: Number(r.rank),
     })) satisfies Array<EvidenceRecord & { rank: number }>;
   }
   linkedTo(scope: CaseScope, ids: readonly string[], limit: number) {
@@ -92,16 +124,28 @@ class NaiveEvidenceStore implements EvidenceStore {
 }
 
 class NaiveGraphStore implements CaseGraphStore {
-  constructor(private readonly db: SqlRunner, private readonly real: CaseGraphStore) {}
+  constructor(
+    private readonly db: SqlRunner,
+    private readonly real: CaseGraphStore,
+  ) {}
   async findSeedNodes(scope: CaseScope, q: SeedQuery): Promise<SeedCandidate[]> {
     const exact = await this.real.findSeedNodes(scope, { ...q, terms: [] });
     if (!q.terms.length) return exact;
-    const likes = Prisma.join(q.terms.map((t) => Prisma.sql`n.name ILIKE ${"%" + t + "%"} OR n.id ILIKE ${"%" + t + "%"}`), " OR ");
+    const likes = Prisma.join(
+      q.terms.map((t) => Prisma.sql`n.name ILIKE ${"%" + t + "%"} OR n.id ILIKE ${"%" + t + "%"}`),
+      " OR ",
+    );
     const rows = await this.db.rows<{ id: string }>(Prisma.sql`
       SELECT n.id FROM "graph_node" n WHERE n.case_id = ${scope.caseId} AND n.tenant_id = ${scope.tenantId} AND (${likes})
       ORDER BY n.id LIMIT ${q.limit}`);
-    const nodes = await this.real.nodesByIds(scope, rows.map((r) => r.id));
-    return [...exact, ...nodes.filter((n) => !exact.some((e) => e.node.id === n.id)).map((node) => ({ node, match: "text" as const, rank: 0.1 }))];
+    const nodes = await this.real.nodesByIds(
+      scope,
+      rows.map((r) => r.id),
+    );
+    return [
+      ...exact,
+      ...nodes.filter((n) => !exact.some((e) => e.node.id === n.id)).map((node) => ({ node, match: "text" as const, rank: 0.1 })),
+    ];
   }
   outline(...a: Parameters<CaseGraphStore["outline"]>) {
     return this.real.outline(...a);
@@ -164,22 +208,30 @@ async function ensureCase(db: Database, nodes: number, evidence: number) {
 /** Investigator-style questions built from the case's own entities (deterministic). */
 async function questions(db: Database): Promise<string[]> {
   const pick = async (label: string) =>
-    (await db.prisma.$queryRaw<Array<{ name: string }>>`SELECT name FROM "graph_node" WHERE case_id = ${CASE_ID} AND label = ${label} ORDER BY id LIMIT 400`).map((r) => r.name);
+    (
+      await db.prisma.$queryRaw<
+        Array<{ name: string }>
+      >`SELECT name FROM "graph_node" WHERE case_id = ${CASE_ID} AND label = ${label} ORDER BY id LIMIT 400`
+    ).map((r) => r.name);
   const [people, places, vehicles] = await Promise.all([pick("Person"), pick("Location"), pick("Vehicle")]);
   const out: string[] = [];
   for (let i = 0; i < 40; i++) {
-    const p = people[(i * 37) % people.length], p2 = people[(i * 53 + 11) % people.length];
-    const l = places[(i * 29) % places.length], v = vehicles[(i * 31) % vehicles.length];
-    out.push([
-      `What do we know about ${p}?`,
-      `Who met ${p} near ${l}?`,
-      `Where was the ${v} seen?`,
-      `Did ${p} call ${p2}, and when?`,
-      `How much money did ${p} transfer to ${p2}?`,
-      `What did the lab find in connection with ${p}?`,
-      `Who was present at ${l} when the unit stopped there?`,
-      `Was a package exchanged between ${p} and ${p2}?`,
-    ][i % 8]);
+    const p = people[(i * 37) % people.length],
+      p2 = people[(i * 53 + 11) % people.length];
+    const l = places[(i * 29) % places.length],
+      v = vehicles[(i * 31) % vehicles.length];
+    out.push(
+      [
+        `What do we know about ${p}?`,
+        `Who met ${p} near ${l}?`,
+        `Where was the ${v} seen?`,
+        `Did ${p} call ${p2}, and when?`,
+        `How much money did ${p} transfer to ${p2}?`,
+        `What did the lab find in connection with ${p}?`,
+        `Who was present at ${l} when the unit stopped there?`,
+        `Was a package exchanged between ${p} and ${p2}?`,
+      ][i % 8],
+    );
   }
   return out;
 }
@@ -190,29 +242,46 @@ interface RunResult {
   errors: number;
 }
 
-async function run(deps: AnswerDeps, asker: Awaited<ReturnType<typeof loadActor>>, qs: string[], concurrency: number, asks: number, clock?: PhaseClock): Promise<RunResult> {
+async function run(
+  deps: AnswerDeps,
+  asker: Awaited<ReturnType<typeof loadActor>>,
+  qs: string[],
+  concurrency: number,
+  asks: number,
+  clock?: PhaseClock,
+): Promise<RunResult> {
   const latencies: number[] = [];
-  let next = 0, errors = 0;
+  let next = 0,
+    errors = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (;;) {
-      const i = next++;
-      if (i >= asks) return;
-      const t = performance.now();
-      clock?.start();
-      const seen = new Set<string>();
-      const out = await answerQuestion(deps, asker, { caseId: CASE_ID, question: qs[i % qs.length] }, {
-        onProgress: clock ? (e) => {
-          if (seen.has(e.stage)) return; // output-progress repeats "asking_model"
-          seen.add(e.stage);
-          clock.mark();
-        } : undefined,
-      });
-      latencies.push(performance.now() - t);
-      clock?.end();
-      if (!out.ok) errors++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (;;) {
+        const i = next++;
+        if (i >= asks) return;
+        const t = performance.now();
+        clock?.start();
+        const seen = new Set<string>();
+        const out = await answerQuestion(
+          deps,
+          asker,
+          { caseId: CASE_ID, question: qs[i % qs.length] },
+          {
+            onProgress: clock
+              ? (e) => {
+                  if (seen.has(e.stage)) return; // output-progress repeats "asking_model"
+                  seen.add(e.stage);
+                  clock.mark();
+                }
+              : undefined,
+          },
+        );
+        latencies.push(performance.now() - t);
+        clock?.end();
+        if (!out.ok) errors++;
+      }
+    }),
+  );
   return { latencies, wallMs: performance.now() - started, errors };
 }
 
@@ -234,8 +303,12 @@ export default async function bench(args: string[]) {
   const { values } = parseArgs({
     args,
     options: {
-      asks: { type: "string" }, "concurrent-asks": { type: "string" }, "naive-asks": { type: "string" },
-      "naive-concurrent-asks": { type: "string" }, nodes: { type: "string" }, evidence: { type: "string" },
+      asks: { type: "string" },
+      "concurrent-asks": { type: "string" },
+      "naive-asks": { type: "string" },
+      "naive-concurrent-asks": { type: "string" },
+      nodes: { type: "string" },
+      evidence: { type: "string" },
     },
   });
   const n = (v: string | undefined, d: number) => (v ? Number(v) : d);
@@ -256,16 +329,36 @@ export default async function bench(args: string[]) {
     const realEvidence = new PrismaEvidenceStore(runner);
     const realGraph = new PrismaGraphStore(runner);
     const base = (): AnswerDeps => ({
-      access: prismaCaseAccess(db.prisma), disclosure: caseDisclosure(db.prisma, realGraph), graph: realGraph, evidence: realEvidence, model: new ZeroLatencyModel(), ledger, auditQueryMode: "text",
+      access: prismaCaseAccess(db.prisma),
+      disclosure: caseDisclosure(db.prisma, realGraph),
+      graph: realGraph,
+      evidence: realEvidence,
+      model: new ZeroLatencyModel(),
+      ledger,
+      auditQueryMode: "text",
     });
-    const naive = (): AnswerDeps => ({ ...base(), graph: new NaiveGraphStore(runner, realGraph), evidence: new NaiveEvidenceStore(runner, realEvidence) });
+    const naive = (): AnswerDeps => ({
+      ...base(),
+      graph: new NaiveGraphStore(runner, realGraph),
+      evidence: new NaiveEvidenceStore(runner, realEvidence),
+    });
 
     const [version] = await db.prisma.$queryRaw<Array<{ v: string }>>`SELECT current_setting('server_version') AS v`;
-    console.log(`PostgreSQL ${version.v}; case ${CASE_ID}: ${counts[0].nodes} nodes, ${counts[0].edges} edges, ${counts[0].evidence} evidence; ` +
-      `${qs.length} questions; Node ${process.version}; ${cpus().length} cores; load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+    console.log(
+      `PostgreSQL ${version.v}; case ${CASE_ID}: ${counts[0].nodes} nodes, ${counts[0].edges} edges, ${counts[0].evidence} evidence; ` +
+        `${qs.length} questions; Node ${process.version}; ${cpus().length} cores; load average ${loadavg()
+          .map((x) => x.toFixed(2))
+          .join(" ")}`,
+    );
     const searchPlan = await planSearch(runner, "evidence", "english", ["amara", "brandt", "transfer"]);
-    const plan = (await db.prisma.$queryRaw<Array<Record<string, string>>>(Prisma.sql`EXPLAIN ${evidenceSearchSql({ tenantId: asker.tenantId, caseId: CASE_ID }, searchPlan, 60)}`))
-      .map((r) => Object.values(r)[0]).filter((l) => /Index Scan|Seq Scan on evidence/.test(l)).map((l) => l.trim().replace(/\s+\(cost.*$/, ""));
+    const plan = (
+      await db.prisma.$queryRaw<Array<Record<string, string>>>(
+        Prisma.sql`EXPLAIN ${evidenceSearchSql({ tenantId: asker.tenantId, caseId: CASE_ID }, searchPlan, 60)}`,
+      )
+    )
+      .map((r) => Object.values(r)[0])
+      .filter((l) => /Index Scan|Seq Scan on evidence/.test(l))
+      .map((l) => l.trim().replace(/\s+\(cost.*$/, ""));
     console.log(`evidence search plan: ${[...new Set(plan)].join("; ")}`);
 
     // Warm-up: connections, catalog caches, the stemmer.
@@ -288,8 +381,16 @@ export default async function bench(args: string[]) {
     const one = await run({ ...base(), ledger: timedLedger }, asker, qs, 1, n(values.asks, 200), clock);
     const total = one.latencies.reduce((a, b) => a + b, 0);
     const perAsk = (ms: number) => +(ms / one.latencies.length).toFixed(2);
-    const stageRows = [...clock.totals].map(([phase, ms]) => ({ phase, "mean ms per ask": perAsk(ms), share: `${((ms / total) * 100).toFixed(0)}%` }));
-    stageRows.push({ phase: "  of which the ledger append", "mean ms per ask": perAsk(ledgerMs), share: `${((ledgerMs / total) * 100).toFixed(0)}%` });
+    const stageRows = [...clock.totals].map(([phase, ms]) => ({
+      phase,
+      "mean ms per ask": perAsk(ms),
+      share: `${((ms / total) * 100).toFixed(0)}%`,
+    }));
+    stageRows.push({
+      phase: "  of which the ledger append",
+      "mean ms per ask": perAsk(ledgerMs),
+      share: `${((ledgerMs / total) * 100).toFixed(0)}%`,
+    });
 
     const twenty = await run(base(), asker, qs, 20, n(values["concurrent-asks"], 400));
     const naiveOne = await run(naive(), asker, qs, 1, n(values["naive-asks"], 10));
@@ -301,12 +402,26 @@ export default async function bench(args: string[]) {
       row("naive: to_tsvector per row + ILIKE", 1, naiveOne),
       row("naive: to_tsvector per row + ILIKE", 20, naiveTwenty),
     ]);
-    const p95 = (r: RunResult) => percentile([...r.latencies].sort((a, b) => a - b), 95);
-    const p50 = (r: RunResult) => percentile([...r.latencies].sort((a, b) => a - b), 50);
-    console.log(`naive / product: p50 ×${(p50(naiveOne) / p50(one)).toFixed(1)} at 1 asker, p95 ×${(p95(naiveTwenty) / p95(twenty)).toFixed(1)} at 20 askers`);
+    const p95 = (r: RunResult) =>
+      percentile(
+        [...r.latencies].sort((a, b) => a - b),
+        95,
+      );
+    const p50 = (r: RunResult) =>
+      percentile(
+        [...r.latencies].sort((a, b) => a - b),
+        50,
+      );
+    console.log(
+      `naive / product: p50 ×${(p50(naiveOne) / p50(one)).toFixed(1)} at 1 asker, p95 ×${(p95(naiveTwenty) / p95(twenty)).toFixed(1)} at 20 askers`,
+    );
     printTable("where one ask's time goes (1 asker, from the pipeline's progress events)", stageRows);
     const verify = await ledger.verify();
-    console.log(`ledger after the run: ${verify.size} entries, chain ${verify.ok ? "verifies" : "BROKEN at " + JSON.stringify(verify.firstBad)}; load average now ${loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+    console.log(
+      `ledger after the run: ${verify.size} entries, chain ${verify.ok ? "verifies" : "BROKEN at " + JSON.stringify(verify.firstBad)}; load average now ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(" ")}`,
+    );
     await reads.end();
   } finally {
     await db.close();

@@ -30,7 +30,9 @@ interface Bundle {
 /** The generator's case with exactly `visible` nodes the analyst may see, plus 10% more that policy hides. */
 export function benchBundle(visible: number): Bundle {
   const hidden = Math.round(visible / 10);
-  const bundle = JSON.parse([...generateBundleChunks({ nodes: visible + hidden, evidence: visible * 2, seed: 7, caseId: "case-bench-ui" })].join("")) as Bundle;
+  const bundle = JSON.parse(
+    [...generateBundleChunks({ nodes: visible + hidden, evidence: visible * 2, seed: 7, caseId: "case-bench-ui" })].join(""),
+  ) as Bundle;
   bundle.users[0].password = PASSWORD;
   const c = bundle.cases[0];
   c.nodes.forEach((n, i) => {
@@ -186,7 +188,11 @@ export default async function run(args: string[]) {
       });
     }
     printTable(`case graph UI: ${visible} visible nodes, Chromium headless, 1280×800, localhost (ms from navigation start)`, rows);
-    const series = (from: number, to: number) => rows.slice(from, to).map((r) => Number(r["navigation → interactive (ms)"])).sort((a, b) => a - b);
+    const series = (from: number, to: number) =>
+      rows
+        .slice(from, to)
+        .map((r) => Number(r["navigation → interactive (ms)"]))
+        .sort((a, b) => a - b);
     const summary = (name: string, xs: number[]) => `${name} median ${percentile(xs, 50)} ms, worst ${xs[xs.length - 1]} ms`;
     console.log(
       `navigation → interactive graph (${visible} nodes, goal ≤ 1500 ms): cold ${rows[0]["navigation → interactive (ms)"]} ms; ` +

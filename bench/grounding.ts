@@ -22,7 +22,10 @@ interface BundleCase {
 }
 
 export default async function main(argv: string[]) {
-  const { values } = parseArgs({ args: argv, options: { iterations: { type: "string", default: "300" }, case: { type: "string", default: "case-harbor" } } });
+  const { values } = parseArgs({
+    args: argv,
+    options: { iterations: { type: "string", default: "300" }, case: { type: "string", default: "case-harbor" } },
+  });
   const iterations = Number(values.iterations);
   const bundle = JSON.parse(readFileSync("prisma/demo/workspace.json", "utf8")) as { cases: BundleCase[] };
   const c = bundle.cases.find((x) => x.id === values.case)!;
@@ -30,12 +33,26 @@ export default async function main(argv: string[]) {
   // The context: 20 snippets as the model sees them, their linked nodes, the edges among those.
   const neutraliseStarted = performance.now();
   const evidence = c.evidence.slice(0, 20).map((e) => ({
-    id: e.id, type: e.type, sourceSystem: e.sourceSystem, collectedAt: e.collectedAt, nodeIds: [...e.nodes].sort(), text: neutralise(e.content).text,
+    id: e.id,
+    type: e.type,
+    sourceSystem: e.sourceSystem,
+    collectedAt: e.collectedAt,
+    nodeIds: [...e.nodes].sort(),
+    text: neutralise(e.content).text,
   }));
   const neutraliseMs = performance.now() - neutraliseStarted;
   const linked = new Set(evidence.flatMap((e) => e.nodeIds));
-  const nodes = c.nodes.filter((n) => linked.has(n.id)).map((n) => ({ id: n.id, label: n.label, name: String(n.properties.name ?? n.id), properties: n.properties as Record<string, string> }));
-  const edges = c.edges.filter((e) => linked.has(e.source) && linked.has(e.target)).map((e) => ({ id: e.id ?? `${e.source}:${e.type}:${e.target}`, source: e.source, type: e.type, target: e.target, properties: {} }));
+  const nodes = c.nodes
+    .filter((n) => linked.has(n.id))
+    .map((n) => ({
+      id: n.id,
+      label: n.label,
+      name: String(n.properties.name ?? n.id),
+      properties: n.properties as Record<string, string>,
+    }));
+  const edges = c.edges
+    .filter((e) => linked.has(e.source) && linked.has(e.target))
+    .map((e) => ({ id: e.id ?? `${e.source}:${e.type}:${e.target}`, source: e.source, type: e.type, target: e.target, properties: {} }));
   const ctx: RawContext = { nodes, edges, evidenceSnippets: evidence };
 
   // The answer: one claim per snippet (its first sentence, and every fourth with a drifted number), one step per
@@ -48,7 +65,11 @@ export default async function main(argv: string[]) {
     responseType: "answer",
     answerText: claims.map((x) => `${x.text} [evidence: ${x.id}].`).join(" "),
     citations: claims.map((x, i) => ({ evidenceId: x.id, claimId: `CLM-${i + 1}` })),
-    explanationSteps: evidence.map((s, i) => ({ stepNumber: i + 1, claim: `${s.id} (${s.type.replace(/_/g, " ")}) states: ${splitSentences(s.text)[0]}`, citations: [s.id, ...s.nodeIds.slice(0, 1)] })),
+    explanationSteps: evidence.map((s, i) => ({
+      stepNumber: i + 1,
+      claim: `${s.id} (${s.type.replace(/_/g, " ")}) states: ${splitSentences(s.text)[0]}`,
+      citations: [s.id, ...s.nodeIds.slice(0, 1)],
+    })),
     unknowns: [],
     confidence: 0.8,
     confidenceJustification: "bench",
@@ -112,16 +133,34 @@ export default async function main(argv: string[]) {
   checks();
   const validate = time(() => validateAnswer(output, ctx), "validate");
   const row = (what: string, ms: number[], name = "") => ({
-    what, "p50 ms": percentile(ms, 50).toFixed(2), "p95 ms": percentile(ms, 95).toFixed(2), "max ms": ms[ms.length - 1].toFixed(2),
-    "CPU p50 ms": cpu[name] ? percentile(cpu[name], 50).toFixed(2) : "", "CPU p95 ms": cpu[name] ? percentile(cpu[name], 95).toFixed(2) : "",
+    what,
+    "p50 ms": percentile(ms, 50).toFixed(2),
+    "p95 ms": percentile(ms, 95).toFixed(2),
+    "max ms": ms[ms.length - 1].toFixed(2),
+    "CPU p50 ms": cpu[name] ? percentile(cpu[name], 50).toFixed(2) : "",
+    "CPU p95 ms": cpu[name] ? percentile(cpu[name], 95).toFixed(2) : "",
   });
   printTable(`Claim-level support checks — ${c.id}: 20 snippets, 20 claims, 20 steps, ${iterations} iterations (budget: ≤ 5 ms added)`, [
     row("20 claims + 20 steps (+ directive checks), evidence seen before", added, "added"),
     row("20 claims + 20 steps, evidence never seen before (memos cold)", fresh, "fresh"),
     row("6 claims + 6 steps, evidence never seen before", typical, "typical"),
-    { what: "20 claims + 20 steps, first call in the process (regexes compiled, JIT cold)", "p50 ms": first.toFixed(2), "p95 ms": "", "max ms": "" },
+    {
+      what: "20 claims + 20 steps, first call in the process (regexes compiled, JIT cold)",
+      "p50 ms": first.toFixed(2),
+      "p95 ms": "",
+      "max ms": "",
+    },
     row("validateAnswer of the 20-claim answer, whole (citations + checks)", validate, "validate"),
-    { what: "neutralise 20 snippets (context build, incl. directives), first call", "p50 ms": neutraliseMs.toFixed(2), "p95 ms": "", "max ms": "" },
+    {
+      what: "neutralise 20 snippets (context build, incl. directives), first call",
+      "p50 ms": neutraliseMs.toFixed(2),
+      "p95 ms": "",
+      "max ms": "",
+    },
   ]);
-  console.log(`verdicts: ${JSON.stringify(verdicts)} (every fourth claim has a drifted number); load average ${loadavg().map((x) => x.toFixed(2)).join(" ")} on ${cpus().length} CPUs`);
+  console.log(
+    `verdicts: ${JSON.stringify(verdicts)} (every fourth claim has a drifted number); load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")} on ${cpus().length} CPUs`,
+  );
 }

@@ -8,7 +8,9 @@ import { printTable, scratchDatabase } from "./support";
 
 export default async function run(args: string[]) {
   const { values } = parseArgs({ args, options: { evidence: { type: "string" }, nodes: { type: "string" }, edges: { type: "string" } } });
-  const nodes = Number(values.nodes ?? 20_000), evidence = Number(values.evidence ?? 100_000), edges = Number(values.edges ?? 100_000);
+  const nodes = Number(values.nodes ?? 20_000),
+    evidence = Number(values.evidence ?? 100_000),
+    edges = Number(values.edges ?? 100_000);
   console.log(`generating ${nodes} nodes, ${edges} edges, ${evidence} evidence…`);
   const bundle = JSON.parse([...generateBundleChunks({ nodes, edges, evidence, seed: 42 })].join(""));
 
@@ -17,7 +19,8 @@ export default async function run(args: string[]) {
   try {
     // Progress arrives per batch in order nodes → edges → evidence; attribute elapsed time to each phase.
     const phases = { nodes: 0, edges: 0, evidence: 0 };
-    let last = performance.now(), done = 0;
+    let last = performance.now(),
+      done = 0;
     const started = last;
     await importBundle(db, bundle, {
       onProgress: (p) => {

@@ -16,28 +16,61 @@ import { explorerFiltersSchema, listAuditEntries } from "../lib/server/audit/exp
 import { prng } from "../lib/workspace/generate";
 import { percentile, printTable, scratchDatabase } from "./support";
 
-const WORDS = "warehouse pier lease boat harbor transfer account marchetti dunn kovac delaney container customs wire shell company invoice gate camera witness phone call night dock vessel cargo".split(" ");
+const WORDS =
+  "warehouse pier lease boat harbor transfer account marchetti dunn kovac delaney container customs wire shell company invoice gate camera witness phone call night dock vessel cargo".split(
+    " ",
+  );
 const TENANTS = ["metro-pd", "cyber-jcu"];
 const MODELS = ["offline:casegraph-extractive-v1", "openai-compatible:llama3.1-8b", "anthropic:claude-sonnet"];
 
 /** An answer entry shaped like lib/graphrag/audit.ts writes it (~1 KB of canonical JSON). */
 function answerPayload(r: () => number, i: number, tenant: string, actor: string, caseId: string, question: string) {
-  const pick = <T,>(xs: T[]) => xs[Math.floor(r() * xs.length)];
+  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
   const nodes = Array.from({ length: 8 + Math.floor(r() * 8) }, (_, k) => `n-${(i * 7 + k) % 5000}`);
   const evidence = Array.from({ length: 4 + Math.floor(r() * 6) }, (_, k) => `EV-${(i * 3 + k) % 9000}`);
   const confidence = Math.round(r() * 100) / 100;
   const filtered = r() < 0.3 ? 1 + Math.floor(r() * 5) : 0;
   return {
-    id: `a-${i}`, ts: "", request_id: `r-${i}`, prompt_version: r() < 0.8 ? "prompt_v1" : "prompt_v2", tenant_id: tenant, actor_id: actor,
-    actor_via: "session", case_id: caseId, query_mode: "text", query_sha256: sha256Text(question), model: pick(MODELS),
+    id: `a-${i}`,
+    ts: "",
+    request_id: `r-${i}`,
+    prompt_version: r() < 0.8 ? "prompt_v1" : "prompt_v2",
+    tenant_id: tenant,
+    actor_id: actor,
+    actor_via: "session",
+    case_id: caseId,
+    query_mode: "text",
+    query_sha256: sha256Text(question),
+    model: pick(MODELS),
     response_type: r() < 0.85 ? "answer" : pick(["no_evidence", "refused", "unable", "error"]),
-    context_node_count: nodes.length, context_edge_count: nodes.length + 3, context_evidence_count: evidence.length,
-    context_node_ids: nodes, context_edge_ids: [], context_evidence_ids: evidence, context_estimated_tokens: 3000, context_narrowed: false,
-    policy_allowed_count: 40, policy_filtered_count: filtered, answer_has_answer: true, answer_num_citations: 3, answer_num_unknowns: 1,
-    answer_sha256: sha256Text(`answer ${i}`), citation_count: 3, citation_ids: evidence.slice(0, 3),
-    all_citations_in_context: r() > 0.03, invalid_citation_count: 0, invalid_citation_ids: [], dropped_claim_count: 0,
-    dropped_action_count: 0, markers_citations_mismatch: 0, output_neutralised: false, confidence, needs_review: confidence < 0.5 && r() < 0.2,
-    model_retries: 0, latency_ms: 200 + Math.floor(r() * 900), model_latency_ms: 150,
+    context_node_count: nodes.length,
+    context_edge_count: nodes.length + 3,
+    context_evidence_count: evidence.length,
+    context_node_ids: nodes,
+    context_edge_ids: [],
+    context_evidence_ids: evidence,
+    context_estimated_tokens: 3000,
+    context_narrowed: false,
+    policy_allowed_count: 40,
+    policy_filtered_count: filtered,
+    answer_has_answer: true,
+    answer_num_citations: 3,
+    answer_num_unknowns: 1,
+    answer_sha256: sha256Text(`answer ${i}`),
+    citation_count: 3,
+    citation_ids: evidence.slice(0, 3),
+    all_citations_in_context: r() > 0.03,
+    invalid_citation_count: 0,
+    invalid_citation_ids: [],
+    dropped_claim_count: 0,
+    dropped_action_count: 0,
+    markers_citations_mismatch: 0,
+    output_neutralised: false,
+    confidence,
+    needs_review: confidence < 0.5 && r() < 0.2,
+    model_retries: 0,
+    latency_ms: 200 + Math.floor(r() * 900),
+    model_latency_ms: 150,
   };
 }
 
@@ -54,17 +87,33 @@ async function appendBench(count: number) {
       const per = Math.ceil(count / 20);
       const lat: number[] = [];
       const t = performance.now();
-      await Promise.all(Array.from({ length: 20 }, async (_, w) => {
-        for (let k = 0; k < per; k++) {
-          const s = performance.now();
-          const q = `writer ${w} question ${k}`;
-          await ledger.append({ kind: "graphrag.answer", tenantId: "metro-pd", actorId: "u-1", caseId: "case-harbor", payload: { ...payload(k), query_sha256: sha256Text(q) }, redactable: { questionText: q } });
-          lat.push(performance.now() - s);
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: 20 }, async (_, w) => {
+          for (let k = 0; k < per; k++) {
+            const s = performance.now();
+            const q = `writer ${w} question ${k}`;
+            await ledger.append({
+              kind: "graphrag.answer",
+              tenantId: "metro-pd",
+              actorId: "u-1",
+              caseId: "case-harbor",
+              payload: { ...payload(k), query_sha256: sha256Text(q) },
+              redactable: { questionText: q },
+            });
+            lat.push(performance.now() - s);
+          }
+        }),
+      );
       const secs = (performance.now() - t) / 1000;
       lat.sort((a, b) => a - b);
-      rows.push({ mode: "20 writers, one process (group commit)", appends: per * 20, seconds: +secs.toFixed(2), "appends/s": Math.round((per * 20) / secs), "p50 ms": +percentile(lat, 50).toFixed(1), "p95 ms": +percentile(lat, 95).toFixed(1) });
+      rows.push({
+        mode: "20 writers, one process (group commit)",
+        appends: per * 20,
+        seconds: +secs.toFixed(2),
+        "appends/s": Math.round((per * 20) / secs),
+        "p50 ms": +percentile(lat, 50).toFixed(1),
+        "p95 ms": +percentile(lat, 95).toFixed(1),
+      });
     }
     // 20 writers on 20 connections (20 processes' worth): every append is its own transaction under the lock.
     {
@@ -72,19 +121,35 @@ async function appendBench(count: number) {
       const per = Math.ceil(count / 20);
       const lat: number[] = [];
       const t = performance.now();
-      await Promise.all(writers.map(async (w, n) => {
-        const ledger = new PrismaLedger(w, { checkpointEvery: 0 });
-        for (let k = 0; k < per; k++) {
-          const s = performance.now();
-          const q = `conn ${n} question ${k}`;
-          await ledger.append({ kind: "graphrag.answer", tenantId: "metro-pd", actorId: "u-1", caseId: "case-harbor", payload: { ...payload(k), query_sha256: sha256Text(q) }, redactable: { questionText: q } });
-          lat.push(performance.now() - s);
-        }
-      }));
+      await Promise.all(
+        writers.map(async (w, n) => {
+          const ledger = new PrismaLedger(w, { checkpointEvery: 0 });
+          for (let k = 0; k < per; k++) {
+            const s = performance.now();
+            const q = `conn ${n} question ${k}`;
+            await ledger.append({
+              kind: "graphrag.answer",
+              tenantId: "metro-pd",
+              actorId: "u-1",
+              caseId: "case-harbor",
+              payload: { ...payload(k), query_sha256: sha256Text(q) },
+              redactable: { questionText: q },
+            });
+            lat.push(performance.now() - s);
+          }
+        }),
+      );
       const secs = (performance.now() - t) / 1000;
       await Promise.all(writers.map((w) => w.close()));
       lat.sort((a, b) => a - b);
-      rows.push({ mode: "20 writers, 20 connections (one append per transaction)", appends: per * 20, seconds: +secs.toFixed(2), "appends/s": Math.round((per * 20) / secs), "p50 ms": +percentile(lat, 50).toFixed(1), "p95 ms": +percentile(lat, 95).toFixed(1) });
+      rows.push({
+        mode: "20 writers, 20 connections (one append per transaction)",
+        appends: per * 20,
+        seconds: +secs.toFixed(2),
+        "appends/s": Math.round((per * 20) / secs),
+        "p50 ms": +percentile(lat, 50).toFixed(1),
+        "p95 ms": +percentile(lat, 95).toFixed(1),
+      });
     }
     const v = await new PrismaLedger(db).verify();
     rows.push({ mode: `(verify after: ok=${v.ok}, ${v.size} entries)`, appends: 0, seconds: 0, "appends/s": 0, "p50 ms": 0, "p95 ms": 0 });
@@ -108,7 +173,18 @@ async function generate(db: Database, size: number, signer: ReturnType<typeof ma
   const t0 = performance.now();
   for (let from = 1; from <= size; from += BATCH) {
     const n = Math.min(BATCH, size - from + 1);
-    const cols = { seq: [] as number[], prev: [] as string[], hash: [] as string[], kind: [] as string[], body: [] as string[], tenant: [] as string[], actor: [] as (string | null)[], kase: [] as (string | null)[], at: [] as string[], sub: [] as string[] };
+    const cols = {
+      seq: [] as number[],
+      prev: [] as string[],
+      hash: [] as string[],
+      kind: [] as string[],
+      body: [] as string[],
+      tenant: [] as string[],
+      actor: [] as (string | null)[],
+      kase: [] as (string | null)[],
+      at: [] as string[],
+      sub: [] as string[],
+    };
     const red = { seq: [] as number[], text: [] as string[], at: [] as string[] };
     const cps: Array<{ size: number; root: string }> = [];
     for (let seq = from; seq < from + n; seq++) {
@@ -120,14 +196,31 @@ async function generate(db: Database, size: number, signer: ReturnType<typeof ma
       const question = `${WORDS[Math.floor(r() * WORDS.length)]} ${WORDS[Math.floor(r() * WORDS.length)]} ${WORDS[Math.floor(r() * WORDS.length)]} ${seq}?`;
       const kind = admin ? "admin.user.update" : "graphrag.answer";
       const payload = admin
-        ? { actor: { id: actor, via: "session", tenantId: tenant }, target: { type: "user", id: `u-${seq % 50}`, tenantId: tenant }, before: { roles: ["investigator"] }, after: { roles: ["investigator", "supervisor"] } }
+        ? {
+            actor: { id: actor, via: "session", tenantId: tenant },
+            target: { type: "user", id: `u-${seq % 50}`, tenantId: tenant },
+            before: { roles: ["investigator"] },
+            after: { roles: ["investigator", "supervisor"] },
+          }
         : answerPayload(r, seq, tenant, actor, caseId!, question);
       const body = entryBodyOf({ seq, kind, createdAt, payload });
       const hash = hashOfBody(prev, body);
       const completed = tree.push(leafHashOfEntry(hash));
-      cols.seq.push(seq); cols.prev.push(prev); cols.hash.push(hash); cols.kind.push(kind); cols.body.push(body);
-      cols.tenant.push(tenant); cols.actor.push(actor); cols.kase.push(caseId); cols.at.push(createdAt); cols.sub.push(completed.map((c) => c.hash).join(","));
-      if (!admin && r() < 0.6) { red.seq.push(seq); red.text.push(question); red.at.push(createdAt); }
+      cols.seq.push(seq);
+      cols.prev.push(prev);
+      cols.hash.push(hash);
+      cols.kind.push(kind);
+      cols.body.push(body);
+      cols.tenant.push(tenant);
+      cols.actor.push(actor);
+      cols.kase.push(caseId);
+      cols.at.push(createdAt);
+      cols.sub.push(completed.map((c) => c.hash).join(","));
+      if (!admin && r() < 0.6) {
+        red.seq.push(seq);
+        red.text.push(question);
+        red.at.push(createdAt);
+      }
       if (seq % 1000 === 0) cps.push({ size: seq, root: tree.root() });
       prev = hash;
     }
@@ -139,15 +232,24 @@ async function generate(db: Database, size: number, signer: ReturnType<typeof ma
         [cols.seq, cols.prev, cols.hash, cols.kind, cols.body, cols.tenant, cols.actor, cols.kase, cols.at, cols.sub],
       );
       if (red.seq.length) {
-        await sql.query(`INSERT INTO "ledger_redactable" (seq, question_text, created_at) SELECT * FROM unnest($1::bigint[], $2::text[], $3::timestamptz[])`, [red.seq, red.text, red.at]);
+        await sql.query(
+          `INSERT INTO "ledger_redactable" (seq, question_text, created_at) SELECT * FROM unnest($1::bigint[], $2::text[], $3::timestamptz[])`,
+          [red.seq, red.text, red.at],
+        );
       }
       for (const cp of cps) {
-        const signed = signCheckpoint({ treeSize: cp.size, rootHash: cp.root, time: new Date(start + Math.floor(cp.size * step)).toISOString() }, signer.privateKey);
-        await sql.query(`INSERT INTO "ledger_checkpoint" (tree_size, root_hash, signed_time, key_id, signature, public_key) VALUES ($1, $2, $3, $4, $5, $6)`,
-          [cp.size, cp.root, signed.time, signed.keyId, signed.signature, signer.publicKeyPem]);
+        const signed = signCheckpoint(
+          { treeSize: cp.size, rootHash: cp.root, time: new Date(start + Math.floor(cp.size * step)).toISOString() },
+          signer.privateKey,
+        );
+        await sql.query(
+          `INSERT INTO "ledger_checkpoint" (tree_size, root_hash, signed_time, key_id, signature, public_key) VALUES ($1, $2, $3, $4, $5, $6)`,
+          [cp.size, cp.root, signed.time, signed.keyId, signed.signature, signer.publicKeyPem],
+        );
       }
     });
-    if ((from - 1) % 100_000 === 0 && from > 1) console.log(`  ${from - 1} entries written (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+    if ((from - 1) % 100_000 === 0 && from > 1)
+      console.log(`  ${from - 1} entries written (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
   }
   await db.transaction(async (sql) => {
     await sql.exec("ANALYZE ledger");
@@ -177,7 +279,15 @@ async function bigLedgerBench(size: number, keep: boolean) {
       const t = performance.now();
       const report = await ledger.verify({ trustedKeys: [signer.publicKey] });
       const secs = (performance.now() - t) / 1000;
-      verifyRows.push({ run, entries: report.size, ok: String(report.ok), "checkpoints checked": report.checkpoints?.checked ?? 0, seconds: +secs.toFixed(2), "entries/s": Math.round(report.size / secs), "root matches generator": String(report.rootHash === gen.root) });
+      verifyRows.push({
+        run,
+        entries: report.size,
+        ok: String(report.ok),
+        "checkpoints checked": report.checkpoints?.checked ?? 0,
+        seconds: +secs.toFixed(2),
+        "entries/s": Math.round(report.size / secs),
+        "root matches generator": String(report.rootHash === gen.root),
+      });
     }
     printTable(`full verify of ${size} entries (generated in ${gen.seconds.toFixed(0)} s)`, verifyRows);
 
@@ -195,7 +305,9 @@ async function bigLedgerBench(size: number, keep: boolean) {
     const r = prng(9);
     await time("root at the head", () => ledger.root());
     await time("inclusion proof, random entry, head tree", () => ledger.inclusionProof(1 + Math.floor(r() * size)));
-    await time("consistency proof, random checkpoint → head", () => ledger.consistencyProof(1000 * (1 + Math.floor(r() * (size / 1000 - 1)))));
+    await time("consistency proof, random checkpoint → head", () =>
+      ledger.consistencyProof(1000 * (1 + Math.floor(r() * (size / 1000 - 1)))),
+    );
     printTable(`proofs on ${size} entries`, proofRows);
 
     const pageRows: Array<Record<string, string | number>> = [];
@@ -228,7 +340,13 @@ async function bigLedgerBench(size: number, keep: boolean) {
         cursor = page.nextCursor ?? undefined;
       }
       lat.sort((a, b) => a - b);
-      pageRows.push({ filter: name, pages: 30, "rows/page": Math.round(rows / 30), "p50 ms": +percentile(lat, 50).toFixed(1), "p95 ms": +percentile(lat, 95).toFixed(1) });
+      pageRows.push({
+        filter: name,
+        pages: 30,
+        "rows/page": Math.round(rows / 30),
+        "p50 ms": +percentile(lat, 50).toFixed(1),
+        "p95 ms": +percentile(lat, 95).toFixed(1),
+      });
     }
     const deep = [] as number[];
     for (let i = 0; i < 30; i++) {
@@ -237,7 +355,13 @@ async function bigLedgerBench(size: number, keep: boolean) {
       deep.push(performance.now() - s);
     }
     deep.sort((a, b) => a - b);
-    pageRows.push({ filter: "no filter, random cursor anywhere", pages: 30, "rows/page": 50, "p50 ms": +percentile(deep, 50).toFixed(1), "p95 ms": +percentile(deep, 95).toFixed(1) });
+    pageRows.push({
+      filter: "no filter, random cursor anywhere",
+      pages: 30,
+      "rows/page": 50,
+      "p50 ms": +percentile(deep, 50).toFixed(1),
+      "p95 ms": +percentile(deep, 95).toFixed(1),
+    });
     printTable(`explorer page (50 rows, keyset) on ${size} entries, tenant metro-pd (~70%)`, pageRows);
   } finally {
     await db.close();
@@ -247,7 +371,16 @@ async function bigLedgerBench(size: number, keep: boolean) {
 }
 
 export default async function run(args: string[]) {
-  const { values } = parseArgs({ args, options: { size: { type: "string" }, appends: { type: "string" }, keep: { type: "boolean" }, "skip-appends": { type: "boolean" }, "skip-big": { type: "boolean" } } });
+  const { values } = parseArgs({
+    args,
+    options: {
+      size: { type: "string" },
+      appends: { type: "string" },
+      keep: { type: "boolean" },
+      "skip-appends": { type: "boolean" },
+      "skip-big": { type: "boolean" },
+    },
+  });
   if (!values["skip-appends"]) await appendBench(Number(values.appends ?? 10_000));
   if (!values["skip-big"]) await bigLedgerBench(Number(values.size ?? 1_000_000), !!values.keep);
 }

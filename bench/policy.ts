@@ -30,27 +30,64 @@ export default async function main(argv: string[]) {
   const iterations = Number(values.iterations);
   const ws = JSON.parse(readFileSync("prisma/demo/workspace.json", "utf8")) as { cases: BundleCase[] };
   const c = ws.cases.find((x) => x.id === "case-harbor")!;
-  const evidence = c.evidence.slice(0, 20).map((e) => ({ id: e.id, type: e.type, sourceSystem: e.sourceSystem, collectedAt: e.collectedAt, nodeIds: [...e.nodes].sort(), text: neutralise(e.content).text }));
+  const evidence = c.evidence.slice(0, 20).map((e) => ({
+    id: e.id,
+    type: e.type,
+    sourceSystem: e.sourceSystem,
+    collectedAt: e.collectedAt,
+    nodeIds: [...e.nodes].sort(),
+    text: neutralise(e.content).text,
+  }));
   const linked = new Set(evidence.flatMap((e) => e.nodeIds));
-  const nodes = c.nodes.filter((n) => linked.has(n.id)).map((n) => ({ id: n.id, label: n.label, name: String(n.properties.name ?? n.id), properties: n.properties as Record<string, string> }));
+  const nodes = c.nodes
+    .filter((n) => linked.has(n.id))
+    .map((n) => ({
+      id: n.id,
+      label: n.label,
+      name: String(n.properties.name ?? n.id),
+      properties: n.properties as Record<string, string>,
+    }));
   const ctx: RawContext = { nodes, edges: [], evidenceSnippets: evidence };
-  const protectedEntities = c.nodes.filter((n) => n.properties.protected).map((n) => ({ id: n.id, category: String(n.properties.protected), names: [String(n.properties.name ?? n.id)] }));
+  const protectedEntities = c.nodes
+    .filter((n) => n.properties.protected)
+    .map((n) => ({ id: n.id, category: String(n.properties.protected), names: [String(n.properties.name ?? n.id)] }));
 
   const solver = new Z3PolicySolver();
   const compileStarted = performance.now();
   const bundle = await compilePolicies(parsePoliciesJsonl(readFileSync("prisma/demo/policies/metro-pd.jsonl", "utf8")), solver);
   const compileMs = performance.now() - compileStarted;
-  const ports: AnswerPolicyPorts = { solver, reviews: { hold: async () => {}, discard: async () => {} }, store: { activeBundle: async () => bundle, protectedEntities: async () => protectedEntities } };
+  const ports: AnswerPolicyPorts = {
+    solver,
+    reviews: { hold: async () => {}, discard: async () => {} },
+    store: { activeBundle: async () => bundle, protectedEntities: async () => protectedEntities },
+  };
   const caseRef: CaseRef = { id: c.id, tenantId: "metro-pd", title: c.id, classification: "CUI", hiddenCounts: "case" };
-  const asker = { userId: "u", tenantId: "metro-pd", clearance: "SECRET" as const, needToKnow: ["narcotics", "homicide"], roles: ["investigator"] };
+  const asker = {
+    userId: "u",
+    tenantId: "metro-pd",
+    clearance: "SECRET" as const,
+    needToKnow: ["narcotics", "homicide"],
+    roles: ["investigator"],
+  };
   const question = "Who met at Pier 9 and what was in the van?";
   const typical = validateAnswer(extractiveAnswer(ctx, question) as ModelOutput, ctx);
-  const leaking: ModelOutput = { ...(extractiveAnswer(ctx, question) as ModelOutput), unknowns: ["The victim's SSN 123-45-6789 is not in the evidence."] };
+  const leaking: ModelOutput = {
+    ...(extractiveAnswer(ctx, question) as ModelOutput),
+    unknowns: ["The victim's SSN 123-45-6789 is not in the evidence."],
+  };
   const leak = validateAnswer(leaking, ctx);
-  const never = async () => { throw new Error("no regeneration in the bench"); };
+  const never = async () => {
+    throw new Error("no regeneration in the bench");
+  };
 
   const once = async (draft: typeof typical) => {
-    const run = (await preparePolicy(ports, { asker, caseRef, question, model: { provider: "offline" } as never, now: new Date("2026-01-01T00:00:00Z") }))!;
+    const run = (await preparePolicy(ports, {
+      asker,
+      caseRef,
+      question,
+      model: { provider: "offline" } as never,
+      now: new Date("2026-01-01T00:00:00Z"),
+    }))!;
     return run.enforce(draft, ctx, never);
   };
   const firstStarted = performance.now();
@@ -69,14 +106,40 @@ export default async function main(argv: string[]) {
   const pass = await time(typical);
   const esc = await time(leak);
   const row = (what: string, r: { ms: number[]; last: typeof firstOutcome }) => ({
-    what, action: r.last.compliance.action, score: r.last.compliance.score, "p50 ms": percentile(r.ms, 50).toFixed(2), "p95 ms": percentile(r.ms, 95).toFixed(2), "max ms": r.ms[r.ms.length - 1]!.toFixed(2),
+    what,
+    action: r.last.compliance.action,
+    score: r.last.compliance.score,
+    "p50 ms": percentile(r.ms, 50).toFixed(2),
+    "p95 ms": percentile(r.ms, 95).toFixed(2),
+    "max ms": r.ms[r.ms.length - 1]!.toFixed(2),
   });
-  printTable(`Answer-policy enforcement — demo metro-pd bundle (${bundle.bundle_metadata.rule_count} rules), case-harbor, 20 snippets, ${typical.claims.length} claims, ${iterations} iterations, Z3 warm (budget: ≤ 10 ms)`, [
-    row("typical answer (pre- + post-generation, one attempt)", pass),
-    row("answer leaking an SSN in an unknown (escalated)", esc),
-    { what: "first answer in the process (Z3 model and regexes cold)", action: firstOutcome.compliance.action, score: firstOutcome.compliance.score, "p50 ms": firstMs.toFixed(2), "p95 ms": "", "max ms": "" },
-    { what: "compile the demo policies (9 policies, pairwise Z3 checks)", action: "", score: "", "p50 ms": compileMs.toFixed(2), "p95 ms": "", "max ms": "" },
-  ]);
-  console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(" ")} on ${cpus().length} CPUs`);
+  printTable(
+    `Answer-policy enforcement — demo metro-pd bundle (${bundle.bundle_metadata.rule_count} rules), case-harbor, 20 snippets, ${typical.claims.length} claims, ${iterations} iterations, Z3 warm (budget: ≤ 10 ms)`,
+    [
+      row("typical answer (pre- + post-generation, one attempt)", pass),
+      row("answer leaking an SSN in an unknown (escalated)", esc),
+      {
+        what: "first answer in the process (Z3 model and regexes cold)",
+        action: firstOutcome.compliance.action,
+        score: firstOutcome.compliance.score,
+        "p50 ms": firstMs.toFixed(2),
+        "p95 ms": "",
+        "max ms": "",
+      },
+      {
+        what: "compile the demo policies (9 policies, pairwise Z3 checks)",
+        action: "",
+        score: "",
+        "p50 ms": compileMs.toFixed(2),
+        "p95 ms": "",
+        "max ms": "",
+      },
+    ],
+  );
+  console.log(
+    `load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")} on ${cpus().length} CPUs`,
+  );
   await closeZ3();
 }

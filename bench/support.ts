@@ -1,7 +1,8 @@
 // Shared bench plumbing: a scratch PostgreSQL database per run, and percentile/table printing.
 import pg from "pg";
 
-export const BENCH_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+export const BENCH_ADMIN_URL =
+  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
 export async function scratchDatabase(name: string): Promise<{ url: string; drop(): Promise<void> }> {
   const admin = new pg.Client({ connectionString: BENCH_ADMIN_URL });

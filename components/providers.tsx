@@ -8,7 +8,10 @@ import type { ActionResult } from "@/lib/auth/guard";
 
 /** A failed server action, with its failure code. */
 export class ActionError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
     this.name = "ActionError";
   }

@@ -102,7 +102,13 @@ test("admin onboards an investigator who then sees only their case", async ({ pa
   // The token authenticates the HTTP API as that user, with the user's current clearance and tags.
   const me = await request.get("/api/me", { headers: { Authorization: `Bearer ${secret}` } });
   expect(me.status()).toBe(200);
-  expect(await me.json()).toMatchObject({ email, clearance: "SECRET", needToKnow: ["homicide", "narcotics"], roles: ["investigator"], via: "token" });
+  expect(await me.json()).toMatchObject({
+    email,
+    clearance: "SECRET",
+    needToKnow: ["homicide", "narcotics"],
+    roles: ["investigator"],
+    via: "token",
+  });
   expect((await request.get("/api/me")).status()).toBe(401);
 
   // Destructive actions ask first: revoking a second token goes through a confirmation dialog, then it stops working.

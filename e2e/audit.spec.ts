@@ -17,7 +17,10 @@ async function ask(page: Page, question: string) {
     headers: { origin: new URL(page.url()).origin },
   });
   expect(res.status(), await res.text()).toBe(200);
-  return (await res.json()) as { answer: { needsReview: boolean; confidence: number; citations: Array<{ evidenceId: string }> }; auditId: string };
+  return (await res.json()) as {
+    answer: { needsReview: boolean; confidence: number; citations: Array<{ evidenceId: string }> };
+    auditId: string;
+  };
 }
 
 test("supervisor reviews a low-confidence answer: filter, open, proof verified, verify chain, export", async ({ page }) => {

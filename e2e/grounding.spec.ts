@@ -17,7 +17,10 @@ test("revoked evidence: the earlier answer is flagged, asking again answers afre
   expect(await wb.responseType()).toBe("answer");
   const provenance = page.getByTestId("provenance");
   await expect(provenance).toHaveAttribute("data-mode", "normal");
-  const sources = ((await page.getByTestId("provenance-sources").textContent()) ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const sources = ((await page.getByTestId("provenance-sources").textContent()) ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   expect(sources.length).toBeGreaterThan(0);
   const revoked = sources[0];
   await signOut(page);

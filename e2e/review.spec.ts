@@ -23,7 +23,9 @@ test("answer policies: compile, activate, escalate, review, deliver", async ({ p
   await editor.fill(text);
   await page.getByTestId("compile-policies").click();
   await expect(page.getByText(/Compiled: 9 policies, 10 rules, 2 conflict\(s\)/)).toBeVisible();
-  await expect(page.getByText(/MPD-FIN-003 requires that the answer state an amount of money, while MPD-FIN-002 prohibits it/)).toBeVisible();
+  await expect(
+    page.getByText(/MPD-FIN-003 requires that the answer state an amount of money, while MPD-FIN-002 prohibits it/),
+  ).toBeVisible();
   await expect(page.getByText(/Equal priority: escalated to Family Liaison Unit and Victim Services Office/)).toBeVisible();
   await page.getByTestId("activate-bundle").first().click();
   await expect(page.getByTestId("active-bundle")).toBeVisible();

@@ -7,7 +7,11 @@ for (const path of ["/login", "/api/me", "/api/graphrag/health", "/api/auth/get-
     const res = await request.get(path, { maxRedirects: 0 });
     const h = res.headers();
     const csp = h["content-security-policy"] ?? "";
-    const script = csp.split(";").map((d) => d.trim()).find((d) => d.startsWith("script-src")) ?? "";
+    const script =
+      csp
+        .split(";")
+        .map((d) => d.trim())
+        .find((d) => d.startsWith("script-src")) ?? "";
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("object-src 'none'");
@@ -29,7 +33,9 @@ test("each page load gets a fresh nonce, carried by the page's own scripts", asy
   expect(a).toBeTruthy();
   expect(a).not.toBe(b);
   const violations: string[] = [];
-  page.on("console", (m) => { if (/Content Security Policy/i.test(m.text())) violations.push(m.text()); });
+  page.on("console", (m) => {
+    if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
+  });
   const res = await page.goto("/login");
   const nonce = nonceOf(res?.headers()["content-security-policy"] ?? "");
   const scripts = await page.locator("script").evaluateAll((els) => els.map((e) => (e as HTMLScriptElement).nonce));

@@ -37,7 +37,11 @@ test("`/` sends an anonymous visitor to sign-in and shows no counts; a signed-in
   expect([303, 307, 308]).toContain(anon.status());
   expect(anon.headers()["location"]).toMatch(/\/login$/);
   expect(await anon.text()).not.toMatch(/tenants|users|cases/i);
-  for (const [email, home] of [["det.reyes@metro.example", "/cases"], ["sup.okafor@metro.example", "/audit"], ["admin@metro.example", "/admin"]] as const) {
+  for (const [email, home] of [
+    ["det.reyes@metro.example", "/cases"],
+    ["sup.okafor@metro.example", "/audit"],
+    ["admin@metro.example", "/admin"],
+  ] as const) {
     await page.context().clearCookies();
     await page.goto("/login");
     await page.getByLabel("Email").fill(email);
@@ -57,11 +61,28 @@ test("hostile URLs get coded 400/404 responses with no stack, SQL or path, signe
   await expect(page.getByTestId("current-user")).toBeVisible();
   const long = "x".repeat(600);
   const probes = [
-    "/cases/%00", "/cases/%E0%A4%A", `/cases/${long}`, "/cases/no-such-case", "/cases/case-harbor%0A",
-    "/audit/99999999999999999999", "/audit/-1", "/audit/abc", "/audit/0", "/audit?user=%00", "/audit?before=99999999999999999999",
-    "/audit?case=%0D%0A", "/admin/users/%00", "/admin/users/nope", `/admin/users/${long}`,
-    "/api/graphrag/health?x=%00", "/api/me/%00", "/api/audit/checkpoint?size=%00", "/api/audit/proof/inclusion?seq=99999999999999999999&size=1",
-    "/api/audit/proof/consistency?from=-1&to=abc", "/login?next=%00", "/nope%00",
+    "/cases/%00",
+    "/cases/%E0%A4%A",
+    `/cases/${long}`,
+    "/cases/no-such-case",
+    "/cases/case-harbor%0A",
+    "/audit/99999999999999999999",
+    "/audit/-1",
+    "/audit/abc",
+    "/audit/0",
+    "/audit?user=%00",
+    "/audit?before=99999999999999999999",
+    "/audit?case=%0D%0A",
+    "/admin/users/%00",
+    "/admin/users/nope",
+    `/admin/users/${long}`,
+    "/api/graphrag/health?x=%00",
+    "/api/me/%00",
+    "/api/audit/checkpoint?size=%00",
+    "/api/audit/proof/inclusion?seq=99999999999999999999&size=1",
+    "/api/audit/proof/consistency?from=-1&to=abc",
+    "/login?next=%00",
+    "/nope%00",
   ];
   for (const path of probes) {
     const res = await page.request.get(path, { maxRedirects: 0 });

@@ -13,7 +13,9 @@ const NIGHTJAR = "case-nightjar";
 
 /** An answerable harbor question from the demo list that both investigators see part of. */
 function harborQuestion() {
-  const q = questions[HARBOR].find((x) => !x.unanswerable && (x.visibleTo?.[KIM]?.visible.length ?? 0) >= 3 && (x.visibleTo?.[KIM]?.hidden ?? 0) > 0);
+  const q = questions[HARBOR].find(
+    (x) => !x.unanswerable && (x.visibleTo?.[KIM]?.visible.length ?? 0) >= 3 && (x.visibleTo?.[KIM]?.hidden ?? 0) > 0,
+  );
   if (!q) throw new Error("questions.json has no suitable harbor question");
   return q;
 }
@@ -235,11 +237,16 @@ test.describe("investigator workbench", () => {
     await page.unroute("**/cases/**");
     expect(asks).toBe(1);
     // The server got the question once and audited it once (a stopped answer is still audited); nothing asked again.
-    await expect.poll(async () => {
-      await page.reload();
-      await expect.poll(count).not.toBeNaN();
-      return count();
-    }, { timeout: 30_000 }).toBe(before + 1);
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await expect.poll(count).not.toBeNaN();
+          return count();
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(before + 1);
   });
 
   test("at 1024 px wide the workbench fits without horizontal scrolling", async ({ page }) => {

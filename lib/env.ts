@@ -7,8 +7,7 @@ export const optionalString = z
   .optional()
   .transform((v) => (v && v.trim() !== "" ? v.trim() : undefined));
 
-const intInRange = (def: number, min: number, max: number) =>
-  z.coerce.number().int().min(min).max(max).default(def);
+const intInRange = (def: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(def);
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),

@@ -100,7 +100,11 @@ export interface AuditLedger extends Ledger {
   listCheckpoints(limit?: number): Promise<StoredCheckpoint[]>;
   publicKey(): Promise<{ keyId: string; publicKeyPem: string } | null>;
   eraseQuestionTextBefore(cutoff: Date): Promise<number>;
-  verify(options?: { trustedKeys?: KeyObject[]; onProgress?: (checked: number) => void; external?: readonly KeptCheckpoint[] }): Promise<VerifyReport>;
+  verify(options?: {
+    trustedKeys?: KeyObject[];
+    onProgress?: (checked: number) => void;
+    external?: readonly KeptCheckpoint[];
+  }): Promise<VerifyReport>;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

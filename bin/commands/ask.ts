@@ -7,13 +7,20 @@ import { UsageError, type Command } from "../command";
 
 export default {
   name: "ask",
-  usage: '  ask --user <email> --case <id> "<question>"\n' +
+  usage:
+    '  ask --user <email> --case <id> "<question>"\n' +
     "                                        answer as that user, with that user's clearance, tags and cases; prints the JSON",
   async run(args) {
     const { values, positionals } = parseArgs({
       args,
       allowPositionals: true,
-      options: { user: { type: "string" }, case: { type: "string" }, "max-nodes": { type: "string" }, "max-snippets": { type: "string" }, hops: { type: "string" } },
+      options: {
+        user: { type: "string" },
+        case: { type: "string" },
+        "max-nodes": { type: "string" },
+        "max-snippets": { type: "string" },
+        hops: { type: "string" },
+      },
     });
     if (!values.user || !values.case || positionals.length === 0) throw new UsageError('ask needs --user <email> --case <id> "<question>"');
     const { db } = await runtime();

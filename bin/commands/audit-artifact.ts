@@ -41,5 +41,8 @@ export async function verifyArtifactCommand(rest: string[]): Promise<number> {
   const report = verifyArtifact(text, key);
   console.log(JSON.stringify(report, null, 2));
   if (report.ok) return 0;
-  throw new CasegraphError("CG-GROUND-031", `The artifact does not verify: ${report.firstFailure!.check} — ${report.firstFailure!.detail}.`);
+  throw new CasegraphError(
+    "CG-GROUND-031",
+    `The artifact does not verify: ${report.firstFailure!.check} — ${report.firstFailure!.detail}.`,
+  );
 }

@@ -59,7 +59,9 @@ async function keyArg(value: string | undefined) {
   try {
     return parsePublicKey(text);
   } catch (err) {
-    throw new CasegraphError("CG-INPUT-005", "--public-key must be an Ed25519 public key (PEM file, PEM text or base64 SPKI).", [], { cause: err });
+    throw new CasegraphError("CG-INPUT-005", "--public-key must be an Ed25519 public key (PEM file, PEM text or base64 SPKI).", [], {
+      cause: err,
+    });
   }
 }
 
@@ -92,21 +94,32 @@ export default {
     const [sub, ...rest] = args;
     switch (sub) {
       case "verify": {
-        const { values } = parseArgs({ args: rest, options: { "public-key": { type: "string" }, checkpoint: { type: "string", multiple: true } } });
+        const { values } = parseArgs({
+          args: rest,
+          options: { "public-key": { type: "string" }, checkpoint: { type: "string", multiple: true } },
+        });
         const external = await externalCheckpoints(values.checkpoint ?? []);
         const { ledger } = await runtime();
         const given = await keyArg(values["public-key"]);
         const signer = given ? null : await ledger.publicKey().then(async (k) => (k ? parsePublicKey(k.publicKeyPem) : null));
-        const trusted = given ? [given] : [...(signer ? [signer] : []), ...trustedPublicKeys(null, readLedgerEnv().CASEGRAPH_LEDGER_TRUSTED_KEYS)];
+        const trusted = given
+          ? [given]
+          : [...(signer ? [signer] : []), ...trustedPublicKeys(null, readLedgerEnv().CASEGRAPH_LEDGER_TRUSTED_KEYS)];
         const report = await ledger.verify({ trustedKeys: trusted, external });
         console.log(JSON.stringify(report));
         if (report.ok) return 0;
         const cp = report.badCheckpoint;
         if (report.firstBad?.fault === "truncated" && cp) {
-          return fail("CG-AUDIT-011", `The ledger holds ${report.size} entries, but the signed checkpoint at tree size ${cp.treeSize} (signed ${cp.time}, key ${cp.keyId}, kept in ${cp.source}) shows it held ${cp.treeSize}: entries from seq ${report.size + 1} were removed.`);
+          return fail(
+            "CG-AUDIT-011",
+            `The ledger holds ${report.size} entries, but the signed checkpoint at tree size ${cp.treeSize} (signed ${cp.time}, key ${cp.keyId}, kept in ${cp.source}) shows it held ${cp.treeSize}: entries from seq ${report.size + 1} were removed.`,
+          );
         }
         if (report.firstBad && cp) {
-          return fail("CG-AUDIT-002", `The ledger breaks at seq ${report.firstBad.seq} (${report.firstBad.fault}) against the signed checkpoint at tree size ${cp.treeSize} kept in ${cp.source}.`);
+          return fail(
+            "CG-AUDIT-002",
+            `The ledger breaks at seq ${report.firstBad.seq} (${report.firstBad.fault}) against the signed checkpoint at tree size ${cp.treeSize} kept in ${cp.source}.`,
+          );
         }
         if (report.firstBad) return fail("CG-AUDIT-002", `The ledger breaks at seq ${report.firstBad.seq} (${report.firstBad.fault}).`);
         return fail("CG-AUDIT-002", `The ledger's database protection is not intact: ${report.protectionProblems?.join("; ")}.`);
@@ -125,12 +138,20 @@ export default {
       case "proof": {
         const { values } = parseArgs({
           args: rest,
-          options: { seq: { type: "string" }, size: { type: "string" }, from: { type: "string" }, to: { type: "string" }, out: { type: "string" } },
+          options: {
+            seq: { type: "string" },
+            size: { type: "string" },
+            from: { type: "string" },
+            to: { type: "string" },
+            out: { type: "string" },
+          },
         });
         const { ledger } = await runtime();
         let file: unknown;
-        if (values.seq !== undefined) file = await inclusionProofFor(ledger, intArg("seq", values.seq)!, intArg("size", values.size), "sign");
-        else if (values.from !== undefined) file = await consistencyProofFor(ledger, intArg("from", values.from)!, intArg("to", values.to), "sign");
+        if (values.seq !== undefined)
+          file = await inclusionProofFor(ledger, intArg("seq", values.seq)!, intArg("size", values.size), "sign");
+        else if (values.from !== undefined)
+          file = await consistencyProofFor(ledger, intArg("from", values.from)!, intArg("to", values.to), "sign");
         else throw new UsageError("audit proof needs --seq <n> or --from <a>");
         await output(canonicalJsonPretty(file), values.out);
         return 0;
@@ -149,14 +170,27 @@ export default {
         if (report.ok && report.keySource === "embedded") {
           console.error("note: checked against the public key inside the file; pass --public-key to check against the key you trust");
         }
-        return report.ok ? 0 : fail("CG-AUDIT-004", `The proof does not verify: ${report.checks.filter((c) => !c.ok).map((c) => c.name).join(", ")}.`);
+        return report.ok
+          ? 0
+          : fail(
+              "CG-AUDIT-004",
+              `The proof does not verify: ${report.checks
+                .filter((c) => !c.ok)
+                .map((c) => c.name)
+                .join(", ")}.`,
+            );
       }
       case "export": {
         const { values } = parseArgs({
           args: rest,
           options: {
-            from: { type: "string" }, to: { type: "string" }, out: { type: "string" }, csv: { type: "boolean" },
-            tenant: { type: "string" }, "no-question-text": { type: "boolean" }, user: { type: "string" },
+            from: { type: "string" },
+            to: { type: "string" },
+            out: { type: "string" },
+            csv: { type: "boolean" },
+            tenant: { type: "string" },
+            "no-question-text": { type: "boolean" },
+            user: { type: "string" },
           },
         });
         if (!values.from || !values.to) throw new UsageError("audit export needs --from and --to (sequence numbers or ISO dates)");
@@ -205,7 +239,9 @@ export default {
       case "keygen": {
         const k = generateSigningKey();
         process.stdout.write(k.privateKeyPem);
-        console.error(`keyId ${k.keyId}\npublic key:\n${k.publicKeyPem}Set CASEGRAPH_LEDGER_SIGNING_KEY to the private key above (keep it secret; it signs checkpoints).`);
+        console.error(
+          `keyId ${k.keyId}\npublic key:\n${k.publicKeyPem}Set CASEGRAPH_LEDGER_SIGNING_KEY to the private key above (keep it secret; it signs checkpoints).`,
+        );
         return 0;
       }
       case "app-role": {

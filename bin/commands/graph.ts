@@ -32,7 +32,13 @@ export default {
       const states = await store.writes.caseStates([...new Set([...pgCases, ...held.map((c) => c.caseId)])].sort());
       const cases = [...states.values()].map((s) => ({ ...s, inPostgres: pgCases.has(s.caseId) }));
       const unreadable = await unreadableMarkings(db, env());
-      console.log(JSON.stringify({ ok: cases.every((c) => c.inPostgres && c.state === "ready"), store: "neo4j", cases, unreadableMarkings: unreadable }, null, 2));
+      console.log(
+        JSON.stringify(
+          { ok: cases.every((c) => c.inPostgres && c.state === "ready"), store: "neo4j", cases, unreadableMarkings: unreadable },
+          null,
+          2,
+        ),
+      );
       return 0;
     }
     if (!values.all && !values.case?.length) throw new UsageError("graph sync needs --case <id> (repeatable) or --all");

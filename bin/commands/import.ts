@@ -23,7 +23,8 @@ export async function readBundleFile(file: string): Promise<unknown> {
 
 export default {
   name: "import",
-  usage: "  import <file>                         import a casegraph.workspace/v1 bundle (all-or-nothing; the graph\n" +
+  usage:
+    "  import <file>                         import a casegraph.workspace/v1 bundle (all-or-nothing; the graph\n" +
     "                                        also into Neo4j when NEO4J_URI is set)",
   async run(args) {
     const { positionals } = parseArgs({ args, allowPositionals: true });

@@ -16,4 +16,19 @@ import switchCommand from "./switch";
 import token from "./token";
 import user from "./user";
 
-export const COMMANDS: readonly Command[] = [ask, audit, db, evidence, exportCommand, generate, graph, importCommand, override, policy, review, switchCommand, token, user];
+export const COMMANDS: readonly Command[] = [
+  ask,
+  audit,
+  db,
+  evidence,
+  exportCommand,
+  generate,
+  graph,
+  importCommand,
+  override,
+  policy,
+  review,
+  switchCommand,
+  token,
+  user,
+];

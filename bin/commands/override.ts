@@ -23,11 +23,21 @@ export default {
     if (sub === "keygen") {
       const { privateKey, publicKey } = generateKeyPairSync("ed25519");
       console.log(privateKey.export({ format: "pem", type: "pkcs8" }).toString().trim());
-      console.error(JSON.stringify({ keyId: keyIdOf(publicKey), publicKey: publicKey.export({ format: "der", type: "spki" }).toString("base64") }));
+      console.error(
+        JSON.stringify({ keyId: keyIdOf(publicKey), publicKey: publicKey.export({ format: "der", type: "spki" }).toString("base64") }),
+      );
       return 0;
     }
     if (sub === "issue") {
-      const { values } = parseArgs({ args: rest, options: { request: { type: "string" }, action: { type: "string", default: "release" }, expires: { type: "string", default: "1h" }, key: { type: "string" } } });
+      const { values } = parseArgs({
+        args: rest,
+        options: {
+          request: { type: "string" },
+          action: { type: "string", default: "release" },
+          expires: { type: "string", default: "1h" },
+          key: { type: "string" },
+        },
+      });
       if (!values.request || !values.key) throw new UsageError("override issue --request <id> --action release --expires 1h --key <file>");
       if (values.action !== "release") throw new CasegraphError("CG-GROUND-020", "The only override action is release.");
       const ms = parseDuration(values.expires!);

@@ -28,7 +28,11 @@ async function readText(file: string, code: "CG-POLICY-080" | "CG-POLICY-082" | 
 async function run(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === "compile") {
-    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: "string", default: "compiled_policy_bundle.json" } } });
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: { out: { type: "string", default: "compiled_policy_bundle.json" } },
+    });
     if (positionals.length !== 1) throw new UsageError("policy compile <policies.jsonl> [--out compiled_policy_bundle.json]");
     const bundle = await compilePolicies(parsePoliciesJsonl(await readText(positionals[0]!, "CG-POLICY-080")), new Z3PolicySolver());
     await writeFile(values.out!, serializeBundle(bundle));
@@ -36,7 +40,11 @@ async function run(args: string[]): Promise<number> {
     return 0;
   }
   if (sub === "extract") {
-    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: "string", default: "policies.jsonl" } } });
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: { out: { type: "string", default: "policies.jsonl" } },
+    });
     if (positionals.length !== 1) throw new UsageError("policy extract <doc.md|.txt|.html|.pdf|.docx> [--out policies.jsonl]");
     const file = positionals[0]!;
     const doc = await readDocument(file);
@@ -44,11 +52,28 @@ async function run(args: string[]): Promise<number> {
     if (model.provider === "offline") throw new CasegraphError("CG-POLICY-087");
     const result = await extractPolicies(model, path.basename(file), regularise(doc.text, doc.kind));
     await writeFile(values.out!, result.policies.length ? policiesToJsonl(result.policies) : "");
-    console.log(JSON.stringify({ ok: true, out: values.out, policyCount: result.policies.length, sections: result.sections, policySections: result.policySections, rejected: result.rejected }, null, 2));
+    console.log(
+      JSON.stringify(
+        {
+          ok: true,
+          out: values.out,
+          policyCount: result.policies.length,
+          sections: result.sections,
+          policySections: result.policySections,
+          rejected: result.rejected,
+        },
+        null,
+        2,
+      ),
+    );
     return 0;
   }
   if (sub === "activate" || sub === "deactivate" || sub === "list") {
-    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { tenant: { type: "string" }, by: { type: "string" } } });
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: { tenant: { type: "string" }, by: { type: "string" } },
+    });
     if (!values.tenant) throw new UsageError(`policy ${sub} needs --tenant <id>`);
     const { activateBundleAsOperator, deactivateAsOperator, listBundles } = await import("../../lib/server/answers/policy-bundles");
     if (sub === "list") {

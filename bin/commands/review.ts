@@ -17,17 +17,32 @@ export default {
     const { db } = await runtime();
     if (sub === "list") {
       const { values } = parseArgs({ args: rest, options: { tenant: { type: "string" }, status: { type: "string" } } });
-      if (values.status && !["pending", "approved", "rejected"].includes(values.status)) throw new UsageError("--status pending|approved|rejected");
+      if (values.status && !["pending", "approved", "rejected"].includes(values.status))
+        throw new UsageError("--status pending|approved|rejected");
       const rows = await db.prisma.answerReview.findMany({
         where: { ...(values.tenant ? { tenantId: values.tenant } : {}), ...(values.status ? { status: values.status } : {}) },
         orderBy: [{ createdAt: "desc" }, { id: "asc" }],
-        select: { id: true, tenantId: true, caseId: true, askerEmail: true, status: true, bundleSha256: true, createdAt: true, decidedBy: true, decidedAt: true },
+        select: {
+          id: true,
+          tenantId: true,
+          caseId: true,
+          askerEmail: true,
+          status: true,
+          bundleSha256: true,
+          createdAt: true,
+          decidedBy: true,
+          decidedAt: true,
+        },
       });
       for (const r of rows) console.log(JSON.stringify(r));
       return 0;
     }
     if (sub === "approve" || sub === "reject") {
-      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { by: { type: "string" }, note: { type: "string" } } });
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { by: { type: "string" }, note: { type: "string" } },
+      });
       if (positionals.length !== 1 || !values.by) throw new UsageError(`review ${sub} <id> --by <supervisor email> [--note "…"]`);
       const actor = await loadActor(db.prisma, { email: values.by }, "cli");
       const r = await decideReview(db.prisma, actor, positionals[0]!, sub, values.note ?? null);

@@ -6,7 +6,8 @@ import { ALL_TENANTS, parseSwitchName, parseSwitchValue } from "../../lib/ground
 import { runtime } from "../../lib/server/runtime";
 import { UsageError, type Command } from "../command";
 
-const USAGE = "switch set <DISABLE_ANSWER_REUSE|DISABLE_MODEL|DISABLE_EXPORTS> on|off [--tenant <id>] --by <email> | switch list [--tenant <id>]";
+const USAGE =
+  "switch set <DISABLE_ANSWER_REUSE|DISABLE_MODEL|DISABLE_EXPORTS> on|off [--tenant <id>] --by <email> | switch list [--tenant <id>]";
 
 export default {
   name: "switch",
@@ -16,14 +17,24 @@ export default {
   ].join("\n"),
   async run(args) {
     const [sub, ...rest] = args;
-    const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { tenant: { type: "string" }, by: { type: "string" } } });
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: { tenant: { type: "string" }, by: { type: "string" } },
+    });
     const { db } = await runtime();
     if (sub === "set") {
       if (positionals.length !== 2 || !values.by) throw new UsageError(USAGE);
       const name = parseSwitchName(positionals[0]);
       const enabled = parseSwitchValue(positionals[1]);
       const scope = values.tenant ?? ALL_TENANTS;
-      const row = await setSwitchAsOperator(db.prisma, { userId: null, email: values.by.trim().toLowerCase(), tenantId: scope === ALL_TENANTS ? null : scope, via: "cli" }, scope, name, enabled);
+      const row = await setSwitchAsOperator(
+        db.prisma,
+        { userId: null, email: values.by.trim().toLowerCase(), tenantId: scope === ALL_TENANTS ? null : scope, via: "cli" },
+        scope,
+        name,
+        enabled,
+      );
       console.log(JSON.stringify({ ok: true, ...row }));
       return 0;
     }

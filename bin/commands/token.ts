@@ -9,7 +9,10 @@ import { cliActor } from "./user";
 
 async function userByEmail(email: string) {
   const { db } = await runtime();
-  const user = await db.prisma.user.findUnique({ where: { email: email.trim().toLowerCase() }, select: { id: true, email: true, tenantId: true } });
+  const user = await db.prisma.user.findUnique({
+    where: { email: email.trim().toLowerCase() },
+    select: { id: true, email: true, tenantId: true },
+  });
   if (!user) throw new CasegraphError("CG-ACCESS-003", `No user ${email}.`);
   return user;
 }
@@ -25,10 +28,17 @@ export default {
     const [sub, ...rest] = args;
     const { db } = await runtime();
     if (sub === "create") {
-      const { values } = parseArgs({ args: rest, options: { user: { type: "string" }, expires: { type: "string", default: "7d" }, name: { type: "string", default: "cli" } } });
+      const { values } = parseArgs({
+        args: rest,
+        options: { user: { type: "string" }, expires: { type: "string", default: "7d" }, name: { type: "string", default: "cli" } },
+      });
       if (!values.user) throw new UsageError("token create needs --user <email>");
       const user = await userByEmail(values.user);
-      const t = await issueTokenAsOperator(db.prisma, cliActor(user.tenantId), { userId: user.id, name: values.name!, expiresIn: values.expires! });
+      const t = await issueTokenAsOperator(db.prisma, cliActor(user.tenantId), {
+        userId: user.id,
+        name: values.name!,
+        expiresIn: values.expires!,
+      });
       console.log(t.token);
       console.error(JSON.stringify({ ok: true, id: t.id, prefix: t.prefix, user: user.email, expiresAt: t.expiresAt.toISOString() }));
       return 0;
@@ -45,7 +55,19 @@ export default {
       const { values } = parseArgs({ args: rest, options: { user: { type: "string" } } });
       const userId = values.user ? (await userByEmail(values.user)).id : undefined;
       for (const t of await listTokensAsOperator(db.prisma, { userId })) {
-        console.log(JSON.stringify({ id: t.id, name: t.name, prefix: t.prefix, user: t.userEmail, status: t.status, createdAt: t.createdAt, expiresAt: t.expiresAt, lastUsedAt: t.lastUsedAt, createdBy: t.createdBy }));
+        console.log(
+          JSON.stringify({
+            id: t.id,
+            name: t.name,
+            prefix: t.prefix,
+            user: t.userEmail,
+            status: t.status,
+            createdAt: t.createdAt,
+            expiresAt: t.expiresAt,
+            lastUsedAt: t.lastUsedAt,
+            createdBy: t.createdBy,
+          }),
+        );
       }
       return 0;
     }

@@ -24,14 +24,19 @@ export function cliActor(tenantId: string | null): ChangeActor {
 
 function parsed<T>(schema: z.ZodType<T>, value: unknown, flag: string): T {
   const r = schema.safeParse(value);
-  if (!r.success) throw new CasegraphError("CG-INPUT-001", `--${flag}: ${r.error.issues[0]?.message ?? "invalid"}`, [{ path: flag, message: r.error.issues[0]?.message ?? "invalid" }]);
+  if (!r.success)
+    throw new CasegraphError("CG-INPUT-001", `--${flag}: ${r.error.issues[0]?.message ?? "invalid"}`, [
+      { path: flag, message: r.error.issues[0]?.message ?? "invalid" },
+    ]);
   return r.data;
 }
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
+  return Buffer.concat(chunks)
+    .toString("utf8")
+    .replace(/\r?\n$/, "");
 }
 
 /** Reads a line without echoing it (a TTY only). */
@@ -54,7 +59,10 @@ function promptHidden(question: string): Promise<string> {
   });
 }
 
-async function choosePassword(values: { password?: string; "password-stdin"?: boolean }): Promise<{ password: string; generated: boolean }> {
+async function choosePassword(values: {
+  password?: string;
+  "password-stdin"?: boolean;
+}): Promise<{ password: string; generated: boolean }> {
   if (values.password !== undefined) return { password: values.password, generated: false };
   if (values["password-stdin"]) return { password: await readStdin(), generated: false };
   if (process.stdin.isTTY) {
@@ -66,7 +74,10 @@ async function choosePassword(values: { password?: string; "password-stdin"?: bo
   return { password: randomPassword(), generated: true };
 }
 
-const TENANT_ID = z.string().trim().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "lower-case letters, digits and '-'");
+const TENANT_ID = z
+  .string()
+  .trim()
+  .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "lower-case letters, digits and '-'");
 
 async function create(args: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -87,7 +98,13 @@ async function create(args: string[]): Promise<number> {
   if (!values.email) throw new UsageError("user create needs --email");
   const { db } = await runtime();
   const email = parsed(emailSchema, values.email, "email");
-  const roles = parsed(rolesSchema, [...(values.role ?? []), ...(values.admin ? ["admin"] : [])].length ? [...(values.role ?? []), ...(values.admin ? ["admin"] : [])] : ["investigator"], "role");
+  const roles = parsed(
+    rolesSchema,
+    [...(values.role ?? []), ...(values.admin ? ["admin"] : [])].length
+      ? [...(values.role ?? []), ...(values.admin ? ["admin"] : [])]
+      : ["investigator"],
+    "role",
+  );
   const clearance = parsed(clearanceSchema, (values.clearance ?? "PUBLIC").toUpperCase(), "clearance");
   const needToKnow = parsed(tagsSchema, values["need-to-know"] ?? "", "need-to-know");
   const name = parsed(nameSchema, values.name ?? email.split("@")[0], "name");
@@ -96,7 +113,7 @@ async function create(args: string[]): Promise<number> {
   let tenantId = values.tenant ? parsed(TENANT_ID, values.tenant, "tenant") : undefined;
   if (!tenantId) {
     const tenants = await db.prisma.tenant.findMany({ select: { id: true }, take: 2 });
-    if (tenants.length !== 1) throw new UsageError("user create needs --tenant <id> (add --tenant-name \"…\" to create it)");
+    if (tenants.length !== 1) throw new UsageError('user create needs --tenant <id> (add --tenant-name "…" to create it)');
     tenantId = tenants[0].id;
   }
   const exists = await db.prisma.tenant.findUnique({ where: { id: tenantId }, select: { id: true } });
@@ -110,7 +127,19 @@ async function create(args: string[]): Promise<number> {
   const chosen = await choosePassword(values);
   const password = parsed(passwordSchema, chosen.password, "password");
   const user = await createUserAsOperator(db.prisma, cliActor(tenantId), tenantId, { email, name, roles, clearance, needToKnow, password });
-  console.log(JSON.stringify({ ok: true, user: { id: user.id, email: user.email, tenantId: user.tenantId, roles: user.roles, clearance: user.clearance, needToKnow: user.needToKnow } }));
+  console.log(
+    JSON.stringify({
+      ok: true,
+      user: {
+        id: user.id,
+        email: user.email,
+        tenantId: user.tenantId,
+        roles: user.roles,
+        clearance: user.clearance,
+        needToKnow: user.needToKnow,
+      },
+    }),
+  );
   if (chosen.generated) console.error(`casegraph: generated password (shown once): ${password}`);
   return 0;
 }

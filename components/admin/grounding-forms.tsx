@@ -7,19 +7,28 @@ import { useAction } from "./use-action";
 export function RevokeEvidenceForm({ cases }: { cases: string[] }) {
   const { run, busy, error, fields, data } = useAction(revokeEvidenceAction);
   return (
-    <form method="post"
+    <form
+      method="post"
       noValidate
       className="grid gap-3 sm:grid-cols-2"
       data-testid="revoke-evidence-form"
       onSubmit={async (e) => {
         e.preventDefault();
         const f = new FormData(e.currentTarget);
-        await run({ caseId: String(f.get("caseId") ?? ""), evidenceId: String(f.get("evidenceId") ?? ""), reason: String(f.get("reason") ?? "") });
+        await run({
+          caseId: String(f.get("caseId") ?? ""),
+          evidenceId: String(f.get("evidenceId") ?? ""),
+          reason: String(f.get("reason") ?? ""),
+        });
       }}
     >
       <Field label="Case" htmlFor="revoke-case" error={fields.caseId}>
         <select id="revoke-case" name="caseId" className="w-full rounded-md border border-slate-300 px-2 py-1.5 text-sm">
-          {cases.map((c) => <option key={c} value={c}>{c}</option>)}
+          {cases.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
         </select>
       </Field>
       <Field label="Evidence id" htmlFor="revoke-evidence" error={fields.evidenceId}>
@@ -29,15 +38,27 @@ export function RevokeEvidenceForm({ cases }: { cases: string[] }) {
         <Input id="revoke-reason" name="reason" placeholder="withdrawn by the source, found unreliable, court order…" />
       </Field>
       <div className="sm:col-span-2">
-        <Button type="submit" variant="danger" busy={busy}>Revoke</Button>
+        <Button type="submit" variant="danger" busy={busy}>
+          Revoke
+        </Button>
       </div>
       {error ? <Alert tone="error" title={error.message} code={error.code} className="sm:col-span-2" /> : null}
-      {data ? <Alert tone="success" title={`${data.evidenceId} revoked: it is no longer retrieved, shown or cited.`} className="sm:col-span-2" /> : null}
+      {data ? (
+        <Alert tone="success" title={`${data.evidenceId} revoked: it is no longer retrieved, shown or cited.`} className="sm:col-span-2" />
+      ) : null}
     </form>
   );
 }
 
-export function KillSwitchForm({ name, enabled, description }: { name: "DISABLE_ANSWER_REUSE" | "DISABLE_MODEL" | "DISABLE_EXPORTS"; enabled: boolean; description: string }) {
+export function KillSwitchForm({
+  name,
+  enabled,
+  description,
+}: {
+  name: "DISABLE_ANSWER_REUSE" | "DISABLE_MODEL" | "DISABLE_EXPORTS";
+  enabled: boolean;
+  description: string;
+}) {
   const { run, busy, error, data } = useAction(setKillSwitchAction);
   const on = data?.enabled ?? enabled;
   return (

@@ -10,14 +10,19 @@ export function LicenseForm({ license }: { license?: { id: string; name: string;
   const { run, busy, error, fields, data } = useAction(license ? updateLicenseAction : createLicenseAction);
   const prefix = license ? `lic-${license.id}` : "lic-new";
   return (
-    <form method="post"
+    <form
+      method="post"
       ref={formRef}
       noValidate
       className="grid gap-3 sm:grid-cols-3"
       onSubmit={async (e) => {
         e.preventDefault();
         const f = new FormData(e.currentTarget);
-        const r = await run({ id: license?.id ?? fieldText(f, "id"), name: fieldText(f, "name"), allows: checkedValues(f, "allows") as never });
+        const r = await run({
+          id: license?.id ?? fieldText(f, "id"),
+          name: fieldText(f, "name"),
+          allows: checkedValues(f, "allows") as never,
+        });
         if (r.ok && !license) formRef.current?.reset();
       }}
     >
@@ -38,10 +43,16 @@ export function LicenseForm({ license }: { license?: { id: string; name: string;
             <Checkbox key={u} name="allows" value={u} label={u} defaultChecked={license?.allows.includes(u)} />
           ))}
         </div>
-        {fields.allows ? <p role="alert" className="text-xs font-medium text-red-700">{fields.allows}</p> : null}
+        {fields.allows ? (
+          <p role="alert" className="text-xs font-medium text-red-700">
+            {fields.allows}
+          </p>
+        ) : null}
       </fieldset>
       <div className="sm:col-span-3">
-        <Button type="submit" variant={license ? "secondary" : "primary"} busy={busy}>{license ? "Save" : "Create license"}</Button>
+        <Button type="submit" variant={license ? "secondary" : "primary"} busy={busy}>
+          {license ? "Save" : "Create license"}
+        </Button>
       </div>
     </form>
   );

@@ -9,7 +9,8 @@ export function AddMemberForm({ caseId, candidates }: { caseId: string; candidat
   const [userId, setUserId] = useState("");
   const { run, busy, error, fields } = useAction(addMemberAction);
   return (
-    <form method="post"
+    <form
+      method="post"
       noValidate
       className="flex flex-wrap items-start gap-2"
       data-testid={`add-member-${caseId}`}
@@ -19,20 +20,40 @@ export function AddMemberForm({ caseId, candidates }: { caseId: string; candidat
         if (r.ok) setUserId("");
       }}
     >
-      <label htmlFor={`add-${caseId}`} className="sr-only">User to add to {caseId}</label>
-      <Select id={`add-${caseId}`} value={userId} onChange={(e) => setUserId(e.target.value)} className="max-w-xs" aria-invalid={!!fields.userId}>
+      <label htmlFor={`add-${caseId}`} className="sr-only">
+        User to add to {caseId}
+      </label>
+      <Select
+        id={`add-${caseId}`}
+        value={userId}
+        onChange={(e) => setUserId(e.target.value)}
+        className="max-w-xs"
+        aria-invalid={!!fields.userId}
+      >
         <option value="">Add a member…</option>
         {candidates.map((u) => (
-          <option key={u.id} value={u.id}>{revealHidden(`${u.name} (${u.email})`)}</option>
+          <option key={u.id} value={u.id}>
+            {revealHidden(`${u.name} (${u.email})`)}
+          </option>
         ))}
       </Select>
-      <Button type="submit" variant="secondary" busy={busy} disabled={!userId}>Add</Button>
+      <Button type="submit" variant="secondary" busy={busy} disabled={!userId}>
+        Add
+      </Button>
       {error ? <Alert tone="error" title={error.message} code={error.code} className="w-full" /> : null}
     </form>
   );
 }
 
-export function RemoveMemberButton({ caseId, caseTitle, user }: { caseId: string; caseTitle: string; user: { id: string; email: string } }) {
+export function RemoveMemberButton({
+  caseId,
+  caseTitle,
+  user,
+}: {
+  caseId: string;
+  caseTitle: string;
+  user: { id: string; email: string };
+}) {
   const { run, error } = useAction(removeMemberAction);
   return (
     <>

@@ -11,10 +11,7 @@ export function NavLink({ href, children, exact }: { href: string; children: Rea
     <Link
       href={href}
       aria-current={active ? "page" : undefined}
-      className={cn(
-        "rounded-md px-3 py-1.5 text-sm font-medium",
-        active ? "bg-slate-900 text-white" : "text-slate-700 hover:bg-slate-100",
-      )}
+      className={cn("rounded-md px-3 py-1.5 text-sm font-medium", active ? "bg-slate-900 text-white" : "text-slate-700 hover:bg-slate-100")}
     >
       {children}
     </Link>

@@ -6,8 +6,7 @@ import { useState } from "react";
 import { fieldErrors } from "@/lib/domain/field-errors";
 
 export type Result<T> =
-  | { ok: true; data: T }
-  | { ok: false; error: { code: string; message: string; issues?: Array<{ path?: string; message: string }> } };
+  { ok: true; data: T } | { ok: false; error: { code: string; message: string; issues?: Array<{ path?: string; message: string }> } };
 
 export function useAction<I, T>(action: (input: I) => Promise<Result<T>>) {
   const router = useRouter();
@@ -42,7 +41,18 @@ export function useAction<I, T>(action: (input: I) => Promise<Result<T>>) {
     }
   }
 
-  return { run, busy, error, fields, data, reset: () => { setError(null); setFields({}); setData(null); } };
+  return {
+    run,
+    busy,
+    error,
+    fields,
+    data,
+    reset: () => {
+      setError(null);
+      setFields({});
+      setData(null);
+    },
+  };
 }
 
 /** A text field of a submitted form ("" when absent): the one way forms read their fields. */

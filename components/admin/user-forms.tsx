@@ -3,9 +3,7 @@ import { useRef } from "react";
 import { Alert, Button, Checkbox, ConfirmButton, Field, Input, Select } from "@/components/ui";
 import { CLASSIFICATIONS, ROLES } from "@/lib/domain/markings";
 import { classificationLabel } from "@/components/ui/classification";
-import {
-  createUserAction, resetPasswordAction, setUserActiveAction, updateUserAction,
-} from "@/app/(workbench)/admin/actions";
+import { createUserAction, resetPasswordAction, setUserActiveAction, updateUserAction } from "@/app/(workbench)/admin/actions";
 import { checkedValues, useAction, fieldText } from "./use-action";
 
 function RolesField({ defaults, error, idPrefix, disabled }: { defaults: string[]; error?: string; idPrefix: string; disabled?: boolean }) {
@@ -14,23 +12,50 @@ function RolesField({ defaults, error, idPrefix, disabled }: { defaults: string[
       <legend className="block text-sm font-medium text-slate-800">Roles</legend>
       <div className="flex flex-wrap gap-4 pt-1">
         {ROLES.map((r) => (
-          <Checkbox key={r} name="roles" value={r} label={r} defaultChecked={defaults.includes(r)} disabled={disabled} data-testid={`${idPrefix}-role-${r}`} />
+          <Checkbox
+            key={r}
+            name="roles"
+            value={r}
+            label={r}
+            defaultChecked={defaults.includes(r)}
+            disabled={disabled}
+            data-testid={`${idPrefix}-role-${r}`}
+          />
         ))}
       </div>
-      {error ? <p id={`${idPrefix}-roles-error`} role="alert" className="text-xs font-medium text-red-700">{error}</p> : null}
+      {error ? (
+        <p id={`${idPrefix}-roles-error`} role="alert" className="text-xs font-medium text-red-700">
+          {error}
+        </p>
+      ) : null}
     </fieldset>
   );
 }
 
 /** Levels above `max` (the admin's own clearance) are shown but not offered: the server refuses them (CG-ACCESS-006). */
-function ClearanceSelect({ id, defaultValue, invalid, max, disabled }: { id: string; defaultValue?: string; invalid?: boolean; max: string; disabled?: boolean }) {
+function ClearanceSelect({
+  id,
+  defaultValue,
+  invalid,
+  max,
+  disabled,
+}: {
+  id: string;
+  defaultValue?: string;
+  invalid?: boolean;
+  max: string;
+  disabled?: boolean;
+}) {
   const limit = CLASSIFICATIONS.indexOf(max as (typeof CLASSIFICATIONS)[number]);
   return (
     <Select id={id} name="clearance" defaultValue={defaultValue ?? ""} aria-invalid={invalid} disabled={disabled}>
-      <option value="" disabled>Choose…</option>
+      <option value="" disabled>
+        Choose…
+      </option>
       {CLASSIFICATIONS.map((c, i) => (
         <option key={c} value={c} disabled={i > limit && c !== defaultValue}>
-          {classificationLabel(c)}{i > limit ? " (above yours)" : ""}
+          {classificationLabel(c)}
+          {i > limit ? " (above yours)" : ""}
         </option>
       ))}
     </Select>
@@ -41,7 +66,8 @@ export function CreateUserForm({ maxClearance }: { maxClearance: string }) {
   const formRef = useRef<HTMLFormElement>(null);
   const { run, busy, error, fields, data } = useAction(createUserAction);
   return (
-    <form method="post"
+    <form
+      method="post"
       ref={formRef}
       noValidate
       className="grid gap-4 sm:grid-cols-2"
@@ -75,11 +101,18 @@ export function CreateUserForm({ maxClearance }: { maxClearance: string }) {
       <Field label="Need-to-know tags" htmlFor="new-tags" error={fields.needToKnow} hint="Comma-separated, e.g. narcotics, homicide">
         <Input id="new-tags" name="needToKnow" autoComplete="off" aria-invalid={!!fields.needToKnow} />
       </Field>
-      <Field label="Initial password" htmlFor="new-password" error={fields.password} hint="At least 12 characters; give it to the user out of band.">
+      <Field
+        label="Initial password"
+        htmlFor="new-password"
+        error={fields.password}
+        hint="At least 12 characters; give it to the user out of band."
+      >
         <Input id="new-password" name="password" type="password" autoComplete="new-password" aria-invalid={!!fields.password} />
       </Field>
       <div className="sm:col-span-2">
-        <Button type="submit" busy={busy}>Create user</Button>
+        <Button type="submit" busy={busy}>
+          Create user
+        </Button>
       </div>
     </form>
   );
@@ -89,10 +122,19 @@ export function CreateUserForm({ maxClearance }: { maxClearance: string }) {
  * `self`: the admin's own account — only the name can change here (separation of duties: another admin changes an
  * admin's own clearance, tags and roles; the server refuses it anyway, CG-ACCESS-005).
  */
-export function EditUserForm({ user, maxClearance, self }: { user: { id: string; name: string; roles: string[]; clearance: string; needToKnow: string[] }; maxClearance: string; self: boolean }) {
+export function EditUserForm({
+  user,
+  maxClearance,
+  self,
+}: {
+  user: { id: string; name: string; roles: string[]; clearance: string; needToKnow: string[] };
+  maxClearance: string;
+  self: boolean;
+}) {
   const { run, busy, error, fields, data } = useAction(updateUserAction);
   return (
-    <form method="post"
+    <form
+      method="post"
       noValidate
       className="grid gap-4 sm:grid-cols-2"
       data-testid="edit-user-form"
@@ -114,11 +156,23 @@ export function EditUserForm({ user, maxClearance, self }: { user: { id: string;
         <Input id="edit-name" name="name" defaultValue={user.name} aria-invalid={!!fields.name} />
       </Field>
       <Field label="Clearance" htmlFor="edit-clearance" error={fields.clearance}>
-        <ClearanceSelect id="edit-clearance" defaultValue={user.clearance} invalid={!!fields.clearance} max={maxClearance} disabled={self} />
+        <ClearanceSelect
+          id="edit-clearance"
+          defaultValue={user.clearance}
+          invalid={!!fields.clearance}
+          max={maxClearance}
+          disabled={self}
+        />
       </Field>
       <RolesField defaults={user.roles} error={fields.roles} idPrefix="edit" disabled={self} />
       <Field label="Need-to-know tags" htmlFor="edit-tags" error={fields.needToKnow} hint="Comma-separated">
-        <Input id="edit-tags" name="needToKnow" defaultValue={user.needToKnow.join(", ")} aria-invalid={!!fields.needToKnow} disabled={self} />
+        <Input
+          id="edit-tags"
+          name="needToKnow"
+          defaultValue={user.needToKnow.join(", ")}
+          aria-invalid={!!fields.needToKnow}
+          disabled={self}
+        />
       </Field>
       {self ? (
         <p className="text-sm text-slate-600 sm:col-span-2" data-testid="own-permissions-note">
@@ -126,7 +180,9 @@ export function EditUserForm({ user, maxClearance, self }: { user: { id: string;
         </p>
       ) : null}
       <div className="sm:col-span-2">
-        <Button type="submit" busy={busy}>Save changes</Button>
+        <Button type="submit" busy={busy}>
+          Save changes
+        </Button>
       </div>
     </form>
   );

@@ -32,7 +32,11 @@ export function stepTargets(step: ExplanationStep, ctx: RawContext): StepTargets
     edgeByKey.set(e.id, e.id);
     edgeByKey.set(`${e.source}:${e.type}:${e.target}`, e.id);
   }
-  const c = classifyStepCitations(step.citations, { evidence: (id) => evidence.has(id), node: (id) => nodes.has(id), edge: (k) => edgeByKey.has(k) });
+  const c = classifyStepCitations(step.citations, {
+    evidence: (id) => evidence.has(id),
+    node: (id) => nodes.has(id),
+    edge: (k) => edgeByKey.has(k),
+  });
   return { ...c, edges: c.edges.map((k) => edgeByKey.get(k)!) };
 }
 
@@ -58,7 +62,14 @@ export function AnswerView({
   const type = answer?.responseType ?? null;
 
   return (
-    <article className="space-y-3" aria-labelledby="answer-heading" aria-busy={streaming} data-testid="answer" data-status={state.status} data-response-type={type ?? ""}>
+    <article
+      className="space-y-3"
+      aria-labelledby="answer-heading"
+      aria-busy={streaming}
+      data-testid="answer"
+      data-status={state.status}
+      data-response-type={type ?? ""}
+    >
       <header>
         <h2 id="answer-heading" className="text-xs font-semibold uppercase tracking-wide text-slate-600">
           Answer
@@ -118,7 +129,8 @@ export function AnswerView({
 
       {answer ? (
         <footer className="border-t border-slate-200 pt-2 text-xs text-slate-600" data-testid="context-summary">
-          Shown to the model: {plural(answer.usedContextSummary.numNodes, "node")} · {plural(answer.usedContextSummary.numEdges, "relationship")} ·{" "}
+          Shown to the model: {plural(answer.usedContextSummary.numNodes, "node")} ·{" "}
+          {plural(answer.usedContextSummary.numEdges, "relationship")} ·{" "}
           {plural(answer.usedContextSummary.numEvidenceSnippets, "evidence item")}
           {state.response ? (
             <span className="block font-mono text-[11px] text-slate-500">
@@ -135,7 +147,7 @@ export function AnswerView({
 function Banner({ state, type }: { state: AskState; type: Answer["responseType"] | null }) {
   if (state.status === "stopped") {
     return (
-      <Alert tone="info" title="Stopped" className="text-sm" >
+      <Alert tone="info" title="Stopped" className="text-sm">
         You stopped this answer. The request had already been sent, so it is still recorded in the audit trail.
       </Alert>
     );
@@ -145,7 +157,9 @@ function Banner({ state, type }: { state: AskState; type: Answer["responseType"]
       <div data-testid="banner-error">
         <Alert tone="error" title="The question could not be answered" code={state.failure.code}>
           {state.failure.message}
-          {state.failure.requestId ? <span className="mt-1 block font-mono text-[11px] opacity-75">request {state.failure.requestId}</span> : null}
+          {state.failure.requestId ? (
+            <span className="mt-1 block font-mono text-[11px] opacity-75">request {state.failure.requestId}</span>
+          ) : null}
         </Alert>
       </div>
     );
@@ -242,7 +256,9 @@ export function PartialClaims({ answer }: { answer: Pick<Answer, "claims"> }) {
         {partial.map((c) => (
           <li key={c.claimId} data-claim-id={c.claimId}>
             <span className="font-mono text-[11px] text-slate-500">{c.claimId}</span>{" "}
-            <span className="underline decoration-amber-600 decoration-dotted decoration-2 underline-offset-4"><SafeText text={c.text} /></span>
+            <span className="underline decoration-amber-600 decoration-dotted decoration-2 underline-offset-4">
+              <SafeText text={c.text} />
+            </span>
             {" — "}
             <SafeText text={c.reasons.join("; ")} />
           </li>
@@ -284,7 +300,12 @@ function Step({
         className="flex w-full items-start gap-2 rounded text-left"
         aria-label={`Step ${step.stepNumber}: highlight its ${plural(t.nodes.length, "node")} and ${plural(t.edges.length, "relationship")} in the graph`}
       >
-        <span className={cn("mt-0.5 inline-flex h-5 min-w-5 items-center justify-center rounded-full px-1 text-[11px] font-bold", active ? "bg-amber-500 text-white" : "bg-slate-200 text-slate-800")}>
+        <span
+          className={cn(
+            "mt-0.5 inline-flex h-5 min-w-5 items-center justify-center rounded-full px-1 text-[11px] font-bold",
+            active ? "bg-amber-500 text-white" : "bg-slate-200 text-slate-800",
+          )}
+        >
           {step.stepNumber}
         </span>
         <span className="leading-6 text-slate-900">{step.claim}</span>

@@ -45,7 +45,8 @@ export function AskPanel({
   const tooLong = value.length > MAX;
   const disabled = !canAsk || busy || !value.trim() || tooLong;
   return (
-    <form method="post"
+    <form
+      method="post"
       className="space-y-2"
       aria-label="Ask about this case"
       onSubmit={(e) => {
@@ -121,7 +122,12 @@ export function AskPanel({
         {busy || stagesSeen.length ? <Progress stage={stage} seen={stagesSeen} busy={busy} /> : null}
       </div>
       {examples.length && showExamples ? (
-        <div id={`${id}-examples`} className="flex flex-wrap items-center gap-1.5 pt-0.5" aria-label="Example questions from this case" role="group">
+        <div
+          id={`${id}-examples`}
+          className="flex flex-wrap items-center gap-1.5 pt-0.5"
+          aria-label="Example questions from this case"
+          role="group"
+        >
           <span className="text-xs text-slate-600">Try:</span>
           {examples.map((ex) => (
             <button
@@ -144,7 +150,12 @@ function Progress({ stage, seen, busy }: { stage: Stage | null; seen: Stage[]; b
   const current = STAGES.findIndex((s) => s.stage === stage);
   const label = stage ? STAGES[current]?.label : null;
   return (
-    <ol className="flex min-w-0 flex-wrap items-center gap-x-0.5 text-xs" aria-label="Progress" data-testid="ask-progress" data-stages-seen={seen.join(" ")}>
+    <ol
+      className="flex min-w-0 flex-wrap items-center gap-x-0.5 text-xs"
+      aria-label="Progress"
+      data-testid="ask-progress"
+      data-stages-seen={seen.join(" ")}
+    >
       {STAGES.map((s, i) => {
         const done = seen.includes(s.stage) && (i < current || !busy || current === -1);
         const now = busy && s.stage === stage;
@@ -168,7 +179,9 @@ function Progress({ stage, seen, busy }: { stage: Stage | null; seen: Stage[]; b
           </li>
         );
       })}
-      <li className="sr-only" aria-live="polite">{busy && label ? `${label}…` : ""}</li>
+      <li className="sr-only" aria-live="polite">
+        {busy && label ? `${label}…` : ""}
+      </li>
     </ol>
   );
 }

@@ -27,7 +27,17 @@ export const CitationContext = createContext<CitationApi | null>(null);
  * `claims`: the answer's claims with their support verdicts; a partly supported claim's text gets a dotted underline,
  * its reasons as a tooltip and as text for screen readers, and its chips say so in their accessible names.
  */
-export function CitationText({ text, knownIds, pending = false, claims }: { text: string; knownIds: ReadonlySet<string>; pending?: boolean; claims?: readonly AnswerClaim[] }) {
+export function CitationText({
+  text,
+  knownIds,
+  pending = false,
+  claims,
+}: {
+  text: string;
+  knownIds: ReadonlySet<string>;
+  pending?: boolean;
+  claims?: readonly AnswerClaim[];
+}) {
   const segments = useMemo(() => parseCitations(text, (id) => pending || knownIds.has(id)), [text, knownIds, pending]);
   const partial = new Map((claims ?? []).filter((c) => c.support === "partial").map((c) => [c.claimId, c]));
   const marked = new Set<string>();
@@ -48,13 +58,19 @@ export function CitationText({ text, knownIds, pending = false, claims }: { text
       } else out.push(<SafeText key={i} text={s.text} />);
     } else if (pending) {
       out.push(
-        <span key={i} className="mx-0.5 inline-flex rounded border border-slate-300 bg-slate-100 px-1 font-mono text-[11px] leading-4 text-slate-600" aria-label="citation being checked">
+        <span
+          key={i}
+          className="mx-0.5 inline-flex rounded border border-slate-300 bg-slate-100 px-1 font-mono text-[11px] leading-4 text-slate-600"
+          aria-label="citation being checked"
+        >
           {s.evidenceId}
         </span>,
       );
     } else {
       const p = s.claimId ? partial.get(s.claimId) : undefined;
-      out.push(<CitationChip key={i} evidenceId={s.evidenceId} claimId={s.claimId} claim={s.claim} note={p ? partlySupported(p) : undefined} />);
+      out.push(
+        <CitationChip key={i} evidenceId={s.evidenceId} claimId={s.claimId} claim={s.claim} note={p ? partlySupported(p) : undefined} />,
+      );
     }
   });
   return <>{out}</>;
@@ -79,7 +95,17 @@ function PartialClaim({ claim }: { claim: AnswerClaim }) {
 
 const CARD_WIDTH = 340;
 
-export function CitationChip({ evidenceId, claimId, claim, note }: { evidenceId: string; claimId: string | null; claim: string; note?: string }) {
+export function CitationChip({
+  evidenceId,
+  claimId,
+  claim,
+  note,
+}: {
+  evidenceId: string;
+  claimId: string | null;
+  claim: string;
+  note?: string;
+}) {
   const api = useContext(CitationContext);
   const [card, setCard] = useState<{ top: number; left: number; above: boolean } | null>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -110,9 +136,12 @@ export function CitationChip({ evidenceId, claimId, claim, note }: { evidenceId:
       window.removeEventListener("resize", close);
     };
   }, [card]);
-  useEffect(() => () => {
-    if (closeTimer.current) clearTimeout(closeTimer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (closeTimer.current) clearTimeout(closeTimer.current);
+    },
+    [],
+  );
 
   const info = card && api ? api.card(evidenceId) : null;
   const label = `Evidence ${evidenceId}${claimId ? `, claim ${claimId}` : ""}.${note ? ` ${note}.` : ""} ${active ? "Close the evidence panel." : "Open in the evidence panel."}`;
@@ -155,7 +184,13 @@ export function CitationChip({ evidenceId, claimId, claim, note }: { evidenceId:
           id={tipId}
           onMouseEnter={show}
           onMouseLeave={hideSoon}
-          style={{ position: "fixed", top: card.top, left: card.left, width: CARD_WIDTH, transform: card.above ? "translateY(-100%)" : undefined }}
+          style={{
+            position: "fixed",
+            top: card.top,
+            left: card.left,
+            width: CARD_WIDTH,
+            transform: card.above ? "translateY(-100%)" : undefined,
+          }}
           className="z-50 block rounded-md border border-slate-300 bg-white text-sm font-normal shadow-lg"
           data-testid="citation-card"
         >

@@ -62,7 +62,29 @@ export function citedIds(text: string, isKnown: (id: string) => boolean): string
 }
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
-const STOP = new Set(["the", "and", "for", "that", "with", "was", "were", "from", "this", "his", "her", "has", "had", "are", "not", "but", "they", "their", "states", "said", "evidence"]);
+const STOP = new Set([
+  "the",
+  "and",
+  "for",
+  "that",
+  "with",
+  "was",
+  "were",
+  "from",
+  "this",
+  "his",
+  "her",
+  "has",
+  "had",
+  "are",
+  "not",
+  "but",
+  "they",
+  "their",
+  "states",
+  "said",
+  "evidence",
+]);
 
 function words(s: string): string[] {
   return (s.toLowerCase().match(WORD) ?? []).filter((w) => w.length > 2 && !STOP.has(w));
@@ -87,7 +109,10 @@ export function sentenceSpans(text: string): Array<[number, number]> {
  * (or two adjacent sentences) sharing the most words with it. Null when nothing shares at least two words.
  */
 export function locatePassage(content: string, claim: string): { start: number; end: number } | null {
-  const trimmed = claim.replace(/^EV-[^\s]+ \([^)]*\) states:\s*/u, "").replace(/[.!?]+$/, "").trim();
+  const trimmed = claim
+    .replace(/^EV-[^\s]+ \([^)]*\) states:\s*/u, "")
+    .replace(/[.!?]+$/, "")
+    .trim();
   if (trimmed.length >= 12) {
     const at = content.toLowerCase().indexOf(trimmed.toLowerCase());
     if (at >= 0) return { start: at, end: at + trimmed.length };

@@ -16,7 +16,9 @@ export function HeldAnswers({ caseId }: { caseId: string }) {
     <section className="mb-3 space-y-2" aria-label="Answers held for review" data-testid="held-answers">
       <div className="flex items-center justify-between">
         <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-600">Held for review</h3>
-        <Button size="sm" variant="secondary" onClick={() => void held.refetch()}>Refresh</Button>
+        <Button size="sm" variant="secondary" onClick={() => void held.refetch()}>
+          Refresh
+        </Button>
       </div>
       <ul className="space-y-2">
         {held.data.map((h) => (
@@ -27,11 +29,31 @@ export function HeldAnswers({ caseId }: { caseId: string }) {
                 {h.status === "pending" ? "pending review" : h.status === "approved" ? "reviewed" : "withheld"}
               </Badge>
             </div>
-            {h.status === "rejected" ? <p className="mt-1 text-slate-700">A supervisor withheld this answer.{h.note ? <> Note: <SafeText text={h.note} /></> : null}</p> : null}
+            {h.status === "rejected" ? (
+              <p className="mt-1 text-slate-700">
+                A supervisor withheld this answer.
+                {h.note ? (
+                  <>
+                    {" "}
+                    Note: <SafeText text={h.note} />
+                  </>
+                ) : null}
+              </p>
+            ) : null}
             {h.answer ? (
               <div className="mt-1 space-y-1" data-testid="reviewed-answer">
-                <p className="whitespace-pre-wrap"><SafeText text={stripMarkers(h.answer.answerText).replace(/\s+([.,;])/g, "$1")} /></p>
-                <p className="text-xs text-slate-600">Cites {[...new Set(h.answer.citations.map((c) => c.evidenceId))].join(", ") || "nothing"}.{h.note ? <> Reviewer&apos;s note: <SafeText text={h.note} /></> : null}</p>
+                <p className="whitespace-pre-wrap">
+                  <SafeText text={stripMarkers(h.answer.answerText).replace(/\s+([.,;])/g, "$1")} />
+                </p>
+                <p className="text-xs text-slate-600">
+                  Cites {[...new Set(h.answer.citations.map((c) => c.evidenceId))].join(", ") || "nothing"}.
+                  {h.note ? (
+                    <>
+                      {" "}
+                      Reviewer&apos;s note: <SafeText text={h.note} />
+                    </>
+                  ) : null}
+                </p>
               </div>
             ) : null}
           </li>

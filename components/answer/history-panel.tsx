@@ -45,7 +45,11 @@ export function HistoryPanel({
     );
   }
   if (!entries?.length) {
-    return <p className="p-1 text-sm text-slate-600" data-testid="history-empty">You have not asked anything about this case yet.</p>;
+    return (
+      <p className="p-1 text-sm text-slate-600" data-testid="history-empty">
+        You have not asked anything about this case yet.
+      </p>
+    );
   }
   return (
     <ul className="space-y-1.5" data-testid="history-list">
@@ -55,10 +59,16 @@ export function HistoryPanel({
           <li key={e.seq} className="rounded-md border border-slate-200 bg-white" data-testid="history-entry">
             <details className="group">
               <summary className="flex cursor-pointer list-none items-start gap-2 px-2.5 py-2 text-sm marker:hidden">
-                <span aria-hidden className="mt-1 text-[10px] text-slate-500 transition-transform group-open:rotate-90">▶</span>
+                <span aria-hidden className="mt-1 text-[10px] text-slate-500 transition-transform group-open:rotate-90">
+                  ▶
+                </span>
                 <span className="min-w-0 flex-1">
                   <span className="block truncate font-medium text-slate-900">
-                    {e.question !== null ? <SafeText text={e.question} /> : <span className="italic text-slate-600">Question text not kept (hash-only audit, or erased by retention)</span>}
+                    {e.question !== null ? (
+                      <SafeText text={e.question} />
+                    ) : (
+                      <span className="italic text-slate-600">Question text not kept (hash-only audit, or erased by retention)</span>
+                    )}
                   </span>
                   <span className="text-xs text-slate-600">{formatDateTime(e.at)}</span>
                   {e.revokedCitations?.map((r) => (
@@ -70,7 +80,11 @@ export function HistoryPanel({
                 <Badge tone={t.tone}>{t.label}</Badge>
               </summary>
               <div className="space-y-2 border-t border-slate-100 px-2.5 py-2 text-xs text-slate-700">
-                {e.question && e.question.length > 70 ? <p className="whitespace-pre-wrap text-sm text-slate-900"><SafeText text={e.question} /></p> : null}
+                {e.question && e.question.length > 70 ? (
+                  <p className="whitespace-pre-wrap text-sm text-slate-900">
+                    <SafeText text={e.question} />
+                  </p>
+                ) : null}
                 <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5">
                   <dt className="text-slate-500">Outcome</dt>
                   <dd>
@@ -86,7 +100,8 @@ export function HistoryPanel({
                   ) : null}
                   <dt className="text-slate-500">Shown to the model</dt>
                   <dd>
-                    {plural(e.context.nodes, "node")} · {plural(e.context.edges, "relationship")} · {plural(e.context.evidence, "evidence item")}
+                    {plural(e.context.nodes, "node")} · {plural(e.context.edges, "relationship")} ·{" "}
+                    {plural(e.context.evidence, "evidence item")}
                   </dd>
                   {e.hiddenByPolicy !== null ? (
                     <>
@@ -111,7 +126,9 @@ export function HistoryPanel({
                     {e.citedNoLongerVisible ? <span>+ {plural(e.citedNoLongerVisible, "item")} you can no longer see</span> : null}
                   </div>
                 ) : null}
-                <p className="text-slate-500">The audit trail keeps this summary, not the answer text. Ask again for a fresh answer under your current permissions.</p>
+                <p className="text-slate-500">
+                  The audit trail keeps this summary, not the answer text. Ask again for a fresh answer under your current permissions.
+                </p>
                 {e.question ? (
                   <Button size="sm" variant="secondary" disabled={busy} onClick={() => onAskAgain(e.question!)} data-testid="ask-again">
                     Ask again

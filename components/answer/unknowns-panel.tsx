@@ -27,7 +27,13 @@ export function detailsOf(answer: Pick<Answer, "unknowns"> & { unknownDetails?: 
   }));
 }
 
-export function UnknownsPanel({ answer, pending }: { answer: (Pick<Answer, "unknowns"> & { unknownDetails?: UnknownDetail[] }) | null; pending: boolean }) {
+export function UnknownsPanel({
+  answer,
+  pending,
+}: {
+  answer: (Pick<Answer, "unknowns"> & { unknownDetails?: UnknownDetail[] }) | null;
+  pending: boolean;
+}) {
   const details = answer ? detailsOf(answer) : [];
   const hidden = details.filter((d) => d.kind === "hidden_by_policy");
   const counts = {
@@ -41,7 +47,12 @@ export function UnknownsPanel({ answer, pending }: { answer: (Pick<Answer, "unkn
       <h2 id="unknowns-heading" className="flex items-center gap-2 text-xs font-semibold uppercase tracking-wide text-slate-600">
         Unknowns
         {answer ? (
-          <span className={cn("rounded-full px-1.5 text-[11px] font-bold", details.length ? "bg-amber-100 text-amber-900" : "bg-slate-100 text-slate-600")}>
+          <span
+            className={cn(
+              "rounded-full px-1.5 text-[11px] font-bold",
+              details.length ? "bg-amber-100 text-amber-900" : "bg-slate-100 text-slate-600",
+            )}
+          >
             {details.length}
           </span>
         ) : null}
@@ -66,18 +77,29 @@ export function UnknownsPanel({ answer, pending }: { answer: (Pick<Answer, "unkn
                   counts.evidence ? plural(counts.evidence, "evidence item") : "",
                   counts.nodes ? plural(counts.nodes, "node") : "",
                   counts.edges ? plural(counts.edges, "relationship") : "",
-                ].filter(Boolean).join(" · ")
+                ]
+                  .filter(Boolean)
+                  .join(" · ")
               : "";
             const head = (
               <>
                 <span className="shrink-0 whitespace-nowrap font-semibold text-slate-900">{g.title}</span>
                 <span
-                  className={cn("shrink-0 rounded px-1.5 text-xs font-bold tabular-nums", count ? (policy ? "bg-slate-800 text-white" : "bg-amber-100 text-amber-950") : "bg-slate-100 text-slate-600")}
-                  {...(policy && hiddenTotal ? { "data-testid": "hidden-by-policy-count", "aria-label": `${hiddenTotal} items hidden by policy` } : {})}
+                  className={cn(
+                    "shrink-0 rounded px-1.5 text-xs font-bold tabular-nums",
+                    count ? (policy ? "bg-slate-800 text-white" : "bg-amber-100 text-amber-950") : "bg-slate-100 text-slate-600",
+                  )}
+                  {...(policy && hiddenTotal
+                    ? { "data-testid": "hidden-by-policy-count", "aria-label": `${hiddenTotal} items hidden by policy` }
+                    : {})}
                 >
                   {count}
                 </span>
-                {breakdown ? <span className="truncate text-xs text-slate-700" data-testid="hidden-by-policy-breakdown">{breakdown}</span> : null}
+                {breakdown ? (
+                  <span className="truncate text-xs text-slate-700" data-testid="hidden-by-policy-breakdown">
+                    {breakdown}
+                  </span>
+                ) : null}
               </>
             );
             return (
@@ -85,12 +107,16 @@ export function UnknownsPanel({ answer, pending }: { answer: (Pick<Answer, "unkn
                 {items.length ? (
                   <details open={g.kind === "not_in_evidence" || g.kind === "removed_by_validation"} className="group">
                     <summary className="flex cursor-pointer list-none items-center gap-2 px-2.5 py-1.5 marker:hidden">
-                      <span aria-hidden className="text-[10px] text-slate-500 transition-transform group-open:rotate-90">▶</span>
+                      <span aria-hidden className="text-[10px] text-slate-500 transition-transform group-open:rotate-90">
+                        ▶
+                      </span>
                       {head}
                     </summary>
                     <div className="space-y-1 px-2.5 pb-2 pl-7">
                       {policy ? (
-                        <p className="text-xs text-slate-600">Outside your clearance, need-to-know or license. Only the count is shown, never what they are.</p>
+                        <p className="text-xs text-slate-600">
+                          Outside your clearance, need-to-know or license. Only the count is shown, never what they are.
+                        </p>
                       ) : null}
                       <ul className="list-disc space-y-0.5 pl-4 leading-5 text-slate-800">
                         {items.map((d) => (

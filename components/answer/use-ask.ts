@@ -58,7 +58,8 @@ export function useAskStream(caseId: string, action: AskStreamAction, onSettled?
       try {
         result = await action({ caseId, question });
       } catch {
-        if (!ctrl.signal.aborted) fail({ code: "CG-SYS-002", message: "The request could not be sent. Check the connection and ask again." });
+        if (!ctrl.signal.aborted)
+          fail({ code: "CG-SYS-002", message: "The request could not be sent. Check the connection and ask again." });
         return;
       }
       if (ctrl.signal.aborted) {
@@ -79,7 +80,11 @@ export function useAskStream(caseId: string, action: AskStreamAction, onSettled?
           if (done) break;
           const event = value as AnswerEvent;
           if (event.type === "progress") {
-            update((s) => ({ ...s, stage: event.stage, stagesSeen: s.stagesSeen.includes(event.stage) ? s.stagesSeen : [...s.stagesSeen, event.stage] }));
+            update((s) => ({
+              ...s,
+              stage: event.stage,
+              stagesSeen: s.stagesSeen.includes(event.stage) ? s.stagesSeen : [...s.stagesSeen, event.stage],
+            }));
           } else if (event.type === "piece") {
             update((s) => {
               const pieces = [...s.pieces];
@@ -90,7 +95,15 @@ export function useAskStream(caseId: string, action: AskStreamAction, onSettled?
             finished = true;
             const o = event.outcome;
             if (o.ok) update((s) => ({ ...s, status: "done", stage: null, response: o.body }));
-            else fail({ code: o.body.error.code, message: o.body.error.message, answer: o.body.answer, rawContext: o.body.rawContext, requestId: o.body.requestId, auditId: o.body.auditId });
+            else
+              fail({
+                code: o.body.error.code,
+                message: o.body.error.message,
+                answer: o.body.answer,
+                rawContext: o.body.rawContext,
+                requestId: o.body.requestId,
+                auditId: o.body.auditId,
+              });
           }
         }
       } catch {

@@ -21,7 +21,15 @@ export interface BrowserProofReport {
 interface ProofFileShape {
   format?: unknown;
   type?: unknown;
-  entry?: { seq?: unknown; prevHash?: unknown; entryHash?: unknown; kind?: unknown; createdAt?: unknown; payload?: unknown; hiddenItems?: unknown };
+  entry?: {
+    seq?: unknown;
+    prevHash?: unknown;
+    entryHash?: unknown;
+    kind?: unknown;
+    createdAt?: unknown;
+    payload?: unknown;
+    hiddenItems?: unknown;
+  };
   leafIndex?: unknown;
   treeSize?: unknown;
   leafHash?: unknown;
@@ -103,42 +111,81 @@ export function checkpointMessageText(c: { treeSize: number; rootHash: string; t
  * `serverCheckedEntryHash`: the server's verdict on the entry hash over the FULL stored entry, used when the file's
  * entry was redacted for this reviewer (entry.hiddenItems > 0) and so cannot be re-hashed here.
  */
-export async function verifyInclusionInBrowser(input: unknown, trustedPublicKeyPem?: string, serverCheckedEntryHash?: boolean): Promise<BrowserProofReport> {
+export async function verifyInclusionInBrowser(
+  input: unknown,
+  trustedPublicKeyPem?: string,
+  serverCheckedEntryHash?: boolean,
+): Promise<BrowserProofReport> {
   const checks: BrowserCheck[] = [];
   const f = (input ?? {}) as ProofFileShape;
   if (typeof crypto === "undefined" || !crypto.subtle) {
-    return { ok: false, signatureCheckedHere: false, keyId: null, checks: [{ name: "webcrypto", ok: false, detail: "this page is not a secure context (https or localhost)" }] };
+    return {
+      ok: false,
+      signatureCheckedHere: false,
+      keyId: null,
+      checks: [{ name: "webcrypto", ok: false, detail: "this page is not a secure context (https or localhost)" }],
+    };
   }
   const e = f.entry ?? {};
   const entryOk =
-    f.format === "casegraph.ledger-proof/v1" && f.type === "inclusion" &&
-    typeof e.seq === "number" && Number.isSafeInteger(e.seq) && e.seq >= 1 && isHash(e.prevHash) && isHash(e.entryHash) &&
-    typeof e.kind === "string" && typeof e.createdAt === "string" && e.payload !== undefined;
+    f.format === "casegraph.ledger-proof/v1" &&
+    f.type === "inclusion" &&
+    typeof e.seq === "number" &&
+    Number.isSafeInteger(e.seq) &&
+    e.seq >= 1 &&
+    isHash(e.prevHash) &&
+    isHash(e.entryHash) &&
+    typeof e.kind === "string" &&
+    typeof e.createdAt === "string" &&
+    e.payload !== undefined;
   const redacted = typeof e.hiddenItems === "number" && e.hiddenItems > 0;
   let hashOk = false;
   if (entryOk && redacted) {
     hashOk = serverCheckedEntryHash === true;
-    checks.push({ name: "entry hash", ok: hashOk, detail: hashOk ? "checked on the server over the full entry (some ids are outside your permissions)" : "the server could not confirm the entry hash" });
+    checks.push({
+      name: "entry hash",
+      ok: hashOk,
+      detail: hashOk
+        ? "checked on the server over the full entry (some ids are outside your permissions)"
+        : "the server could not confirm the entry hash",
+    });
   } else {
     if (entryOk) {
       const body = canonicalJson({ seq: e.seq, kind: e.kind, createdAt: e.createdAt, payload: e.payload });
       hashOk = (await sha256(new TextEncoder().encode((e.prevHash as string) + body))) === e.entryHash;
     }
-    checks.push({ name: "entry hash", ok: hashOk, detail: hashOk ? "the entry's content hashes to its entry hash" : "the entry's content does not hash to its entry hash" });
+    checks.push({
+      name: "entry hash",
+      ok: hashOk,
+      detail: hashOk ? "the entry's content hashes to its entry hash" : "the entry's content does not hash to its entry hash",
+    });
   }
 
-  const leafOk = hashOk && f.leafIndex === (e.seq as number) - 1 && isHash(f.leafHash) && f.leafHash === (await leafHashOf(e.entryHash as string));
+  const leafOk =
+    hashOk && f.leafIndex === (e.seq as number) - 1 && isHash(f.leafHash) && f.leafHash === (await leafHashOf(e.entryHash as string));
   checks.push({ name: "leaf", ok: leafOk, detail: leafOk ? `leaf ${f.leafIndex}` : "leaf index or hash does not match the entry" });
 
   const cp = f.checkpoint ?? {};
-  const cpShape = isSize(cp.treeSize) && isHash(cp.rootHash) && typeof cp.time === "string" && typeof cp.keyId === "string" && typeof cp.signature === "string";
+  const cpShape =
+    isSize(cp.treeSize) &&
+    isHash(cp.rootHash) &&
+    typeof cp.time === "string" &&
+    typeof cp.keyId === "string" &&
+    typeof cp.signature === "string";
   const sizeOk = cpShape && cp.treeSize === f.treeSize;
   checks.push({ name: "tree size", ok: sizeOk, detail: sizeOk ? `${f.treeSize} entries` : "the proof's tree size is not the signed one" });
 
   const path = Array.isArray(f.path) && f.path.every(isHash) ? (f.path as string[]) : null;
-  const root = leafOk && sizeOk && path && isSize(f.leafIndex) && isSize(f.treeSize) ? await rootFromPath(f.leafIndex, f.treeSize, f.leafHash as string, path) : null;
+  const root =
+    leafOk && sizeOk && path && isSize(f.leafIndex) && isSize(f.treeSize)
+      ? await rootFromPath(f.leafIndex, f.treeSize, f.leafHash as string, path)
+      : null;
   const pathOk = root !== null && root === cp.rootHash;
-  checks.push({ name: "merkle path", ok: pathOk, detail: pathOk ? `${path!.length} hashes lead to the signed root` : "the path does not lead to the signed root" });
+  checks.push({
+    name: "merkle path",
+    ok: pathOk,
+    detail: pathOk ? `${path!.length} hashes lead to the signed root` : "the path does not lead to the signed root",
+  });
 
   // Signature: WebCrypto Ed25519 (Chromium ≥ 137, Firefox ≥ 129, Safari ≥ 17).
   const pem = trustedPublicKeyPem ?? (typeof f.publicKey === "string" ? f.publicKey : null);
@@ -152,10 +199,16 @@ export async function verifyInclusionInBrowser(input: unknown, trustedPublicKeyP
       keyId = (await sha256(der)).slice(0, 16);
       const key = await crypto.subtle.importKey("spki", der as BufferSource, { name: "Ed25519" }, false, ["verify"]);
       signatureCheckedHere = true;
-      const msg = new TextEncoder().encode(checkpointMessageText(cp as { treeSize: number; rootHash: string; time: string; keyId: string }));
+      const msg = new TextEncoder().encode(
+        checkpointMessageText(cp as { treeSize: number; rootHash: string; time: string; keyId: string }),
+      );
       const sig = pemToDer(cp.signature as string);
       sigOk = cp.keyId === keyId && (await crypto.subtle.verify({ name: "Ed25519" }, key, sig as BufferSource, msg as BufferSource));
-      sigDetail = sigOk ? `Ed25519, key ${keyId}, signed ${cp.time}` : cp.keyId !== keyId ? "signed by another key" : "signature does not verify";
+      sigDetail = sigOk
+        ? `Ed25519, key ${keyId}, signed ${cp.time}`
+        : cp.keyId !== keyId
+          ? "signed by another key"
+          : "signature does not verify";
     } catch {
       sigDetail = "this browser cannot check Ed25519 signatures";
     }

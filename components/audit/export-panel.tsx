@@ -10,7 +10,8 @@ export function ExportPanel({ defaultFrom, defaultTo }: { defaultFrom: number; d
   const { run, busy, error, data } = useAction(exportAuditAction);
   const [saved, setSaved] = useState<string | null>(null);
   return (
-    <form method="post"
+    <form
+      method="post"
       className="flex flex-wrap items-end gap-3"
       data-testid="export-panel"
       onSubmit={async (e) => {
@@ -37,22 +38,30 @@ export function ExportPanel({ defaultFrom, defaultTo }: { defaultFrom: number; d
       }}
     >
       <div>
-        <label htmlFor="x-from" className="block text-xs font-medium text-slate-600">From seq</label>
+        <label htmlFor="x-from" className="block text-xs font-medium text-slate-600">
+          From seq
+        </label>
         <Input id="x-from" name="fromSeq" type="number" min={1} defaultValue={defaultFrom} className="w-28" />
       </div>
       <div>
-        <label htmlFor="x-to" className="block text-xs font-medium text-slate-600">To seq</label>
+        <label htmlFor="x-to" className="block text-xs font-medium text-slate-600">
+          To seq
+        </label>
         <Input id="x-to" name="toSeq" type="number" min={1} defaultValue={defaultTo} className="w-28" />
       </div>
       <div>
-        <label htmlFor="x-format" className="block text-xs font-medium text-slate-600">Format</label>
+        <label htmlFor="x-format" className="block text-xs font-medium text-slate-600">
+          Format
+        </label>
         <Select id="x-format" name="format" defaultValue="json" className="w-56">
           <option value="json">Compliance artifact (JSON)</option>
           <option value="csv">Spreadsheet (CSV)</option>
         </Select>
       </div>
       <Checkbox name="questionText" value="1" defaultChecked label="Include stored question text" />
-      <Button type="submit" busy={busy} data-testid="export-button">Export</Button>
+      <Button type="submit" busy={busy} data-testid="export-button">
+        Export
+      </Button>
       {error ? <Alert tone="error" title={error.message} code={error.code} className="w-full" /> : null}
       {data && saved ? (
         <Alert tone="success" title={`Exported ${data.entryCount} entries to ${saved}`} className="w-full">

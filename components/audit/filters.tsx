@@ -17,35 +17,61 @@ const label = "block text-xs font-medium text-slate-600";
 
 export function AuditFilters({ filters, options }: { filters: ExplorerFilters; options: Options }) {
   return (
-    <form method="get" action="/audit" className="grid gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-6" data-testid="audit-filters" aria-label="Filter audit entries">
+    <form
+      method="get"
+      action="/audit"
+      className="grid gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-6"
+      data-testid="audit-filters"
+      aria-label="Filter audit entries"
+    >
       <div className="lg:col-span-2">
-        <label htmlFor="f-q" className={label}>Search questions</label>
+        <label htmlFor="f-q" className={label}>
+          Search questions
+        </label>
         <Input id="f-q" name="q" type="search" defaultValue={filters.q ?? ""} placeholder="words in stored question text" />
       </div>
       <div>
-        <label htmlFor="f-user" className={label}>User</label>
+        <label htmlFor="f-user" className={label}>
+          User
+        </label>
         <Select id="f-user" name="user" defaultValue={filters.user ?? ""}>
           <option value="">Anyone</option>
-          {options.users.map((u) => <option key={u.id} value={u.id}>{revealHidden(`${u.name} (${u.email})`)}</option>)}
+          {options.users.map((u) => (
+            <option key={u.id} value={u.id}>
+              {revealHidden(`${u.name} (${u.email})`)}
+            </option>
+          ))}
         </Select>
       </div>
       <div>
-        <label htmlFor="f-case" className={label}>Case</label>
+        <label htmlFor="f-case" className={label}>
+          Case
+        </label>
         <Select id="f-case" name="case" defaultValue={filters.case ?? ""}>
           <option value="">Any case</option>
-          {options.cases.map((c) => <option key={c.id} value={c.id}>{revealHidden(`${c.id} — ${c.title}`)}</option>)}
+          {options.cases.map((c) => (
+            <option key={c.id} value={c.id}>
+              {revealHidden(`${c.id} — ${c.title}`)}
+            </option>
+          ))}
         </Select>
       </div>
       <div>
-        <label htmlFor="f-from" className={label}>From (UTC day)</label>
+        <label htmlFor="f-from" className={label}>
+          From (UTC day)
+        </label>
         <Input id="f-from" name="from" type="date" defaultValue={filters.from ?? ""} />
       </div>
       <div>
-        <label htmlFor="f-to" className={label}>To (UTC day)</label>
+        <label htmlFor="f-to" className={label}>
+          To (UTC day)
+        </label>
         <Input id="f-to" name="to" type="date" defaultValue={filters.to ?? ""} />
       </div>
       <div>
-        <label htmlFor="f-kind" className={label}>Entries</label>
+        <label htmlFor="f-kind" className={label}>
+          Entries
+        </label>
         <Select id="f-kind" name="kind" defaultValue={filters.kind ?? "all"}>
           <option value="all">All</option>
           <option value="answers">Answers</option>
@@ -54,35 +80,63 @@ export function AuditFilters({ filters, options }: { filters: ExplorerFilters; o
         </Select>
       </div>
       <div>
-        <label htmlFor="f-rt" className={label}>Response type</label>
+        <label htmlFor="f-rt" className={label}>
+          Response type
+        </label>
         <Select id="f-rt" name="responseType" defaultValue={filters.responseType ?? ""}>
           <option value="">Any</option>
-          {options.responseTypes.map((v) => <option key={v} value={v}>{v}</option>)}
+          {options.responseTypes.map((v) => (
+            <option key={v} value={v}>
+              {v}
+            </option>
+          ))}
         </Select>
       </div>
       <div>
-        <label htmlFor="f-model" className={label}>Model</label>
+        <label htmlFor="f-model" className={label}>
+          Model
+        </label>
         <Select id="f-model" name="model" defaultValue={filters.model ?? ""}>
           <option value="">Any</option>
-          {options.models.map((v) => <option key={v} value={v}>{v}</option>)}
+          {options.models.map((v) => (
+            <option key={v} value={v}>
+              {v}
+            </option>
+          ))}
         </Select>
       </div>
       <div>
-        <label htmlFor="f-pv" className={label}>Prompt version</label>
+        <label htmlFor="f-pv" className={label}>
+          Prompt version
+        </label>
         <Select id="f-pv" name="promptVersion" defaultValue={filters.promptVersion ?? ""}>
           <option value="">Any</option>
-          {options.promptVersions.map((v) => <option key={v} value={v}>{v}</option>)}
+          {options.promptVersions.map((v) => (
+            <option key={v} value={v}>
+              {v}
+            </option>
+          ))}
         </Select>
       </div>
       <fieldset className="flex flex-col justify-end gap-1 lg:col-span-2">
         <legend className="sr-only">Flags</legend>
-        <Checkbox name="needsReview" value="1" defaultChecked={filters.needsReview} label="Needs review (low confidence)" data-testid="filter-needs-review" />
+        <Checkbox
+          name="needsReview"
+          value="1"
+          defaultChecked={filters.needsReview}
+          label="Needs review (low confidence)"
+          data-testid="filter-needs-review"
+        />
         <Checkbox name="citationsOutside" value="1" defaultChecked={filters.citationsOutside} label="Citations not all in context" />
         <Checkbox name="policyFiltered" value="1" defaultChecked={filters.policyFiltered} label="Something filtered by policy" />
       </fieldset>
       <div className="flex items-end gap-2 lg:col-span-6">
-        <Button type="submit" data-testid="apply-filters">Apply filters</Button>
-        <Link href="/audit" className="text-sm text-slate-600 hover:underline">Clear</Link>
+        <Button type="submit" data-testid="apply-filters">
+          Apply filters
+        </Button>
+        <Link href="/audit" className="text-sm text-slate-600 hover:underline">
+          Clear
+        </Link>
       </div>
     </form>
   );

@@ -26,6 +26,8 @@ export function claimSupportSummary(payload: Record<string, unknown>): string {
   const c = payload.claim_support as { supported?: unknown; partial?: unknown; unsupported?: unknown } | undefined;
   if (!c || typeof c !== "object") return "—";
   const n = (v: unknown) => (typeof v === "number" ? v : 0);
-  return `${n(c.supported)} supported, ${n(c.partial)} partly supported, ${n(c.unsupported)} unsupported (removed); ` +
-    `${n(payload.dropped_directive_count)} repeating instructions from evidence and ${n(payload.dropped_unsupported_step_count)} unsupported steps removed`;
+  return (
+    `${n(c.supported)} supported, ${n(c.partial)} partly supported, ${n(c.unsupported)} unsupported (removed); ` +
+    `${n(payload.dropped_directive_count)} repeating instructions from evidence and ${n(payload.dropped_unsupported_step_count)} unsupported steps removed`
+  );
 }

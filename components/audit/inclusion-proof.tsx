@@ -32,27 +32,46 @@ export function InclusionProof({ seq }: { seq: number }) {
   }, [seq]);
 
   if (error) return <Alert tone="error" title={error.message} code={error.code} />;
-  if (!loaded || !browser) return <p className="text-sm text-slate-500" data-testid="proof-loading">Checking the inclusion proof…</p>;
+  if (!loaded || !browser)
+    return (
+      <p className="text-sm text-slate-500" data-testid="proof-loading">
+        Checking the inclusion proof…
+      </p>
+    );
   const { file, server } = loaded;
   const ok = browser.ok && server.ok;
   return (
     <div className="space-y-3" data-testid="inclusion-proof" data-verified={ok ? "true" : "false"}>
-      <Alert tone={ok ? "success" : "error"} title={ok ? "Inclusion proof verified" : "Inclusion proof does NOT verify"} code={ok ? undefined : "CG-AUDIT-004"}>
+      <Alert
+        tone={ok ? "success" : "error"}
+        title={ok ? "Inclusion proof verified" : "Inclusion proof does NOT verify"}
+        code={ok ? undefined : "CG-AUDIT-004"}
+      >
         <span data-testid="proof-status">
-          Entry #{file.entry.seq} is leaf {file.leafIndex} of the {file.treeSize}-entry tree signed at {utc(file.checkpoint.time)} (key {file.checkpoint.keyId}).
+          Entry #{file.entry.seq} is leaf {file.leafIndex} of the {file.treeSize}-entry tree signed at {utc(file.checkpoint.time)} (key{" "}
+          {file.checkpoint.keyId}).
         </span>
       </Alert>
       <ul className="grid gap-1 text-sm">
         {browser.checks.map((c) => (
-          <li key={c.name} className="flex items-start gap-2" data-testid={`proof-check-${c.name.replace(/\s+/g, "-")}`} data-ok={c.ok ? "true" : "false"}>
+          <li
+            key={c.name}
+            className="flex items-start gap-2"
+            data-testid={`proof-check-${c.name.replace(/\s+/g, "-")}`}
+            data-ok={c.ok ? "true" : "false"}
+          >
             <Badge tone={c.ok ? "green" : "red"}>{c.ok ? "✓" : "✗"}</Badge>
-            <span><span className="font-medium">{c.name}</span>{c.detail ? <span className="text-slate-600"> — {c.detail}</span> : null}</span>
+            <span>
+              <span className="font-medium">{c.name}</span>
+              {c.detail ? <span className="text-slate-600"> — {c.detail}</span> : null}
+            </span>
           </li>
         ))}
       </ul>
       <p className="text-xs text-slate-500">
-        Checked in this browser{browser.signatureCheckedHere ? "" : " (signature not checkable here)"}; server check: {server.ok ? "verified" : "failed"}.
-        Root <span className="font-mono">{shortHash(file.checkpoint.rootHash, 16)}</span>, path of {file.path.length} hashes.
+        Checked in this browser{browser.signatureCheckedHere ? "" : " (signature not checkable here)"}; server check:{" "}
+        {server.ok ? "verified" : "failed"}. Root <span className="font-mono">{shortHash(file.checkpoint.rootHash, 16)}</span>, path of{" "}
+        {file.path.length} hashes.
       </p>
       <Button
         variant="secondary"

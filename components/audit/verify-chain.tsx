@@ -21,21 +21,34 @@ export function VerifyChain() {
   const { run, busy, error, data } = useAction(verifyChainAction);
   return (
     <div className="space-y-2" data-testid="verify-chain">
-      <Button variant="secondary" onClick={() => run({})} busy={busy} data-testid="verify-chain-button">Verify chain</Button>
+      <Button variant="secondary" onClick={() => run({})} busy={busy} data-testid="verify-chain-button">
+        Verify chain
+      </Button>
       {error ? <Alert tone="error" title={error.message} code={error.code} /> : null}
       {data && data.ok ? (
-        <div data-testid="verify-chain-ok"><Alert tone="success" title="Ledger verified">
-          <span data-testid="verify-chain-result">
-            OK — {data.size} entries, {data.checkpointsChecked} signed checkpoint{data.checkpointsChecked === 1 ? "" : "s"} checked
-            {data.rootHash ? <>, root <span className="font-mono">{shortHash(data.rootHash, 16)}</span></> : null}
-            {data.durationMs !== null ? ` (${data.durationMs} ms)` : null}.
-          </span>
-        </Alert></div>
+        <div data-testid="verify-chain-ok">
+          <Alert tone="success" title="Ledger verified">
+            <span data-testid="verify-chain-result">
+              OK — {data.size} entries, {data.checkpointsChecked} signed checkpoint{data.checkpointsChecked === 1 ? "" : "s"} checked
+              {data.rootHash ? (
+                <>
+                  , root <span className="font-mono">{shortHash(data.rootHash, 16)}</span>
+                </>
+              ) : null}
+              {data.durationMs !== null ? ` (${data.durationMs} ms)` : null}.
+            </span>
+          </Alert>
+        </div>
       ) : null}
       {data && !data.ok ? (
         <Alert tone="error" title="The ledger does not verify" code="CG-AUDIT-002">
           <span data-testid="verify-chain-result">
-            {data.firstBad ? <>First bad entry: <span className="font-mono">#{data.firstBad.seq}</span> — {FAULTS[data.firstBad.fault] ?? data.firstBad.fault}.</> : null}
+            {data.firstBad ? (
+              <>
+                First bad entry: <span className="font-mono">#{data.firstBad.seq}</span> —{" "}
+                {FAULTS[data.firstBad.fault] ?? data.firstBad.fault}.
+              </>
+            ) : null}
             {data.protectionProblems.length ? <> Database protection: {data.protectionProblems.join("; ")}.</> : null}
           </span>
         </Alert>

@@ -43,50 +43,78 @@ interface Props {
   ref?: Ref<CaseGraphHandle>;
 }
 
-export function CaseGraph({ nodes, edges, selectedId, highlight, hiddenLabels, onSelectNode, onReady, ariaLabel, layoutCacheKey, ref }: Props) {
-  const { container, cyRef, ready, failed, latest } = useCytoscape({ nodes, edges, selectedId, highlight, hiddenLabels, onSelectNode, onReady, layoutCacheKey });
+export function CaseGraph({
+  nodes,
+  edges,
+  selectedId,
+  highlight,
+  hiddenLabels,
+  onSelectNode,
+  onReady,
+  ariaLabel,
+  layoutCacheKey,
+  ref,
+}: Props) {
+  const { container, cyRef, ready, failed, latest } = useCytoscape({
+    nodes,
+    edges,
+    selectedId,
+    highlight,
+    hiddenLabels,
+    onSelectNode,
+    onReady,
+    layoutCacheKey,
+  });
 
-  useImperativeHandle(ref, () => ({
-    fit() {
-      cyRef.current?.animate({ fit: { eles: cyRef.current.elements(":visible"), padding: 24 } }, { duration: 200 });
-    },
-    zoomBy(factor: number) {
-      const cy = cyRef.current;
-      if (!cy) return;
-      const level = Math.min(cy.maxZoom(), Math.max(cy.minZoom(), cy.zoom() * factor));
-      cy.animate({ zoom: { level, renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 } } }, { duration: 150 });
-    },
-    relayout() {
-      const cy = cyRef.current;
-      if (!cy) return;
-      const layout = cy.layout({ ...layoutOptions(cy.nodes().length, false), animate: cy.nodes().length <= 250, animationDuration: 400 } as LayoutOptions);
-      const { nodes: n, edges: e, layoutCacheKey: key } = latest.current;
-      // Save only when the graph on screen is the page's graph (no neighbourhoods added since).
-      if (key && cy.nodes().length === n.length) {
-        const { hash, order } = graphHash(n, e);
-        layout.one("layoutstop", () => saveLayout(key, cy, hash, order));
-      }
-      layout.run();
-    },
-    focus(ids: readonly string[]) {
-      const cy = cyRef.current;
-      if (!cy) return;
-      cy.resize(); // the inspector may just have opened below the graph
-      const wanted = new Set(ids);
-      const eles = cy.nodes().filter((n) => wanted.has(n.id()) && n.visible());
-      if (eles.empty()) return;
-      // Frame the nodes themselves (a lone node with its neighbours), never closer than is comfortable to read.
-      const box = (eles.length === 1 ? eles.closedNeighborhood().nodes() : eles).boundingBox();
-      const pad = 48;
-      const w = cy.width();
-      const h = cy.height();
-      const zoom = Math.max(cy.minZoom(), Math.min(1.3, (w - 2 * pad) / Math.max(box.w, 1), (h - 2 * pad) / Math.max(box.h, 1)));
-      const cx = (box.x1 + box.x2) / 2;
-      const cyc = (box.y1 + box.y2) / 2;
-      cy.stop();
-      cy.animate({ zoom, pan: { x: w / 2 - zoom * cx, y: h / 2 - zoom * cyc }, duration: 250 });
-    },
-  }), [cyRef, latest]);
+  useImperativeHandle(
+    ref,
+    () => ({
+      fit() {
+        cyRef.current?.animate({ fit: { eles: cyRef.current.elements(":visible"), padding: 24 } }, { duration: 200 });
+      },
+      zoomBy(factor: number) {
+        const cy = cyRef.current;
+        if (!cy) return;
+        const level = Math.min(cy.maxZoom(), Math.max(cy.minZoom(), cy.zoom() * factor));
+        cy.animate({ zoom: { level, renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 } } }, { duration: 150 });
+      },
+      relayout() {
+        const cy = cyRef.current;
+        if (!cy) return;
+        const layout = cy.layout({
+          ...layoutOptions(cy.nodes().length, false),
+          animate: cy.nodes().length <= 250,
+          animationDuration: 400,
+        } as LayoutOptions);
+        const { nodes: n, edges: e, layoutCacheKey: key } = latest.current;
+        // Save only when the graph on screen is the page's graph (no neighbourhoods added since).
+        if (key && cy.nodes().length === n.length) {
+          const { hash, order } = graphHash(n, e);
+          layout.one("layoutstop", () => saveLayout(key, cy, hash, order));
+        }
+        layout.run();
+      },
+      focus(ids: readonly string[]) {
+        const cy = cyRef.current;
+        if (!cy) return;
+        cy.resize(); // the inspector may just have opened below the graph
+        const wanted = new Set(ids);
+        const eles = cy.nodes().filter((n) => wanted.has(n.id()) && n.visible());
+        if (eles.empty()) return;
+        // Frame the nodes themselves (a lone node with its neighbours), never closer than is comfortable to read.
+        const box = (eles.length === 1 ? eles.closedNeighborhood().nodes() : eles).boundingBox();
+        const pad = 48;
+        const w = cy.width();
+        const h = cy.height();
+        const zoom = Math.max(cy.minZoom(), Math.min(1.3, (w - 2 * pad) / Math.max(box.w, 1), (h - 2 * pad) / Math.max(box.h, 1)));
+        const cx = (box.x1 + box.x2) / 2;
+        const cyc = (box.y1 + box.y2) / 2;
+        cy.stop();
+        cy.animate({ zoom, pan: { x: w / 2 - zoom * cx, y: h / 2 - zoom * cyc }, duration: 250 });
+      },
+    }),
+    [cyRef, latest],
+  );
 
   // Which highlighted ids are on screen: one set of the node ids per node list, not a scan of the nodes per id.
   const nodeIds = useMemo(() => new Set(nodes.map((n) => n.id)), [nodes]);
@@ -129,7 +157,10 @@ export function CaseGraph({ nodes, edges, selectedId, highlight, hiddenLabels, o
         }}
       />
       {!ready && !failed ? (
-        <div className="pointer-events-none absolute inset-0 flex items-center justify-center text-sm text-slate-600" data-testid="graph-loading">
+        <div
+          className="pointer-events-none absolute inset-0 flex items-center justify-center text-sm text-slate-600"
+          data-testid="graph-loading"
+        >
           <span className="mr-2 h-4 w-4 animate-spin rounded-full border-2 border-slate-400 border-t-transparent" aria-hidden />
           Laying out {nodes.length.toLocaleString("en-US")} nodes…
         </div>
@@ -140,7 +171,9 @@ export function CaseGraph({ nodes, edges, selectedId, highlight, hiddenLabels, o
         </div>
       ) : null}
       <p className="sr-only" aria-live="polite">
-        {highlightedNodes.length ? `${highlightedNodes.length} node${highlightedNodes.length === 1 ? "" : "s"} highlighted in the graph.` : ""}
+        {highlightedNodes.length
+          ? `${highlightedNodes.length} node${highlightedNodes.length === 1 ? "" : "s"} highlighted in the graph.`
+          : ""}
       </p>
     </div>
   );

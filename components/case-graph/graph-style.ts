@@ -12,7 +12,10 @@ const SIZES = [16, 20, 24, 29, 35];
 const sizeClass = (degree: number) => `d${degree <= 1 ? 0 : degree <= 3 ? 1 : degree <= 6 ? 2 : degree <= 12 ? 3 : 4}`;
 
 export function labelClass(label: string): string {
-  return `l-${label.toLowerCase().replace(/[^a-z0-9]+/g, "-").slice(0, 40)}-${fnv(label, 2166136261)}`;
+  return `l-${label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .slice(0, 40)}-${fnv(label, 2166136261)}`;
 }
 
 export function labelRule(label: string) {
@@ -40,50 +43,53 @@ export const BIG = 250;
 
 export function graphStyle(big: boolean, labels: Iterable<string>): StylesheetJson {
   const style: StylesheetJson = [
-  {
-    selector: "node",
-    style: {
-      "background-color": "#64748b",
-      width: SIZES[0],
-      height: SIZES[0],
-      label: "data(name)",
-      "font-size": 12,
-      "font-family": "ui-sans-serif, system-ui, sans-serif",
-      color: "#0f172a",
-      "text-valign": "bottom",
-      "text-margin-y": 3,
-      "text-outline-color": "#ffffff",
-      "text-outline-width": 2,
-      "min-zoomed-font-size": 6,
-      "border-width": 1.5,
-      "border-color": "#ffffff",
-      ...(big ? {} : { "transition-property": "opacity, border-width, border-color", "transition-duration": 120 }),
+    {
+      selector: "node",
+      style: {
+        "background-color": "#64748b",
+        width: SIZES[0],
+        height: SIZES[0],
+        label: "data(name)",
+        "font-size": 12,
+        "font-family": "ui-sans-serif, system-ui, sans-serif",
+        color: "#0f172a",
+        "text-valign": "bottom",
+        "text-margin-y": 3,
+        "text-outline-color": "#ffffff",
+        "text-outline-width": 2,
+        "min-zoomed-font-size": 6,
+        "border-width": 1.5,
+        "border-color": "#ffffff",
+        ...(big ? {} : { "transition-property": "opacity, border-width, border-color", "transition-duration": 120 }),
+      },
     },
-  },
-  {
-    selector: "edge",
-    style: {
-      width: 1.2,
-      "line-color": "#94a3b8",
-      "target-arrow-color": "#94a3b8",
-      "target-arrow-shape": "triangle",
-      "arrow-scale": 0.7,
-      "curve-style": "bezier",
-      "font-size": 9,
-      color: "#334155",
-      "text-rotation": "autorotate",
-      "text-outline-color": "#ffffff",
-      "text-outline-width": 2,
-      "min-zoomed-font-size": 8,
+    {
+      selector: "edge",
+      style: {
+        width: 1.2,
+        "line-color": "#94a3b8",
+        "target-arrow-color": "#94a3b8",
+        "target-arrow-shape": "triangle",
+        "arrow-scale": 0.7,
+        "curve-style": "bezier",
+        "font-size": 9,
+        color: "#334155",
+        "text-rotation": "autorotate",
+        "text-outline-color": "#ffffff",
+        "text-outline-width": 2,
+        "min-zoomed-font-size": 8,
+      },
     },
-  },
-  { selector: "node.dim", style: { opacity: 0.18 } },
-  { selector: "edge.dim", style: { opacity: 0.08 } },
-  { selector: "node.hl", style: { "border-width": 4, "border-color": "#f59e0b", "z-index": 20, "font-weight": "bold" } },
-  { selector: "edge.hl", style: { width: 3, "line-color": "#d97706", "target-arrow-color": "#d97706", label: "data(type)", "z-index": 20 } },
-  { selector: "node.sel", style: { "border-width": 4, "border-color": "#1d4ed8", "z-index": 30, "font-weight": "bold" } },
-  { selector: "edge.sel-adj", style: { width: 2.2, "line-color": "#1d4ed8", "target-arrow-color": "#1d4ed8", label: "data(type)" } },
-  { selector: ".label-hidden", style: { display: "none" } },
+    { selector: "node.dim", style: { opacity: 0.18 } },
+    { selector: "edge.dim", style: { opacity: 0.08 } },
+    { selector: "node.hl", style: { "border-width": 4, "border-color": "#f59e0b", "z-index": 20, "font-weight": "bold" } },
+    {
+      selector: "edge.hl",
+      style: { width: 3, "line-color": "#d97706", "target-arrow-color": "#d97706", label: "data(type)", "z-index": 20 },
+    },
+    { selector: "node.sel", style: { "border-width": 4, "border-color": "#1d4ed8", "z-index": 30, "font-weight": "bold" } },
+    { selector: "edge.sel-adj", style: { width: 2.2, "line-color": "#1d4ed8", "target-arrow-color": "#1d4ed8", label: "data(type)" } },
+    { selector: ".label-hidden", style: { display: "none" } },
   ];
   SIZES.forEach((size, i) => style.push({ selector: `node.d${i}`, style: { width: size, height: size } }));
   for (const label of new Set(labels)) style.push(labelRule(label) as StylesheetJson[number]);
@@ -122,4 +128,3 @@ export function layoutOptions(count: number, incremental: boolean): LayoutOption
     sampleSize: count > 250 ? 12 : 25,
   } as LayoutOptions;
 }
-

@@ -11,7 +11,13 @@ export function fnv(s: string, seed: number): string {
 
 export function graphHash(nodes: readonly GraphNodeView[], edges: readonly GraphEdgeView[]): { hash: string; order: string[] } {
   const order = nodes.map((n) => n.id).sort();
-  const text = order.join("\n") + "\n--\n" + edges.map((e) => e.id).sort().join("\n");
+  const text =
+    order.join("\n") +
+    "\n--\n" +
+    edges
+      .map((e) => e.id)
+      .sort()
+      .join("\n");
   return { hash: fnv(text, 2166136261) + fnv(text, 2654435761) + ":" + order.length, order };
 }
 
@@ -39,4 +45,3 @@ export function saveLayout(key: string, cy: Core, hash: string, order: string[])
     // Storage full or disabled: the next visit lays out again.
   }
 }
-

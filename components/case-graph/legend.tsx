@@ -3,7 +3,15 @@
 import { cn } from "@/components/ui";
 import { labelStyle, shapePath } from "./palette";
 
-export function Legend({ counts, hidden, onToggle }: { counts: Array<[string, number]>; hidden: ReadonlySet<string>; onToggle: (label: string) => void }) {
+export function Legend({
+  counts,
+  hidden,
+  onToggle,
+}: {
+  counts: Array<[string, number]>;
+  hidden: ReadonlySet<string>;
+  onToggle: (label: string) => void;
+}) {
   return (
     <ul className="flex flex-wrap gap-1" aria-label="Legend: node types (select to show or hide)" data-testid="graph-legend">
       {counts.map(([label, n]) => {
@@ -17,7 +25,9 @@ export function Legend({ counts, hidden, onToggle }: { counts: Array<[string, nu
               onClick={() => onToggle(label)}
               className={cn(
                 "inline-flex items-center gap-1 rounded border px-1.5 py-0.5 text-[11px]",
-                shown ? "border-slate-300 bg-white text-slate-800" : "border-dashed border-slate-400 bg-slate-100 text-slate-600 line-through",
+                shown
+                  ? "border-slate-300 bg-white text-slate-800"
+                  : "border-dashed border-slate-400 bg-slate-100 text-slate-600 line-through",
               )}
               title={shown ? `Hide ${label} nodes` : `Show ${label} nodes`}
             >

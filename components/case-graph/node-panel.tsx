@@ -42,16 +42,25 @@ export function NodePanel({
           <h2 id="node-heading" className="truncate text-sm font-semibold text-slate-900">
             <SafeText text={node.name} />
           </h2>
-          <span className="shrink-0 text-xs text-slate-600"><SafeText text={node.label} /></span>
+          <span className="shrink-0 text-xs text-slate-600">
+            <SafeText text={node.label} />
+          </span>
           <ClassificationBadge classification={node.classification} />
         </div>
-        <button type="button" onClick={onClose} aria-label="Close the node panel" className="rounded px-1.5 text-lg leading-none text-slate-600 hover:bg-slate-100 hover:text-slate-900">
+        <button
+          type="button"
+          onClick={onClose}
+          aria-label="Close the node panel"
+          className="rounded px-1.5 text-lg leading-none text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+        >
           ×
         </button>
       </div>
       <div className="min-h-0 flex-1 space-y-3 overflow-y-auto p-3">
         <div className="flex flex-wrap items-center gap-2 text-xs text-slate-700">
-          <span className="font-mono"><SafeText text={node.id} /></span>
+          <span className="font-mono">
+            <SafeText text={node.id} />
+          </span>
           <span>· {plural(node.degree, "visible relationship")}</span>
           {canExpand ? (
             <Button size="sm" variant="secondary" onClick={onExpand} busy={expanding} className="ml-auto">
@@ -63,8 +72,12 @@ export function NodePanel({
           <dl className="grid grid-cols-[minmax(6rem,auto)_1fr] gap-x-3 gap-y-1 text-xs">
             {props.map(([k, v]) => (
               <div key={k} className="contents">
-                <dt className="text-slate-500"><SafeText text={humanise(k)} /></dt>
-                <dd className="break-words text-slate-900"><SafeText text={propertyText(v)} /></dd>
+                <dt className="text-slate-500">
+                  <SafeText text={humanise(k)} />
+                </dt>
+                <dd className="break-words text-slate-900">
+                  <SafeText text={propertyText(v)} />
+                </dd>
               </div>
             ))}
           </dl>
@@ -94,7 +107,9 @@ export function NodePanel({
                           <span className="ml-auto text-slate-600">{formatDate(e.collectedAt)}</span>
                           <ClassificationBadge classification={e.classification} />
                         </span>
-                        <span className="mt-0.5 block text-xs leading-5 text-slate-700"><SafeText text={e.excerpt} /></span>
+                        <span className="mt-0.5 block text-xs leading-5 text-slate-700">
+                          <SafeText text={e.excerpt} />
+                        </span>
                       </button>
                     </li>
                   ))}

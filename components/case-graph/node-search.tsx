@@ -107,13 +107,18 @@ export function NodeSearch({
                     pick(n);
                   }}
                   onMouseEnter={() => setActive(i)}
-                  className={cn("flex cursor-pointer items-center gap-2 px-2.5 py-1", i === active ? "bg-blue-50 text-blue-950" : "text-slate-800")}
+                  className={cn(
+                    "flex cursor-pointer items-center gap-2 px-2.5 py-1",
+                    i === active ? "bg-blue-50 text-blue-950" : "text-slate-800",
+                  )}
                   data-testid="node-search-option"
                 >
                   <svg viewBox="0 0 16 16" className="h-3 w-3 shrink-0" aria-hidden>
                     <path d={shapePath(s.shape)} fill={s.color} />
                   </svg>
-                  <span className="truncate"><SafeText text={n.name} /></span>
+                  <span className="truncate">
+                    <SafeText text={n.name} />
+                  </span>
                   <span className="ml-auto shrink-0 font-mono text-[11px] text-slate-500">{n.id}</span>
                 </li>
               );

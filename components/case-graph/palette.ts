@@ -2,8 +2,21 @@
 // any other (so a label always looks the same). Every colour keeps 3:1 contrast against the white canvas (WCAG 1.4.11
 // for graphics) and the shape repeats the distinction for people who cannot tell the colours apart.
 export type NodeShape =
-  | "ellipse" | "round-rectangle" | "diamond" | "hexagon" | "triangle" | "round-triangle" | "rhomboid" | "star"
-  | "vee" | "tag" | "octagon" | "barrel" | "pentagon" | "concave-hexagon" | "round-diamond";
+  | "ellipse"
+  | "round-rectangle"
+  | "diamond"
+  | "hexagon"
+  | "triangle"
+  | "round-triangle"
+  | "rhomboid"
+  | "star"
+  | "vee"
+  | "tag"
+  | "octagon"
+  | "barrel"
+  | "pentagon"
+  | "concave-hexagon"
+  | "round-diamond";
 
 export interface LabelStyle {
   color: string;
@@ -49,16 +62,31 @@ export function labelStyle(label: string): LabelStyle {
 /** An SVG path (in a 16×16 box) approximating the Cytoscape shape, for the legend. */
 export function shapePath(shape: NodeShape): string {
   switch (shape) {
-    case "ellipse": return "M8 1.5a6.5 6.5 0 1 1 0 13a6.5 6.5 0 1 1 0-13z";
-    case "round-rectangle": case "barrel": return "M4 2h8a2.5 2.5 0 0 1 2.5 2.5v7A2.5 2.5 0 0 1 12 14H4a2.5 2.5 0 0 1-2.5-2.5v-7A2.5 2.5 0 0 1 4 2z";
-    case "diamond": case "round-diamond": return "M8 1l7 7-7 7-7-7z";
-    case "hexagon": case "concave-hexagon": return "M4.5 2h7L15 8l-3.5 6h-7L1 8z";
-    case "triangle": case "round-triangle": return "M8 1.5l7 12.5H1z";
-    case "rhomboid": return "M5 2h10l-4 12H1z";
-    case "star": return "M8 1l2.1 4.6 5 .5-3.8 3.3 1.1 4.9L8 11.8l-4.4 2.5 1.1-4.9L.9 6.1l5-.5z";
-    case "vee": return "M1 2l7 5 7-5-7 12z";
-    case "tag": return "M1 3h9l5 5-5 5H1z";
-    case "octagon": return "M5 1h6l4 4v6l-4 4H5l-4-4V5z";
-    case "pentagon": return "M8 1l7 5.2-2.7 8.3H3.7L1 6.2z";
+    case "ellipse":
+      return "M8 1.5a6.5 6.5 0 1 1 0 13a6.5 6.5 0 1 1 0-13z";
+    case "round-rectangle":
+    case "barrel":
+      return "M4 2h8a2.5 2.5 0 0 1 2.5 2.5v7A2.5 2.5 0 0 1 12 14H4a2.5 2.5 0 0 1-2.5-2.5v-7A2.5 2.5 0 0 1 4 2z";
+    case "diamond":
+    case "round-diamond":
+      return "M8 1l7 7-7 7-7-7z";
+    case "hexagon":
+    case "concave-hexagon":
+      return "M4.5 2h7L15 8l-3.5 6h-7L1 8z";
+    case "triangle":
+    case "round-triangle":
+      return "M8 1.5l7 12.5H1z";
+    case "rhomboid":
+      return "M5 2h10l-4 12H1z";
+    case "star":
+      return "M8 1l2.1 4.6 5 .5-3.8 3.3 1.1 4.9L8 11.8l-4.4 2.5 1.1-4.9L.9 6.1l5-.5z";
+    case "vee":
+      return "M1 2l7 5 7-5-7 12z";
+    case "tag":
+      return "M1 3h9l5 5-5 5H1z";
+    case "octagon":
+      return "M5 1h6l4 4v6l-4 4H5l-4-4V5z";
+    case "pentagon":
+      return "M8 1l7 5.2-2.7 8.3H3.7L1 6.2z";
   }
 }

@@ -23,7 +23,6 @@ function loadCytoscape(): Promise<CytoscapeFn> {
 }
 if (typeof window !== "undefined") void loadCytoscape().catch(() => {});
 
-
 export interface CytoscapeInput {
   nodes: readonly GraphNodeView[];
   edges: readonly GraphEdgeView[];
@@ -59,11 +58,11 @@ export function useCytoscape({ nodes, edges, selectedId, highlight, hiddenLabels
         const big = n0.length > BIG;
         cy = cytoscape({
           container: container.current,
-          elements: [
-            ...n0.map((n) => ({ ...nodeElement(n), ...(saved ? { position: saved.get(n.id) } : {}) })),
-            ...e0.map(edgeElement),
-          ],
-          style: graphStyle(big, n0.map((n) => n.label)),
+          elements: [...n0.map((n) => ({ ...nodeElement(n), ...(saved ? { position: saved.get(n.id) } : {}) })), ...e0.map(edgeElement)],
+          style: graphStyle(
+            big,
+            n0.map((n) => n.label),
+          ),
           layout: { name: "preset", fit: false },
           minZoom: 0.08,
           maxZoom: 3,
@@ -170,7 +169,10 @@ export function useCytoscape({ nodes, edges, selectedId, highlight, hiddenLabels
     const added = cy.add(add);
     // Start new nodes next to a neighbour that is already placed, so the incremental layout moves little.
     added.nodes().forEach((node) => {
-      const anchor = node.neighborhood().nodes().filter((m) => !added.contains(m));
+      const anchor = node
+        .neighborhood()
+        .nodes()
+        .filter((m) => !added.contains(m));
       const p = anchor.nonempty() ? anchor[0].position() : { x: 0, y: 0 };
       node.position({ x: p.x + (Math.random() - 0.5) * 80, y: p.y + (Math.random() - 0.5) * 80 });
     });
@@ -183,7 +185,10 @@ export function useCytoscape({ nodes, edges, selectedId, highlight, hiddenLabels
     if (!cy || !ready) return;
     cy.batch(() => {
       cy.elements().removeClass("hl dim sel sel-adj label-hidden");
-      if (hiddenLabels.size) cy.nodes().filter((n) => hiddenLabels.has(n.data("label"))).addClass("label-hidden");
+      if (hiddenLabels.size)
+        cy.nodes()
+          .filter((n) => hiddenLabels.has(n.data("label")))
+          .addClass("label-hidden");
       if (highlight && (highlight.nodes.size || highlight.edges.size)) {
         cy.elements().addClass("dim");
         const hlNodes = cy.nodes().filter((n) => highlight.nodes.has(n.id()));

@@ -34,7 +34,17 @@ export function citedSnippet(text: string, claim: string, max = 320): { before: 
   };
 }
 
-export function EvidenceCard({ evidence, claim, claimId, loading }: { evidence: CardEvidence | null; claim: string; claimId: string | null; loading?: boolean }) {
+export function EvidenceCard({
+  evidence,
+  claim,
+  claimId,
+  loading,
+}: {
+  evidence: CardEvidence | null;
+  claim: string;
+  claimId: string | null;
+  loading?: boolean;
+}) {
   if (!evidence) {
     return (
       <span className="block p-3 text-sm text-slate-700">{loading ? "Loading evidence…" : "This evidence is not available to you."}</span>
@@ -46,19 +56,28 @@ export function EvidenceCard({ evidence, claim, claimId, loading }: { evidence: 
       <ClassificationBanner classification={evidence.classification} />
       <span className="block space-y-1.5 p-3 text-left">
         <span className="flex items-baseline justify-between gap-2">
-          <span className="font-semibold text-slate-900"><SafeText text={humanise(evidence.type)} /></span>
-          <span className="font-mono text-xs text-slate-600">{evidence.id}{claimId ? ` · ${claimId}` : ""}</span>
+          <span className="font-semibold text-slate-900">
+            <SafeText text={humanise(evidence.type)} />
+          </span>
+          <span className="font-mono text-xs text-slate-600">
+            {evidence.id}
+            {claimId ? ` · ${claimId}` : ""}
+          </span>
         </span>
         <span className="grid grid-cols-[auto_1fr] gap-x-2 text-xs text-slate-700">
           <span className="text-slate-500">Source</span>
-          <span><SafeText text={evidence.sourceSystem} /></span>
+          <span>
+            <SafeText text={evidence.sourceSystem} />
+          </span>
           <span className="text-slate-500">Collected</span>
           <span>{formatDateTime(evidence.collectedAt)}</span>
         </span>
         {snippet ? (
           <span className="block border-l-2 border-amber-500 bg-amber-50 px-2 py-1 text-xs leading-relaxed text-slate-800">
             <SafeText text={snippet.before} />
-            <mark className="bg-amber-200 text-slate-900"><SafeText text={snippet.passage} /></mark>
+            <mark className="bg-amber-200 text-slate-900">
+              <SafeText text={snippet.passage} />
+            </mark>
             <SafeText text={snippet.after} />
           </span>
         ) : evidence.text ? (

@@ -57,11 +57,17 @@ export function EvidencePanel({
             </button>
           ) : null}
           <h2 id="evidence-heading" className="truncate text-sm font-semibold text-slate-900">
-            {evidence ? <SafeText text={humanise(evidence.type)} /> : "Evidence"} <span className="font-mono text-xs font-normal text-slate-600">{evidenceId}</span>
+            {evidence ? <SafeText text={humanise(evidence.type)} /> : "Evidence"}{" "}
+            <span className="font-mono text-xs font-normal text-slate-600">{evidenceId}</span>
           </h2>
           {evidence ? <ClassificationBadge classification={evidence.classification} /> : null}
         </div>
-        <button type="button" onClick={onClose} aria-label="Close the evidence panel" className="rounded px-1.5 text-lg leading-none text-slate-600 hover:bg-slate-100 hover:text-slate-900">
+        <button
+          type="button"
+          onClick={onClose}
+          aria-label="Close the evidence panel"
+          className="rounded px-1.5 text-lg leading-none text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+        >
           ×
         </button>
       </div>
@@ -80,21 +86,25 @@ export function EvidencePanel({
             <div className="space-y-3 p-3">
               <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs">
                 <dt className="text-slate-500">Source system</dt>
-                <dd className="text-slate-900"><SafeText text={evidence.sourceSystem} /></dd>
+                <dd className="text-slate-900">
+                  <SafeText text={evidence.sourceSystem} />
+                </dd>
                 <dt className="text-slate-500">Collected</dt>
                 <dd className="text-slate-900">{formatDateTime(evidence.collectedAt)}</dd>
                 {Object.entries(evidence.metadata).map(([k, v]) => (
                   <div key={k} className="contents">
-                    <dt className="text-slate-500"><SafeText text={humanise(k)} /></dt>
-                    <dd className="text-slate-900"><SafeText text={propertyText(v)} /></dd>
+                    <dt className="text-slate-500">
+                      <SafeText text={humanise(k)} />
+                    </dt>
+                    <dd className="text-slate-900">
+                      <SafeText text={propertyText(v)} />
+                    </dd>
                   </div>
                 ))}
                 <dt className="text-slate-500">Linked to</dt>
                 <dd className="flex flex-wrap gap-1">
                   {evidence.nodeIds.length ? (
-                    evidence.nodeIds.map((id) => (
-                      <NodeLink key={id} id={id} name={nodeName(id)} onSelect={onSelectNode} />
-                    ))
+                    evidence.nodeIds.map((id) => <NodeLink key={id} id={id} name={nodeName(id)} onSelect={onSelectNode} />)
                   ) : (
                     <span className="text-slate-600">No node you can see</span>
                   )}
@@ -103,14 +113,20 @@ export function EvidencePanel({
               {claim ? (
                 <p className="rounded-md bg-slate-50 px-2 py-1.5 text-xs text-slate-700">
                   Cited for{claimId ? <span className="font-mono"> {claimId}</span> : null}: “{claim}”
-                  {!at ? <span className="mt-0.5 block text-slate-600">The exact passage could not be located; the whole item is shown.</span> : null}
+                  {!at ? (
+                    <span className="mt-0.5 block text-slate-600">The exact passage could not be located; the whole item is shown.</span>
+                  ) : null}
                 </p>
               ) : null}
               <div className="whitespace-pre-wrap text-sm leading-6 text-slate-900" data-testid="evidence-text">
                 {at ? (
                   <>
                     <SafeText text={evidence.content.slice(0, at.start)} />
-                    <mark ref={mark} className="rounded-sm bg-amber-200 px-0.5 text-slate-950 outline outline-1 outline-amber-500" data-testid="cited-passage">
+                    <mark
+                      ref={mark}
+                      className="rounded-sm bg-amber-200 px-0.5 text-slate-950 outline outline-1 outline-amber-500"
+                      data-testid="cited-passage"
+                    >
                       <SafeText text={evidence.content.slice(at.start, at.end)} />
                     </mark>
                     <SafeText text={evidence.content.slice(at.end)} />

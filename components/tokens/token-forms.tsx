@@ -19,7 +19,10 @@ export function CreateTokenForm() {
         <div className="rounded-md border border-amber-300 bg-amber-50 p-4" data-testid="issued-token">
           <p className="text-sm font-semibold text-amber-900">Copy this token now. It is shown once and stored only as a hash.</p>
           <div className="mt-2 flex items-center gap-2">
-            <code className="block flex-1 break-all rounded bg-white px-2 py-1.5 font-mono text-sm text-slate-900 ring-1 ring-amber-200" data-testid="token-secret">
+            <code
+              className="block flex-1 break-all rounded bg-white px-2 py-1.5 font-mono text-sm text-slate-900 ring-1 ring-amber-200"
+              data-testid="token-secret"
+            >
               {data.token}
             </code>
             <Button
@@ -36,10 +39,21 @@ export function CreateTokenForm() {
           <p className="mt-2 text-xs text-amber-900">
             Use it as <code className="font-mono">Authorization: Bearer …</code>. Expires {new Date(data.expiresAt).toLocaleString()}.
           </p>
-          <Button variant="ghost" size="sm" className="mt-2" onClick={() => { setCopied(false); reset(); }}>Done</Button>
+          <Button
+            variant="ghost"
+            size="sm"
+            className="mt-2"
+            onClick={() => {
+              setCopied(false);
+              reset();
+            }}
+          >
+            Done
+          </Button>
         </div>
       ) : null}
-      <form method="post"
+      <form
+        method="post"
         ref={formRef}
         noValidate
         className="grid gap-4 sm:grid-cols-3"
@@ -59,12 +73,16 @@ export function CreateTokenForm() {
         <Field label="Expires in" htmlFor="token-expiry" error={fields.expiresIn}>
           <Select id="token-expiry" name="expiresIn" defaultValue="7d" aria-invalid={!!fields.expiresIn}>
             {TOKEN_EXPIRIES.map((x) => (
-              <option key={x} value={x}>{EXPIRY_LABELS[x] ?? x}</option>
+              <option key={x} value={x}>
+                {EXPIRY_LABELS[x] ?? x}
+              </option>
             ))}
           </Select>
         </Field>
         <div className="flex items-end">
-          <Button type="submit" busy={busy}>Create token</Button>
+          <Button type="submit" busy={busy}>
+            Create token
+          </Button>
         </div>
       </form>
     </div>
@@ -72,14 +90,25 @@ export function CreateTokenForm() {
 }
 
 /** Revokes a token: the owner's own (`own`), or any of the tenant's as its admin. */
-export function RevokeTokenButton({ token, own = false }: { token: { id: string; name: string; prefix: string; userEmail: string }; own?: boolean }) {
+export function RevokeTokenButton({
+  token,
+  own = false,
+}: {
+  token: { id: string; name: string; prefix: string; userEmail: string };
+  own?: boolean;
+}) {
   const { run, error } = useAction(own ? revokeOwnTokenAction : revokeTokenAction);
   return (
     <>
       <ConfirmButton
         testId={`revoke-${token.id}`}
         title={`Revoke "${token.name}"?`}
-        description={<>The token <code className="font-mono">{token.prefix}…</code> of {token.userEmail} stops working on its next request. This cannot be undone.</>}
+        description={
+          <>
+            The token <code className="font-mono">{token.prefix}…</code> of {token.userEmail} stops working on its next request. This cannot
+            be undone.
+          </>
+        }
         confirmLabel="Revoke"
         onConfirm={async () => {
           await run({ tokenId: token.id });

@@ -27,7 +27,9 @@ export function TokenTable({ tokens, showUser = true, own = false }: { tokens: T
           <Th>Expires</Th>
           <Th>Last used</Th>
           <Th>Status</Th>
-          <Th><span className="sr-only">Actions</span></Th>
+          <Th>
+            <span className="sr-only">Actions</span>
+          </Th>
         </Tr>
       </THead>
       <TBody>
@@ -38,11 +40,20 @@ export function TokenTable({ tokens, showUser = true, own = false }: { tokens: T
               <code className="text-xs text-slate-500">{t.prefix}…</code>
             </Td>
             {showUser ? <Td className="text-xs">{t.userEmail}</Td> : null}
-            <Td className="text-xs">{fmt(t.createdAt)}<div className="text-slate-500">{t.createdBy ?? ""}</div></Td>
+            <Td className="text-xs">
+              {fmt(t.createdAt)}
+              <div className="text-slate-500">{t.createdBy ?? ""}</div>
+            </Td>
             <Td className="text-xs">{fmt(t.expiresAt)}</Td>
             <Td className="text-xs">{fmt(t.lastUsedAt)}</Td>
             <Td>
-              {t.status === "active" ? <Badge tone="green">active</Badge> : t.status === "expired" ? <Badge tone="amber">expired</Badge> : <Badge tone="red">revoked</Badge>}
+              {t.status === "active" ? (
+                <Badge tone="green">active</Badge>
+              ) : t.status === "expired" ? (
+                <Badge tone="amber">expired</Badge>
+              ) : (
+                <Badge tone="red">revoked</Badge>
+              )}
             </Td>
             <Td>{t.status === "active" ? <RevokeTokenButton token={t} own={own} /> : null}</Td>
           </Tr>

@@ -9,16 +9,45 @@ const tones = {
 } as const;
 
 /** A message box; errors are announced to screen readers. Shows a failure code when given one. */
-export function Alert({ tone = "info", title, code, children, className }: { tone?: keyof typeof tones; title?: string; code?: string; children?: ReactNode; className?: string }) {
+export function Alert({
+  tone = "info",
+  title,
+  code,
+  children,
+  className,
+}: {
+  tone?: keyof typeof tones;
+  title?: string;
+  code?: string;
+  children?: ReactNode;
+  className?: string;
+}) {
   return (
     <div role={tone === "error" ? "alert" : "status"} className={cn("rounded-md border px-3 py-2 text-sm", tones[tone], className)}>
-      {title ? <p className="font-medium">{title}{code ? <span className="ml-2 font-mono text-xs opacity-75">{code}</span> : null}</p> : null}
+      {title ? (
+        <p className="font-medium">
+          {title}
+          {code ? <span className="ml-2 font-mono text-xs opacity-75">{code}</span> : null}
+        </p>
+      ) : null}
       {children ? <div className={title ? "mt-1" : undefined}>{children}</div> : null}
     </div>
   );
 }
 
-export function Card({ title, description, actions, children, className }: { title?: ReactNode; description?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string }) {
+export function Card({
+  title,
+  description,
+  actions,
+  children,
+  className,
+}: {
+  title?: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
     <section className={cn("rounded-lg border border-slate-200 bg-white p-5 shadow-sm", className)}>
       {title || actions ? (

@@ -19,7 +19,11 @@ export function ClassificationBanner({ classification, className }: { classifica
     <div
       role="note"
       aria-label={`Classification: ${classificationLabel(classification)}`}
-      className={cn("w-full py-0.5 text-center text-xs font-bold uppercase tracking-widest", styles[classification] ?? "bg-slate-700 text-white", className)}
+      className={cn(
+        "w-full py-0.5 text-center text-xs font-bold uppercase tracking-widest",
+        styles[classification] ?? "bg-slate-700 text-white",
+        className,
+      )}
     >
       {classificationLabel(classification)}
     </div>
@@ -29,7 +33,12 @@ export function ClassificationBanner({ classification, className }: { classifica
 /** A small inline marking chip. */
 export function ClassificationBadge({ classification }: { classification: string }) {
   return (
-    <span className={cn("inline-flex rounded px-1.5 py-0.5 text-[11px] font-bold uppercase tracking-wide", styles[classification] ?? "bg-slate-700 text-white")}>
+    <span
+      className={cn(
+        "inline-flex rounded px-1.5 py-0.5 text-[11px] font-bold uppercase tracking-wide",
+        styles[classification] ?? "bg-slate-700 text-white",
+      )}
+    >
       {classificationLabel(classification)}
     </span>
   );

@@ -37,7 +37,9 @@ export function ConfirmButton({
         className="m-auto w-full max-w-md rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/40"
       >
         <div className="p-5">
-          <h2 id={testId ? `${testId}-title` : undefined} className="text-base font-semibold text-slate-900">{title}</h2>
+          <h2 id={testId ? `${testId}-title` : undefined} className="text-base font-semibold text-slate-900">
+            {title}
+          </h2>
           {description ? <div className="mt-2 text-sm text-slate-600">{description}</div> : null}
           <div className="mt-5 flex justify-end gap-2">
             <Button variant="secondary" onClick={() => ref.current?.close()} disabled={busy}>

@@ -27,7 +27,12 @@ export function Field({
       {children}
       {hint && !error ? <p className="text-xs text-slate-500">{hint}</p> : null}
       {error ? (
-        <p id={htmlFor ? `${htmlFor}-error` : undefined} role="alert" className="text-xs font-medium text-red-700" data-field-error={htmlFor}>
+        <p
+          id={htmlFor ? `${htmlFor}-error` : undefined}
+          role="alert"
+          className="text-xs font-medium text-red-700"
+          data-field-error={htmlFor}
+        >
           {error}
         </p>
       ) : null}

@@ -13,7 +13,12 @@ export function SafeText({ text, className }: { text: string; className?: string
         r.kind === "text" ? (
           r.text
         ) : (
-          <span key={i} className="mx-px rounded-sm bg-rose-100 px-0.5 font-mono text-[10px] text-rose-900" title={`Hidden character ${r.label}`} aria-label={`hidden character ${r.label}`}>
+          <span
+            key={i}
+            className="mx-px rounded-sm bg-rose-100 px-0.5 font-mono text-[10px] text-rose-900"
+            title={`Hidden character ${r.label}`}
+            aria-label={`hidden character ${r.label}`}
+          >
             {r.label}
           </span>
         ),

@@ -18,7 +18,13 @@ export function Tr({ className, ...rest }: HTMLAttributes<HTMLTableRowElement>) 
   return <tr className={cn("align-top", className)} {...rest} />;
 }
 export function Th({ className, ...rest }: ThHTMLAttributes<HTMLTableCellElement>) {
-  return <th scope="col" className={cn("px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600", className)} {...rest} />;
+  return (
+    <th
+      scope="col"
+      className={cn("px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600", className)}
+      {...rest}
+    />
+  );
 }
 export function Td({ className, ...rest }: TdHTMLAttributes<HTMLTableCellElement>) {
   return <td className={cn("px-3 py-2 text-slate-800", className)} {...rest} />;

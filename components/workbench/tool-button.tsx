@@ -2,7 +2,17 @@
 import { cn } from "@/components/ui";
 
 /** A compact graph-toolbar button: its label is its accessible name and its tooltip. */
-export function ToolButton({ label, onClick, children, wide }: { label: string; onClick: () => void; children: React.ReactNode; wide?: boolean }) {
+export function ToolButton({
+  label,
+  onClick,
+  children,
+  wide,
+}: {
+  label: string;
+  onClick: () => void;
+  children: React.ReactNode;
+  wide?: boolean;
+}) {
   return (
     <button
       type="button"

@@ -60,6 +60,5 @@ export function useGraphData(caseId: string, initialGraph: CaseGraphView, source
     [caseId, merge, sources],
   );
 
-
   return { graph, nodes, edges, nodeById, edgeById, labelCounts, hiddenLabels, setHiddenLabels, expand, expanding };
 }

@@ -8,9 +8,12 @@ const SETTLE_MS = 60;
 
 export function useGraphFocus(graphRef: RefObject<CaseGraphHandle | null>) {
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
   return useCallback(
     (ids: readonly string[], before?: () => void) => {
       if (timer.current) clearTimeout(timer.current);

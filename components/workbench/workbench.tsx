@@ -22,7 +22,14 @@ import { errorOf, unwrap } from "@/components/providers";
 import { ClassificationBadge, cn } from "@/components/ui";
 import type { CaseGraphView, EvidenceView, ExampleQuestion, VisibleCounts } from "@/lib/domain/workbench-views";
 import { askStream } from "@/app/(workbench)/cases/[caseId]/actions";
-import { expandNode, findNodes, loadCaseGraph, loadEvidence, loadHistory, loadNodeDetails } from "@/app/(workbench)/cases/[caseId]/workbench-actions";
+import {
+  expandNode,
+  findNodes,
+  loadCaseGraph,
+  loadEvidence,
+  loadHistory,
+  loadNodeDetails,
+} from "@/app/(workbench)/cases/[caseId]/workbench-actions";
 import { useGraphData } from "./use-graph-data";
 import { highlightOf, type Focus } from "./highlight";
 import { useGraphFocus } from "./use-graph-focus";
@@ -70,10 +77,14 @@ export function Workbench({
   const graphRef = useRef<CaseGraphHandle>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
 
-  const { graph, nodes, edges, nodeById, edgeById, labelCounts, hiddenLabels, setHiddenLabels, expand, expanding } = useGraphData(caseId, initialGraph, {
-    loadCaseGraph,
-    expandNode,
-  });
+  const { graph, nodes, edges, nodeById, edgeById, labelCounts, hiddenLabels, setHiddenLabels, expand, expanding } = useGraphData(
+    caseId,
+    initialGraph,
+    {
+      loadCaseGraph,
+      expandNode,
+    },
+  );
 
   // ---- selection, inspector, highlight
   const [selectedId, setSelectedId] = useState<string | null>(null);
@@ -189,7 +200,10 @@ export function Workbench({
     if (window.__casegraphBench) window.__casegraphGraphReadyAt = at;
   }, []);
 
-  const inspectorNode = inspector?.kind === "node" ? (nodeDetails.data?.node.id === inspector.id ? nodeDetails.data.node : nodeById.get(inspector.id)) ?? null : null;
+  const inspectorNode =
+    inspector?.kind === "node"
+      ? ((nodeDetails.data?.node.id === inspector.id ? nodeDetails.data.node : nodeById.get(inspector.id)) ?? null)
+      : null;
   const hiddenGraph = graph.hidden.nodes + graph.hidden.edges;
 
   return (
@@ -198,7 +212,10 @@ export function Workbench({
         <header className="flex flex-wrap items-end justify-between gap-x-4 gap-y-1">
           <div className="min-w-0">
             <p className="text-xs text-slate-600">
-              <Link href="/cases" className="text-blue-800 hover:underline">Cases</Link> / {caseInfo.tenantName} · <span className="font-mono">{caseId}</span>
+              <Link href="/cases" className="text-blue-800 hover:underline">
+                Cases
+              </Link>{" "}
+              / {caseInfo.tenantName} · <span className="font-mono">{caseId}</span>
             </p>
             <h1 className="flex items-center gap-2 truncate text-xl font-semibold tracking-tight text-slate-900">
               <SafeText text={caseInfo.title} />
@@ -207,14 +224,19 @@ export function Workbench({
             </h1>
           </div>
           <p className="text-xs text-slate-700" data-testid="case-visibility">
-            You can see {plural(graph.visible.nodes, "node")}, {plural(graph.visible.edges, "relationship")} and {plural(evidenceCounts.visible, "evidence item")}.
+            You can see {plural(graph.visible.nodes, "node")}, {plural(graph.visible.edges, "relationship")} and{" "}
+            {plural(evidenceCounts.visible, "evidence item")}.
             {hiddenGraph || evidenceCounts.hidden ? (
               <span className="ml-1 text-slate-600">
-                Hidden by policy: {[
+                Hidden by policy:{" "}
+                {[
                   graph.hidden.nodes ? plural(graph.hidden.nodes, "node") : "",
                   graph.hidden.edges ? plural(graph.hidden.edges, "relationship") : "",
                   evidenceCounts.hidden ? plural(evidenceCounts.hidden, "evidence item") : "",
-                ].filter(Boolean).join(", ")}.
+                ]
+                  .filter(Boolean)
+                  .join(", ")}
+                .
               </span>
             ) : null}
           </p>
@@ -222,7 +244,10 @@ export function Workbench({
 
         <div className="grid min-h-0 flex-1 grid-cols-[minmax(0,1fr)_440px] gap-3 xl:grid-cols-[minmax(0,1fr)_500px]">
           {/* Graph and inspector */}
-          <section aria-label="Case graph" className="flex min-h-0 flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
+          <section
+            aria-label="Case graph"
+            className="flex min-h-0 flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm"
+          >
             <div className="flex flex-wrap items-center gap-2 border-b border-slate-200 px-2 py-1.5">
               <NodeSearch
                 nodes={nodes}
@@ -231,9 +256,15 @@ export function Workbench({
                 onPick={(n) => showNode(n.id)}
               />
               <div className="ml-auto flex items-center gap-1" role="group" aria-label="Graph view">
-                <ToolButton label="Zoom in" onClick={() => graphRef.current?.zoomBy(1.3)}>+</ToolButton>
-                <ToolButton label="Zoom out" onClick={() => graphRef.current?.zoomBy(1 / 1.3)}>−</ToolButton>
-                <ToolButton label="Fit the graph to the view" onClick={() => graphRef.current?.fit()} wide>Fit</ToolButton>
+                <ToolButton label="Zoom in" onClick={() => graphRef.current?.zoomBy(1.3)}>
+                  +
+                </ToolButton>
+                <ToolButton label="Zoom out" onClick={() => graphRef.current?.zoomBy(1 / 1.3)}>
+                  −
+                </ToolButton>
+                <ToolButton label="Fit the graph to the view" onClick={() => graphRef.current?.fit()} wide>
+                  Fit
+                </ToolButton>
                 <ToolButton
                   label="Reset: clear selection and highlight, lay out again"
                   onClick={() => {
@@ -250,8 +281,8 @@ export function Workbench({
             </div>
             {!graph.complete ? (
               <p className="border-b border-amber-200 bg-amber-50 px-3 py-1 text-xs text-amber-950" data-testid="graph-partial">
-                Showing the {plural(graph.nodes.length, "best-connected node")} of {graph.visible.nodes.toLocaleString("en-US")}. Search for a node or
-                select one and choose “Show neighbours” to expand.
+                Showing the {plural(graph.nodes.length, "best-connected node")} of {graph.visible.nodes.toLocaleString("en-US")}. Search for
+                a node or select one and choose “Show neighbours” to expand.
               </p>
             ) : null}
             <div className={cn("relative min-h-0", inspector ? "flex-[1_1_52%]" : "flex-1")}>
@@ -343,7 +374,10 @@ export function Workbench({
           </section>
 
           {/* Ask, answer/history, unknowns */}
-          <section aria-label="Questions and answers" className="flex min-h-0 flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
+          <section
+            aria-label="Questions and answers"
+            className="flex min-h-0 flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm"
+          >
             <div className="border-b border-slate-200 p-3">
               <AskPanel
                 value={question}
@@ -358,17 +392,8 @@ export function Workbench({
                 inputRef={inputRef}
               />
             </div>
-            <Tabs
-              tab={tab}
-              onTab={setTab}
-              historyCount={history.data?.length}
-            />
-            <div
-              className="min-h-0 flex-1 overflow-y-auto p-3"
-              role="tabpanel"
-              id={`panel-${tab}`}
-              aria-labelledby={`tab-${tab}`}
-            >
+            <Tabs tab={tab} onTab={setTab} historyCount={history.data?.length} />
+            <div className="min-h-0 flex-1 overflow-y-auto p-3" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
               {tab === "answer" ? (
                 run ? (
                   <AnswerView
@@ -381,27 +406,30 @@ export function Workbench({
                   />
                 ) : (
                   <div className="space-y-2 text-sm text-slate-700" data-testid="answer-empty">
-                    <p>Ask a question about this case. Answers come only from evidence you are allowed to see, and every statement cites it.</p>
+                    <p>
+                      Ask a question about this case. Answers come only from evidence you are allowed to see, and every statement cites it.
+                    </p>
                     <p className="text-xs text-slate-600">
-                      Select a citation to read the evidence and see its nodes in the graph. The unknowns below list what the answer cannot cover.
+                      Select a citation to read the evidence and see its nodes in the graph. The unknowns below list what the answer cannot
+                      cover.
                     </p>
                   </div>
                 )
               ) : (
                 <>
-                <HeldAnswers caseId={caseId} />
-                <HistoryPanel
-                  entries={history.data}
-                  loading={history.isLoading}
-                  error={errorOf(history.error)}
-                  onRetry={() => void history.refetch()}
-                  onAskAgain={(q) => submit(q)}
-                  onOpenEvidence={(id) => {
-                    setInspector({ kind: "evidence", id, claim: null, claimId: null });
-                    setFocus({ kind: "evidence", id });
-                  }}
-                  busy={ask.busy}
-                />
+                  <HeldAnswers caseId={caseId} />
+                  <HistoryPanel
+                    entries={history.data}
+                    loading={history.isLoading}
+                    error={errorOf(history.error)}
+                    onRetry={() => void history.refetch()}
+                    onAskAgain={(q) => submit(q)}
+                    onOpenEvidence={(id) => {
+                      setInspector({ kind: "evidence", id, claim: null, claimId: null });
+                      setFocus({ kind: "evidence", id });
+                    }}
+                    busy={ask.busy}
+                  />
                 </>
               )}
             </div>

@@ -5,10 +5,43 @@ import path from "node:path";
 import { denialReason, evidenceDenialReason, visibleGraph, type Viewer } from "../../lib/domain/policy";
 import type { Classification, LicenseUse } from "../../lib/domain/markings";
 
-interface BundleNode { id: string; label: string; properties?: Record<string, unknown>; classification?: string; needToKnow?: string[] }
-interface BundleEdge { id?: string; source: string; target: string; type: string; properties?: Record<string, unknown>; classification?: string; needToKnow?: string[] }
-interface BundleEvidence { id: string; type: string; content: string; sourceSystem: string; classification: string; needToKnow?: string[]; license: string; tenant?: string; nodes: string[] }
-interface BundleCase { id: string; tenant: string; title: string; classification: string; members: string[]; nodes: BundleNode[]; edges: BundleEdge[]; evidence: BundleEvidence[] }
+interface BundleNode {
+  id: string;
+  label: string;
+  properties?: Record<string, unknown>;
+  classification?: string;
+  needToKnow?: string[];
+}
+interface BundleEdge {
+  id?: string;
+  source: string;
+  target: string;
+  type: string;
+  properties?: Record<string, unknown>;
+  classification?: string;
+  needToKnow?: string[];
+}
+interface BundleEvidence {
+  id: string;
+  type: string;
+  content: string;
+  sourceSystem: string;
+  classification: string;
+  needToKnow?: string[];
+  license: string;
+  tenant?: string;
+  nodes: string[];
+}
+interface BundleCase {
+  id: string;
+  tenant: string;
+  title: string;
+  classification: string;
+  members: string[];
+  nodes: BundleNode[];
+  edges: BundleEdge[];
+  evidence: BundleEvidence[];
+}
 interface Bundle {
   users: Array<{ email: string; tenant: string; clearance: string; needToKnow?: string[] }>;
   licenses: Array<{ id: string; allows: string[] }>;
@@ -18,8 +51,15 @@ interface Bundle {
 // Specs run from the repository root (as the other fixtures assume).
 const ROOT = path.resolve(".");
 export const bundle: Bundle = JSON.parse(readFileSync(path.join(ROOT, "prisma/demo/workspace.json"), "utf8"));
-export const questions: Record<string, Array<{ question: string; answeredBy: string[]; unanswerable?: boolean; visibleTo?: Record<string, { visible: string[]; hidden: number }> }>> =
-  JSON.parse(readFileSync(path.join(ROOT, "prisma/demo/questions.json"), "utf8"));
+export const questions: Record<
+  string,
+  Array<{
+    question: string;
+    answeredBy: string[];
+    unanswerable?: boolean;
+    visibleTo?: Record<string, { visible: string[]; hidden: number }>;
+  }>
+> = JSON.parse(readFileSync(path.join(ROOT, "prisma/demo/questions.json"), "utf8"));
 
 export function viewerOf(email: string): Viewer {
   const u = bundle.users.find((x) => x.email === email);
@@ -54,7 +94,12 @@ export function split(caseId: string, email: string) {
     c.edges.map((e) => ({ ...e, id: edgeId(e), ...marking(c, e) })),
   );
   const visibleNodeIds = new Set(g.nodes.map((n) => n.id));
-  const evidence = c.evidence.map((e) => ({ e, hidden: evidenceDenialReason(viewer, { ...marking(c, e), tenantId: e.tenant ?? c.tenant, licenseUses: licences.get(e.license) ?? null }) !== null }));
+  const evidence = c.evidence.map((e) => ({
+    e,
+    hidden:
+      evidenceDenialReason(viewer, { ...marking(c, e), tenantId: e.tenant ?? c.tenant, licenseUses: licences.get(e.license) ?? null }) !==
+      null,
+  }));
   return {
     case: c,
     visible: {
@@ -82,7 +127,9 @@ export function canaries(caseId: string, email: string): Array<{ from: string; t
     ...s.visible.nodes.map((n) => `${n.id} ${n.label} ${JSON.stringify(n.properties ?? {})}`),
     ...s.visible.edges.map((e) => `${edgeId(e)} ${JSON.stringify(e.properties ?? {})}`),
     s.case.title,
-  ].join("\n").toLowerCase();
+  ]
+    .join("\n")
+    .toLowerCase();
   const out: Array<{ from: string; text: string }> = [];
   const add = (from: string, text: string) => {
     if (text.length >= 6 && !seen.includes(text.toLowerCase())) out.push({ from, text });

@@ -23,10 +23,17 @@ export interface BundleListing {
 export async function listBundlesOf(prisma: PrismaClient, tenantId: string): Promise<{ active: string | null; bundles: BundleListing[] }> {
   const [active, rows] = await Promise.all([
     prisma.tenantAnswerPolicy.findUnique({ where: { tenantId }, select: { activeSha256: true } }),
-    prisma.policyBundle.findMany({ where: { tenantId }, orderBy: [{ createdAt: "desc" }, { sha256: "asc" }], select: { sha256: true, policyCount: true, conflictCount: true, createdBy: true, createdAt: true, policies: true } }),
+    prisma.policyBundle.findMany({
+      where: { tenantId },
+      orderBy: [{ createdAt: "desc" }, { sha256: "asc" }],
+      select: { sha256: true, policyCount: true, conflictCount: true, createdBy: true, createdAt: true, policies: true },
+    }),
   ]);
   const activeSha = active?.activeSha256 ?? null;
-  return { active: activeSha, bundles: rows.map(({ policies, ...r }) => ({ ...r, active: r.sha256 === activeSha, hasPolicies: policies !== null })) };
+  return {
+    active: activeSha,
+    bundles: rows.map(({ policies, ...r }) => ({ ...r, active: r.sha256 === activeSha, hasPolicies: policies !== null })),
+  };
 }
 
 export async function listBundles(prisma: PrismaClient, actor: Actor) {
@@ -45,12 +52,24 @@ async function store(tx: Tx, tenantId: string, bundle: CompiledBundle, policies:
   const existing = await tx.policyBundle.findUnique({ where: { tenantId_sha256: { tenantId, sha256 } }, select: { sha256: true } });
   if (existing) return false;
   await tx.policyBundle.create({
-    data: { tenantId, sha256, bundle: bundle as object, policies, policyCount: bundle.bundle_metadata.policy_count, conflictCount: bundle.bundle_metadata.conflict_count, createdBy: by },
+    data: {
+      tenantId,
+      sha256,
+      bundle: bundle as object,
+      policies,
+      policyCount: bundle.bundle_metadata.policy_count,
+      conflictCount: bundle.bundle_metadata.conflict_count,
+      createdBy: by,
+    },
   });
   return true;
 }
 
-const bundleFacts = (b: CompiledBundle) => ({ sha256: b.bundle_metadata.sha256, policyCount: b.bundle_metadata.policy_count, conflictCount: b.bundle_metadata.conflict_count });
+const bundleFacts = (b: CompiledBundle) => ({
+  sha256: b.bundle_metadata.sha256,
+  policyCount: b.bundle_metadata.policy_count,
+  conflictCount: b.bundle_metadata.conflict_count,
+});
 
 /** Compiles policies.jsonl text (the editor, an upload) and stores the bundle for the tenant. Activation is separate. */
 export async function compileAndStore(prisma: PrismaClient, actor: Actor, policiesText: string) {
@@ -59,7 +78,17 @@ export async function compileAndStore(prisma: PrismaClient, actor: Actor, polici
   const bundle = await compilePolicies(parsePoliciesJsonl(policiesText), new Z3PolicySolver());
   await auditedChange(prisma, who, async (tx) => {
     const added = await store(tx, tenantId, bundle, policiesText, who.email);
-    return { result: added, audit: added ? { kind: "admin.policy.bundle_add", target: { type: "policy_bundle", id: bundle.bundle_metadata.sha256, tenantId }, before: null, after: bundleFacts(bundle) } : null };
+    return {
+      result: added,
+      audit: added
+        ? {
+            kind: "admin.policy.bundle_add",
+            target: { type: "policy_bundle", id: bundle.bundle_metadata.sha256, tenantId },
+            before: null,
+            after: bundleFacts(bundle),
+          }
+        : null,
+    };
   });
   return compileSummary(bundle);
 }
@@ -67,15 +96,25 @@ export async function compileAndStore(prisma: PrismaClient, actor: Actor, polici
 async function setActive(prisma: PrismaClient, who: ChangeActor, tenantId: string, sha256: string | null, bundle?: CompiledBundle) {
   return auditedChange(prisma, who, async (tx) => {
     if (bundle) await store(tx, tenantId, bundle, null, who.email);
-    if (sha256 && !(await tx.policyBundle.findUnique({ where: { tenantId_sha256: { tenantId, sha256 } }, select: { sha256: true } }))) throw new CasegraphError("CG-POLICY-089");
+    if (sha256 && !(await tx.policyBundle.findUnique({ where: { tenantId_sha256: { tenantId, sha256 } }, select: { sha256: true } })))
+      throw new CasegraphError("CG-POLICY-089");
     const before = await tx.tenantAnswerPolicy.findUnique({ where: { tenantId }, select: { activeSha256: true } });
     const prior = before?.activeSha256 ?? null;
     const result = { tenantId, active: sha256 };
     if (prior === sha256) return { result, audit: null };
-    await tx.tenantAnswerPolicy.upsert({ where: { tenantId }, create: { tenantId, activeSha256: sha256, changedBy: who.email }, update: { activeSha256: sha256, changedBy: who.email, changedAt: new Date() } });
+    await tx.tenantAnswerPolicy.upsert({
+      where: { tenantId },
+      create: { tenantId, activeSha256: sha256, changedBy: who.email },
+      update: { activeSha256: sha256, changedBy: who.email, changedAt: new Date() },
+    });
     return {
       result,
-      audit: { kind: sha256 ? "admin.policy.activate" : "admin.policy.deactivate", target: { type: "answer_policy", id: tenantId, tenantId }, before: { bundleSha256: prior }, after: { bundleSha256: sha256 } },
+      audit: {
+        kind: sha256 ? "admin.policy.activate" : "admin.policy.deactivate",
+        target: { type: "answer_policy", id: tenantId, tenantId },
+        before: { bundleSha256: prior },
+        after: { bundleSha256: sha256 },
+      },
     };
   });
 }

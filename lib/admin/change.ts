@@ -24,7 +24,9 @@ export function assertNotSelf(actor: Actor, userId: string): void {
 /** CG-ACCESS-006 unless the acting admin's own clearance covers `clearance` (an unreadable own clearance covers nothing). */
 export function assertMayGrant(actor: Actor, clearance: Classification): void {
   if (!clearanceCovers(actor.clearance, clearance)) {
-    throw new CasegraphError("CG-ACCESS-006", undefined, [{ path: "clearance", message: "Above your own clearance: ask an admin who holds it, or an operator." }]);
+    throw new CasegraphError("CG-ACCESS-006", undefined, [
+      { path: "clearance", message: "Above your own clearance: ask an admin who holds it, or an operator." },
+    ]);
   }
 }
 
@@ -74,7 +76,8 @@ export async function auditedChange<T>(
       { timeout: 30_000, maxWait: 30_000 },
     );
   } catch (err) {
-    if (ledgerFailed) throw new CasegraphError("CG-AUDIT-001", "The change was not made: its audit record could not be written.", [], { cause: err });
+    if (ledgerFailed)
+      throw new CasegraphError("CG-AUDIT-001", "The change was not made: its audit record could not be written.", [], { cause: err });
     throw err;
   }
 }

@@ -34,7 +34,10 @@ export async function revokeEvidence(prisma: PrismaClient, actor: Actor, input: 
  * tenant. Recorded as theirs, made at the shell (via "cli").
  */
 export async function revokeEvidenceByAdmin(prisma: PrismaClient, adminEmail: string, input: RevokeInput): Promise<Revocation> {
-  const admin = await prisma.user.findUnique({ where: { email: adminEmail.trim().toLowerCase() }, select: { id: true, email: true, tenantId: true, roles: true, active: true } });
+  const admin = await prisma.user.findUnique({
+    where: { email: adminEmail.trim().toLowerCase() },
+    select: { id: true, email: true, tenantId: true, roles: true, active: true },
+  });
   if (!admin || !admin.active || !admin.roles.includes("admin")) {
     throw new CasegraphError("CG-ACCESS-002", `${adminEmail} is not an active admin.`);
   }
@@ -43,7 +46,8 @@ export async function revokeEvidenceByAdmin(prisma: PrismaClient, adminEmail: st
 
 export function checkReason(raw: string): string {
   const reason = raw.replace(/[\u0000-\u001f\u007f]/g, " ").trim();
-  if (!reason || reason.length > MAX_REASON) throw new CasegraphError("CG-GROUND-006", undefined, [{ path: "reason", message: `a reason of 1–${MAX_REASON} characters` }]);
+  if (!reason || reason.length > MAX_REASON)
+    throw new CasegraphError("CG-GROUND-006", undefined, [{ path: "reason", message: `a reason of 1–${MAX_REASON} characters` }]);
   return reason;
 }
 
@@ -63,7 +67,13 @@ async function revokeAs(prisma: PrismaClient, who: ChangeActor, input: RevokeInp
       where: { caseId_id: { caseId: input.caseId, id: input.evidenceId } },
       data: { revokedAt, revokedReason: reason, revokedBy: who.email },
     });
-    const result: Revocation = { caseId: found.caseId, evidenceId: found.id, revokedAt: revokedAt.toISOString(), reason, revokedBy: who.email };
+    const result: Revocation = {
+      caseId: found.caseId,
+      evidenceId: found.id,
+      revokedAt: revokedAt.toISOString(),
+      reason,
+      revokedBy: who.email,
+    };
     return {
       result,
       audit: {
@@ -78,7 +88,11 @@ async function revokeAs(prisma: PrismaClient, who: ChangeActor, input: RevokeInp
 }
 
 /** Revocations of the given evidence ids of a case, for flags on earlier answers (history, audit explorer, exports). */
-export async function revocationsOf(prisma: PrismaClient, caseId: string, ids: readonly string[]): Promise<Map<string, { revokedAt: string; reason: string }>> {
+export async function revocationsOf(
+  prisma: PrismaClient,
+  caseId: string,
+  ids: readonly string[],
+): Promise<Map<string, { revokedAt: string; reason: string }>> {
   if (!ids.length) return new Map();
   const rows = await prisma.evidence.findMany({
     where: { caseId, id: { in: [...new Set(ids)] }, revokedAt: { not: null } },

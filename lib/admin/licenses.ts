@@ -24,7 +24,13 @@ export async function listLicenses(prisma: PrismaClient, actor: Actor): Promise<
     orderBy: { id: "asc" },
     select: { id: true, name: true, allows: true, tenantId: true },
   });
-  return rows.map((l) => ({ id: l.id, name: l.name, allows: readLicenseUses(l.allows) ?? [], shared: l.tenantId === null, evidenceCount: counts.get(l.id) ?? 0 }));
+  return rows.map((l) => ({
+    id: l.id,
+    name: l.name,
+    allows: readLicenseUses(l.allows) ?? [],
+    shared: l.tenantId === null,
+    evidenceCount: counts.get(l.id) ?? 0,
+  }));
 }
 
 export async function createLicense(prisma: PrismaClient, actor: Actor, input: { id: string; name: string; allows: LicenseUse[] }) {
@@ -32,9 +38,16 @@ export async function createLicense(prisma: PrismaClient, actor: Actor, input: {
   const tenantId = tenantOf(who);
   return auditedChange(prisma, who, async (tx) => {
     // License ids are unique across tenants; the message does not say whose license holds the id.
-    if (await tx.license.findUnique({ where: { id: input.id }, select: { id: true } })) throw conflict("id", "This license id cannot be used; choose another.");
-    const after = await tx.license.create({ data: { id: input.id, name: input.name, allows: input.allows, tenantId }, select: { id: true, name: true, allows: true } });
-    return { result: after, audit: { kind: "admin.license.create", target: { type: "license", id: after.id, tenantId }, before: null, after } };
+    if (await tx.license.findUnique({ where: { id: input.id }, select: { id: true } }))
+      throw conflict("id", "This license id cannot be used; choose another.");
+    const after = await tx.license.create({
+      data: { id: input.id, name: input.name, allows: input.allows, tenantId },
+      select: { id: true, name: true, allows: true },
+    });
+    return {
+      result: after,
+      audit: { kind: "admin.license.create", target: { type: "license", id: after.id, tenantId }, before: null, after },
+    };
   });
 }
 
@@ -51,8 +64,15 @@ export async function updateLicense(prisma: PrismaClient, actor: Actor, input: {
     }
     if (found.tenantId !== tenantId) throw new CasegraphError("CG-ACCESS-003");
     const before = { id: found.id, name: found.name, allows: [...found.allows].sort() };
-    const after = await tx.license.update({ where: { id: found.id }, data: { name: input.name, allows: input.allows }, select: { id: true, name: true, allows: true } });
+    const after = await tx.license.update({
+      where: { id: found.id },
+      data: { name: input.name, allows: input.allows },
+      select: { id: true, name: true, allows: true },
+    });
     const changed = JSON.stringify(before) !== JSON.stringify({ ...after, allows: [...after.allows].sort() });
-    return { result: after, audit: changed ? { kind: "admin.license.update", target: { type: "license", id: found.id, tenantId }, before, after } : null };
+    return {
+      result: after,
+      audit: changed ? { kind: "admin.license.update", target: { type: "license", id: found.id, tenantId }, before, after } : null,
+    };
   });
 }

@@ -20,8 +20,14 @@ export async function listCaseMemberships(prisma: PrismaClient, actor: Actor): P
     where: { tenantId },
     orderBy: { id: "asc" },
     select: {
-      id: true, title: true, classification: true, status: true,
-      members: { select: { addedAt: true, user: { select: { id: true, email: true, name: true, active: true } } }, orderBy: { addedAt: "asc" } },
+      id: true,
+      title: true,
+      classification: true,
+      status: true,
+      members: {
+        select: { addedAt: true, user: { select: { id: true, email: true, name: true, active: true } } },
+        orderBy: { addedAt: "asc" },
+      },
     },
   });
   return cases.map((c) => ({
@@ -29,7 +35,13 @@ export async function listCaseMemberships(prisma: PrismaClient, actor: Actor): P
     title: c.title,
     classification: readClassification(c.classification),
     status: c.status,
-    members: c.members.map((m) => ({ userId: m.user.id, email: m.user.email, name: m.user.name, active: m.user.active, addedAt: m.addedAt })),
+    members: c.members.map((m) => ({
+      userId: m.user.id,
+      email: m.user.email,
+      name: m.user.name,
+      active: m.user.active,
+      addedAt: m.addedAt,
+    })),
   }));
 }
 
@@ -51,7 +63,13 @@ export async function addCaseMember(prisma: PrismaClient, actor: Actor, input: {
     await tx.caseMember.create({ data: { caseId: c.id, userId: u.id } });
     return {
       result: { added: true },
-      audit: { kind: "admin.membership.add", target: { type: "case_member", id: `${c.id}/${u.id}`, tenantId }, caseId: c.id, before: { member: false }, after: { member: true, user: { id: u.id, email: u.email } } },
+      audit: {
+        kind: "admin.membership.add",
+        target: { type: "case_member", id: `${c.id}/${u.id}`, tenantId },
+        caseId: c.id,
+        before: { member: false },
+        after: { member: true, user: { id: u.id, email: u.email } },
+      },
     };
   });
 }
@@ -67,7 +85,13 @@ export async function removeCaseMember(prisma: PrismaClient, actor: Actor, input
     if (removed.count === 0) return { result: { removed: false }, audit: null };
     return {
       result: { removed: true },
-      audit: { kind: "admin.membership.remove", target: { type: "case_member", id: `${c.id}/${u.id}`, tenantId }, caseId: c.id, before: { member: true, user: { id: u.id, email: u.email } }, after: { member: false } },
+      audit: {
+        kind: "admin.membership.remove",
+        target: { type: "case_member", id: `${c.id}/${u.id}`, tenantId },
+        caseId: c.id,
+        before: { member: true, user: { id: u.id, email: u.email } },
+        after: { member: false },
+      },
     };
   });
 }

@@ -12,8 +12,12 @@ export async function getTenant(prisma: PrismaClient, actor: Actor) {
   });
   if (!t) throw new CasegraphError("CG-ACCESS-003");
   return {
-    id: t.id, name: t.name, hiddenCountMode: t.hiddenCountMode === "exact" ? ("exact" as const) : ("case" as const),
-    createdAt: t.createdAt, users: t._count.users, cases: t._count.cases,
+    id: t.id,
+    name: t.name,
+    hiddenCountMode: t.hiddenCountMode === "exact" ? ("exact" as const) : ("case" as const),
+    createdAt: t.createdAt,
+    users: t._count.users,
+    cases: t._count.cases,
   };
 }
 
@@ -28,8 +32,15 @@ export async function setHiddenCountMode(prisma: PrismaClient, actor: Actor, inp
     const before = await tx.tenant.findUnique({ where: { id: tenantId }, select: { id: true, hiddenCountMode: true } });
     if (!before) throw new CasegraphError("CG-ACCESS-003");
     if (before.hiddenCountMode === input.mode) return { result: before, audit: null };
-    const after = await tx.tenant.update({ where: { id: tenantId }, data: { hiddenCountMode: input.mode }, select: { id: true, hiddenCountMode: true } });
-    return { result: after, audit: { kind: "admin.tenant.hidden_counts", target: { type: "tenant", id: tenantId, tenantId }, before, after } };
+    const after = await tx.tenant.update({
+      where: { id: tenantId },
+      data: { hiddenCountMode: input.mode },
+      select: { id: true, hiddenCountMode: true },
+    });
+    return {
+      result: after,
+      audit: { kind: "admin.tenant.hidden_counts", target: { type: "tenant", id: tenantId, tenantId }, before, after },
+    };
   });
 }
 
@@ -48,8 +59,12 @@ export async function renameTenant(prisma: PrismaClient, actor: Actor, input: { 
 /** Operators only (CLI): a new tenant. Tenant admins never create tenants. */
 export async function createTenantAsOperator(prisma: PrismaClient, operator: ChangeActor, input: { id: string; name: string }) {
   return auditedChange(prisma, operator, async (tx) => {
-    if (await tx.tenant.findUnique({ where: { id: input.id }, select: { id: true } })) throw conflict("tenant", "This tenant already exists.");
+    if (await tx.tenant.findUnique({ where: { id: input.id }, select: { id: true } }))
+      throw conflict("tenant", "This tenant already exists.");
     const after = await tx.tenant.create({ data: { id: input.id, name: input.name }, select: { id: true, name: true } });
-    return { result: after, audit: { kind: "admin.tenant.create", target: { type: "tenant", id: after.id, tenantId: after.id }, before: null, after } };
+    return {
+      result: after,
+      audit: { kind: "admin.tenant.create", target: { type: "tenant", id: after.id, tenantId: after.id }, before: null, after },
+    };
   });
 }

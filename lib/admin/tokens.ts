@@ -29,7 +29,18 @@ async function listWhere(prisma: PrismaClient, where: { tenantId?: string; userI
   const rows = await prisma.apiToken.findMany({
     where: { ...(where.userId ? { userId: where.userId } : {}), ...(where.tenantId ? { user: { tenantId: where.tenantId } } : {}) },
     orderBy: { createdAt: "desc" },
-    select: { id: true, name: true, prefix: true, userId: true, createdAt: true, expiresAt: true, revokedAt: true, lastUsedAt: true, createdBy: true, user: { select: { email: true } } },
+    select: {
+      id: true,
+      name: true,
+      prefix: true,
+      userId: true,
+      createdAt: true,
+      expiresAt: true,
+      revokedAt: true,
+      lastUsedAt: true,
+      createdBy: true,
+      user: { select: { email: true } },
+    },
   });
   return rows.map(({ user, ...t }) => ({
     ...t,
@@ -64,19 +75,30 @@ export async function listTokensAsOperator(prisma: PrismaClient, where: { userId
  */
 async function issue(prisma: PrismaClient, who: ChangeActor, input: { userId: string; name: string; expiresIn: string }, scope: Scope) {
   const ms = parseDuration(input.expiresIn);
-  if (ms === null) throw new CasegraphError("CG-INPUT-001", undefined, [{ path: "expiresIn", message: "Use e.g. 7d, 12h or 90d (at most 365 days)." }]);
+  if (ms === null)
+    throw new CasegraphError("CG-INPUT-001", undefined, [{ path: "expiresIn", message: "Use e.g. 7d, 12h or 90d (at most 365 days)." }]);
   return auditedChange(prisma, who, async (tx) => {
-    const user = scope === "operator"
-      ? await tx.user.findUnique({ where: { id: input.userId }, select: userView })
-      : await userInTenant(tx, scope.tenantId, input.userId);
+    const user =
+      scope === "operator"
+        ? await tx.user.findUnique({ where: { id: input.userId }, select: userView })
+        : await userInTenant(tx, scope.tenantId, input.userId);
     if (!user) throw new CasegraphError("CG-ACCESS-003");
     if (!user.active) throw new CasegraphError("CG-AUTH-003", "The user is deactivated; reactivate them first.");
     const issued = await issueToken(tx, { userId: user.id, name: input.name, expiresAt: new Date(Date.now() + ms), createdBy: who.email });
     const after = {
-      id: issued.id, name: issued.name, prefix: issued.prefix, userId: user.id, userEmail: user.email, expiresAt: issued.expiresAt.toISOString(),
-      issuer: who.email, onBehalf: who.userId !== user.id,
+      id: issued.id,
+      name: issued.name,
+      prefix: issued.prefix,
+      userId: user.id,
+      userEmail: user.email,
+      expiresAt: issued.expiresAt.toISOString(),
+      issuer: who.email,
+      onBehalf: who.userId !== user.id,
     };
-    return { result: issued, audit: { kind: "admin.token.issue", target: { type: "api_token", id: issued.id, tenantId: user.tenantId }, before: null, after } };
+    return {
+      result: issued,
+      audit: { kind: "admin.token.issue", target: { type: "api_token", id: issued.id, tenantId: user.tenantId }, before: null, after },
+    };
   });
 }
 
@@ -87,14 +109,21 @@ export async function issueOwnToken(prisma: PrismaClient, actor: Actor, input: {
 }
 
 /** Operators (CLI): a token for any user, recorded as issued on their behalf. */
-export async function issueTokenAsOperator(prisma: PrismaClient, operator: ChangeActor, input: { userId: string; name: string; expiresIn: string }) {
+export async function issueTokenAsOperator(
+  prisma: PrismaClient,
+  operator: ChangeActor,
+  input: { userId: string; name: string; expiresIn: string },
+) {
   return issue(prisma, operator, input, "operator");
 }
 
 async function revoke(prisma: PrismaClient, who: ChangeActor, tokenId: string, scope: Scope) {
   return auditedChange(prisma, who, async (tx) => {
     const t = await tx.apiToken.findFirst({
-      where: { id: tokenId, ...(scope === "operator" ? {} : { user: { tenantId: scope.tenantId }, ...(scope.userId ? { userId: scope.userId } : {}) }) },
+      where: {
+        id: tokenId,
+        ...(scope === "operator" ? {} : { user: { tenantId: scope.tenantId }, ...(scope.userId ? { userId: scope.userId } : {}) }),
+      },
       select: { id: true, name: true, prefix: true, revokedAt: true, userId: true, user: { select: { tenantId: true, email: true } } },
     });
     if (!t) throw new CasegraphError("CG-ACCESS-003");

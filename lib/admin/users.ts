@@ -7,9 +7,28 @@ import { userIdFor } from "../adapters/prisma/workspace";
 import { CasegraphError } from "../domain/failure-codes";
 import { readClassification, type Classification, type Role, type StoredClassification } from "../domain/markings";
 import type { Actor } from "../auth/actor";
-import { assertMayGrant, assertNotSelf, auditedChange, changeActorOf, conflict, sameSet, tenantOf, type ChangeActor, type Tx } from "./change";
+import {
+  assertMayGrant,
+  assertNotSelf,
+  auditedChange,
+  changeActorOf,
+  conflict,
+  sameSet,
+  tenantOf,
+  type ChangeActor,
+  type Tx,
+} from "./change";
 
-export const userView = { id: true, email: true, name: true, tenantId: true, roles: true, clearance: true, needToKnow: true, active: true } as const;
+export const userView = {
+  id: true,
+  email: true,
+  name: true,
+  tenantId: true,
+  roles: true,
+  clearance: true,
+  needToKnow: true,
+  active: true,
+} as const;
 
 export interface UserSnapshot {
   id: string;
@@ -76,16 +95,29 @@ async function create(prisma: PrismaClient, who: ChangeActor, tenantId: string, 
   return auditedChange(prisma, who, async (tx) => {
     // E-mail addresses identify a sign-in across every tenant. The message does not say where the address is in use, so
     // it reads the same for this tenant's users (listed to the admin anyway) and another tenant's (issue 11 §8).
-    if (await tx.user.findUnique({ where: { email }, select: { id: true } })) throw conflict("email", "This e-mail address cannot be used for a new account.");
+    if (await tx.user.findUnique({ where: { email }, select: { id: true } }))
+      throw conflict("email", "This e-mail address cannot be used for a new account.");
     if (!(await tx.tenant.findUnique({ where: { id: tenantId }, select: { id: true } }))) throw new CasegraphError("CG-ACCESS-003");
     const id = userIdFor(email);
     const created = await tx.user.create({
-      data: { id, email, name: input.name, tenantId, roles: input.roles, clearance: input.clearance, needToKnow: input.needToKnow, active: true },
+      data: {
+        id,
+        email,
+        name: input.name,
+        tenantId,
+        roles: input.roles,
+        clearance: input.clearance,
+        needToKnow: input.needToKnow,
+        active: true,
+      },
       select: userView,
     });
     await tx.account.create({ data: { id: "acc_" + id, accountId: id, providerId: "credential", userId: id, password: hash } });
     const snapshot = { ...created, clearance: readClassification(created.clearance) };
-    return { result: snapshot, audit: { kind: "admin.user.create", target: { type: "user", id, tenantId }, before: null, after: snapshot } };
+    return {
+      result: snapshot,
+      audit: { kind: "admin.user.create", target: { type: "user", id, tenantId }, before: null, after: snapshot },
+    };
   });
 }
 
@@ -96,7 +128,12 @@ export async function createUser(prisma: PrismaClient, actor: Actor, input: NewU
 }
 
 /** Operators (CLI): a user in any tenant, with any clearance (the first admin of a new installation). */
-export async function createUserAsOperator(prisma: PrismaClient, operator: ChangeActor, tenantId: string, input: NewUser): Promise<UserSnapshot> {
+export async function createUserAsOperator(
+  prisma: PrismaClient,
+  operator: ChangeActor,
+  tenantId: string,
+  input: NewUser,
+): Promise<UserSnapshot> {
   return create(prisma, operator, tenantId, input);
 }
 
@@ -109,7 +146,8 @@ export async function updateUser(
   const tenantId = tenantOf(who);
   return auditedChange(prisma, who, async (tx) => {
     const before = await userInTenant(tx, tenantId, input.userId);
-    const permissionsChange = before.clearance !== input.clearance || !sameSet(before.needToKnow, input.needToKnow) || !sameSet(before.roles, input.roles);
+    const permissionsChange =
+      before.clearance !== input.clearance || !sameSet(before.needToKnow, input.needToKnow) || !sameSet(before.roles, input.roles);
     if (permissionsChange) assertNotSelf(actor, before.id);
     if (before.clearance !== input.clearance) assertMayGrant(actor, input.clearance);
     const updated = await tx.user.update({
@@ -119,7 +157,10 @@ export async function updateUser(
     });
     const after = { ...updated, clearance: readClassification(updated.clearance) };
     const changed = JSON.stringify(before) !== JSON.stringify(after);
-    return { result: after, audit: changed ? { kind: "admin.user.update", target: { type: "user", id: before.id, tenantId }, before, after } : null };
+    return {
+      result: after,
+      audit: changed ? { kind: "admin.user.update", target: { type: "user", id: before.id, tenantId }, before, after } : null,
+    };
   });
 }
 
@@ -148,7 +189,11 @@ export async function setUserActive(prisma: PrismaClient, actor: Actor, input: {
 }
 
 /** Sets a new password (scrypt) and ends the user's sessions; the ledger records that it happened, never the value. */
-export async function resetPassword(prisma: PrismaClient, actor: Actor, input: { userId: string; password: string }): Promise<{ sessionsEnded: number }> {
+export async function resetPassword(
+  prisma: PrismaClient,
+  actor: Actor,
+  input: { userId: string; password: string },
+): Promise<{ sessionsEnded: number }> {
   const who = changeActorOf(actor);
   const tenantId = tenantOf(who);
   await userInTenant(prisma, tenantId, input.userId);
@@ -157,7 +202,10 @@ export async function resetPassword(prisma: PrismaClient, actor: Actor, input: {
     const user = await userInTenant(tx, tenantId, input.userId);
     const existing = await tx.account.findFirst({ where: { userId: user.id, providerId: "credential" }, select: { id: true } });
     if (existing) await tx.account.update({ where: { id: existing.id }, data: { password: hash } });
-    else await tx.account.create({ data: { id: "acc_" + user.id, accountId: user.id, providerId: "credential", userId: user.id, password: hash } });
+    else
+      await tx.account.create({
+        data: { id: "acc_" + user.id, accountId: user.id, providerId: "credential", userId: user.id, password: hash },
+      });
     const sessionsEnded = (await tx.session.deleteMany({ where: { userId: user.id } })).count;
     return {
       result: { sessionsEnded },

@@ -19,10 +19,26 @@ export interface Actor extends Viewer {
 }
 
 /** Loads the user behind a session, token or CLI flag; a missing or deactivated user is refused. */
-export async function loadActor(prisma: PrismaClient, where: { id: string } | { email: string }, via: AuthMethod, token?: Actor["token"]): Promise<Actor> {
+export async function loadActor(
+  prisma: PrismaClient,
+  where: { id: string } | { email: string },
+  via: AuthMethod,
+  token?: Actor["token"],
+): Promise<Actor> {
   // Read as text: a clearance another tool added to the enum is UNREADABLE (sees nothing), not a failed sign-in.
   const key = "id" in where ? where.id : where.email.toLowerCase();
-  const [user] = await prisma.$queryRaw<Array<{ id: string; email: string; name: string; tenantId: unknown; roles: unknown; clearance: unknown; needToKnow: unknown; active: boolean }>>`
+  const [user] = await prisma.$queryRaw<
+    Array<{
+      id: string;
+      email: string;
+      name: string;
+      tenantId: unknown;
+      roles: unknown;
+      clearance: unknown;
+      needToKnow: unknown;
+      active: boolean;
+    }>
+  >`
     SELECT u.id, u.email, u.name, u.tenant_id AS "tenantId", u.roles, u.clearance::text AS clearance,
       u.need_to_know AS "needToKnow", u.active
     FROM "user" u WHERE ${"id" in where ? Prisma.sql`u.id = ${key}` : Prisma.sql`u.email = ${key}`}`;

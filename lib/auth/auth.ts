@@ -28,10 +28,26 @@ export const PUBLIC_AUTH_PATHS: ReadonlyArray<{ method: "GET" | "POST"; path: st
 
 /** Everything better-auth would otherwise expose that Casegraph does not use; the route's allow-list is the first wall. */
 const DISABLED_PATHS = [
-  "/sign-up/email", "/sign-in/email", "/sign-in/social", "/update-user", "/change-password", "/change-email",
-  "/delete-user", "/delete-user/callback", "/request-password-reset", "/reset-password", "/verify-password",
-  "/send-verification-email", "/verify-email", "/link-social", "/unlink-account", "/list-accounts", "/get-access-token",
-  "/refresh-token", "/account-info", "/update-session",
+  "/sign-up/email",
+  "/sign-in/email",
+  "/sign-in/social",
+  "/update-user",
+  "/change-password",
+  "/change-email",
+  "/delete-user",
+  "/delete-user/callback",
+  "/request-password-reset",
+  "/reset-password",
+  "/verify-password",
+  "/send-verification-email",
+  "/verify-email",
+  "/link-social",
+  "/unlink-account",
+  "/list-accounts",
+  "/get-access-token",
+  "/refresh-token",
+  "/account-info",
+  "/update-session",
 ];
 
 function makeAuth(prisma: PrismaClient, secret: string) {

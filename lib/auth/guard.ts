@@ -22,8 +22,7 @@ import { assertSameOrigin } from "./origin";
 import { actorFromRequest, actorFromSession, requireRoles } from "./session";
 
 export type ActionResult<T> =
-  | { ok: true; data: T }
-  | { ok: false; error: { code: string; message: string; issues?: Array<{ path?: string; message: string }> } };
+  { ok: true; data: T } | { ok: false; error: { code: string; message: string; issues?: Array<{ path?: string; message: string }> } };
 
 export interface GuardOptions {
   /** The actor must hold at least one of these roles. Omitted → any signed-in, active user. */

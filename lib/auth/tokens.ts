@@ -65,7 +65,11 @@ export async function issueToken(
  * The user id behind a presented token. Unknown, malformed, expired and revoked tokens are all CG-AUTH-002 (the caller
  * learns nothing about which). Records the last use.
  */
-export async function resolveToken(prisma: PrismaClient, presented: string, now = new Date()): Promise<{ userId: string; tokenId: string; issuer: string | null }> {
+export async function resolveToken(
+  prisma: PrismaClient,
+  presented: string,
+  now = new Date(),
+): Promise<{ userId: string; tokenId: string; issuer: string | null }> {
   if (!TOKEN_PATTERN.test(presented)) throw new CasegraphError("CG-AUTH-002");
   const row = await prisma.apiToken.findUnique({
     where: { tokenHash: hashToken(presented) },

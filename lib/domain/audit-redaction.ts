@@ -4,7 +4,13 @@
 // count of what was left out ("3 items outside your permissions").
 
 /** Payload fields that list case items by id (lib/graphrag/audit.ts). */
-export const ITEM_ID_FIELDS = ["context_node_ids", "context_edge_ids", "context_evidence_ids", "citation_ids", "invalid_citation_ids"] as const;
+export const ITEM_ID_FIELDS = [
+  "context_node_ids",
+  "context_edge_ids",
+  "context_evidence_ids",
+  "citation_ids",
+  "invalid_citation_ids",
+] as const;
 
 const idsIn = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
 

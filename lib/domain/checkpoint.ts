@@ -35,11 +35,17 @@ export function isCheckpointShape(value: unknown): value is SignedCheckpoint {
   if (!value || typeof value !== "object") return false;
   const c = value as Record<string, unknown>;
   return (
-    typeof c.treeSize === "number" && Number.isSafeInteger(c.treeSize) && c.treeSize >= 0 &&
+    typeof c.treeSize === "number" &&
+    Number.isSafeInteger(c.treeSize) &&
+    c.treeSize >= 0 &&
     isHash(c.rootHash) &&
-    typeof c.time === "string" && ISO.test(c.time) && !Number.isNaN(Date.parse(c.time)) &&
-    typeof c.keyId === "string" && KEY_ID.test(c.keyId) &&
-    typeof c.signature === "string" && /^[A-Za-z0-9+/]+={0,2}$/.test(c.signature)
+    typeof c.time === "string" &&
+    ISO.test(c.time) &&
+    !Number.isNaN(Date.parse(c.time)) &&
+    typeof c.keyId === "string" &&
+    KEY_ID.test(c.keyId) &&
+    typeof c.signature === "string" &&
+    /^[A-Za-z0-9+/]+={0,2}$/.test(c.signature)
   );
 }
 
@@ -149,4 +155,10 @@ export function checkpointInFile(json: unknown): SignedCheckpoint | null {
   return null;
 }
 
-const pick = (c: SignedCheckpoint): SignedCheckpoint => ({ treeSize: c.treeSize, rootHash: c.rootHash, time: c.time, keyId: c.keyId, signature: c.signature });
+const pick = (c: SignedCheckpoint): SignedCheckpoint => ({
+  treeSize: c.treeSize,
+  rootHash: c.rootHash,
+  time: c.time,
+  keyId: c.keyId,
+  signature: c.signature,
+});

@@ -4,13 +4,26 @@
 // reader sees that the text holds them (issue 11 §11). Pure: used by server code and client components alike.
 
 /** Characters never rendered as themselves: bidi embeddings, overrides, isolates and marks; zero-width and other invisibles; C0/C1 controls but tab and newline. */
-const HIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u206a-\u206f\u3164\ufeff\ufff9-\ufffb]/gu;
+const HIDDEN =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u206a-\u206f\u3164\ufeff\ufff9-\ufffb]/gu;
 
 const NAMES: Record<string, string> = {
-  "\u200e": "LRM", "\u200f": "RLM", "\u061c": "ALM",
-  "\u202a": "LRE", "\u202b": "RLE", "\u202c": "PDF", "\u202d": "LRO", "\u202e": "RLO",
-  "\u2066": "LRI", "\u2067": "RLI", "\u2068": "FSI", "\u2069": "PDI",
-  "\u200b": "ZWSP", "\u200c": "ZWNJ", "\u2060": "WJ", "\ufeff": "BOM",
+  "\u200e": "LRM",
+  "\u200f": "RLM",
+  "\u061c": "ALM",
+  "\u202a": "LRE",
+  "\u202b": "RLE",
+  "\u202c": "PDF",
+  "\u202d": "LRO",
+  "\u202e": "RLO",
+  "\u2066": "LRI",
+  "\u2067": "RLI",
+  "\u2068": "FSI",
+  "\u2069": "PDI",
+  "\u200b": "ZWSP",
+  "\u200c": "ZWNJ",
+  "\u2060": "WJ",
+  "\ufeff": "BOM",
 };
 
 export interface TextRun {
@@ -39,7 +52,9 @@ export function displayRuns(text: string): TextRun[] {
 
 /** The text with each hidden character replaced by a visible marker ("⟦U+202E RLO⟧"), for plain-text surfaces (graph labels, titles). */
 export function revealHidden(text: string): string {
-  return displayRuns(text).map((r) => (r.kind === "hidden" ? `⟦${r.label}⟧` : r.text)).join("");
+  return displayRuns(text)
+    .map((r) => (r.kind === "hidden" ? `⟦${r.label}⟧` : r.text))
+    .join("");
 }
 
 export const hasHidden = (text: string) => new RegExp(HIDDEN.source, "u").test(text);

@@ -2,7 +2,7 @@
 // docs/failure-codes.md is generated from it and a unit test keeps the two in step.
 
 export type FailureArea =
-  | "INPUT" | "AUTH" | "ACCESS" | "POLICY" | "REVIEW" | "GRAPH" | "EVIDENCE" | "MODEL" | "CITE" | "AUDIT" | "IMPORT" | "SYS" | "GROUND";
+  "INPUT" | "AUTH" | "ACCESS" | "POLICY" | "REVIEW" | "GRAPH" | "EVIDENCE" | "MODEL" | "CITE" | "AUDIT" | "IMPORT" | "SYS" | "GROUND";
 
 export interface FailureDefinition {
   /** HTTP status a route answers with. */
@@ -14,110 +14,470 @@ export interface FailureDefinition {
 }
 
 export const FAILURES = {
-  "CG-INPUT-001": { status: 400, message: "The request is not valid.", description: "The body is not JSON or does not match the expected fields; details name the offending fields." },
+  "CG-INPUT-001": {
+    status: 400,
+    message: "The request is not valid.",
+    description: "The body is not JSON or does not match the expected fields; details name the offending fields.",
+  },
   "CG-INPUT-002": { status: 400, message: "The question is empty.", description: "A question must contain text after trimming." },
   "CG-INPUT-003": { status: 400, message: "The question is too long.", description: "Questions are limited to 2,000 characters." },
-  "CG-INPUT-004": { status: 400, message: "The question contains control characters.", description: "Control characters (other than newline and tab) are rejected rather than silently stripped." },
-  "CG-INPUT-005": { status: 400, message: "A parameter is out of range.", description: "A limit, page size or identifier is outside what the API accepts." },
-  "CG-INPUT-006": { status: 409, message: "Cannot be used.", description: "An admin form names an e-mail address or license id that is taken; neither the message nor the issue says by which tenant." },
-  "CG-INPUT-007": { status: 409, message: "You cannot remove your own admin access.", description: "An admin tried to deactivate themselves or drop their own admin role; another admin of the tenant must do it." },
+  "CG-INPUT-004": {
+    status: 400,
+    message: "The question contains control characters.",
+    description: "Control characters (other than newline and tab) are rejected rather than silently stripped.",
+  },
+  "CG-INPUT-005": {
+    status: 400,
+    message: "A parameter is out of range.",
+    description: "A limit, page size or identifier is outside what the API accepts.",
+  },
+  "CG-INPUT-006": {
+    status: 409,
+    message: "Cannot be used.",
+    description:
+      "An admin form names an e-mail address or license id that is taken; neither the message nor the issue says by which tenant.",
+  },
+  "CG-INPUT-007": {
+    status: 409,
+    message: "You cannot remove your own admin access.",
+    description: "An admin tried to deactivate themselves or drop their own admin role; another admin of the tenant must do it.",
+  },
 
   "CG-AUTH-001": { status: 401, message: "Sign-in required.", description: "No session cookie and no Bearer token were sent." },
-  "CG-AUTH-002": { status: 401, message: "The credentials are invalid or expired.", description: "The session or API token is unknown, expired or revoked." },
-  "CG-AUTH-003": { status: 403, message: "This account is deactivated.", description: "An admin deactivated the account; every request is refused from the next one on." },
-  "CG-AUTH-004": { status: 429, message: "Too many attempts. Try again later.", description: "Sign-in attempts for this account or address exceeded the limit; the password is not checked while locked." },
-  "CG-AUTH-005": { status: 403, message: "Cross-origin request rejected.", description: "A state-changing request came with a foreign, null or missing Origin." },
-  "CG-AUTH-006": { status: 401, message: "Invalid email or password.", description: "Generic sign-in failure; does not say which part was wrong." },
+  "CG-AUTH-002": {
+    status: 401,
+    message: "The credentials are invalid or expired.",
+    description: "The session or API token is unknown, expired or revoked.",
+  },
+  "CG-AUTH-003": {
+    status: 403,
+    message: "This account is deactivated.",
+    description: "An admin deactivated the account; every request is refused from the next one on.",
+  },
+  "CG-AUTH-004": {
+    status: 429,
+    message: "Too many attempts. Try again later.",
+    description: "Sign-in attempts for this account or address exceeded the limit; the password is not checked while locked.",
+  },
+  "CG-AUTH-005": {
+    status: 403,
+    message: "Cross-origin request rejected.",
+    description: "A state-changing request came with a foreign, null or missing Origin.",
+  },
+  "CG-AUTH-006": {
+    status: 401,
+    message: "Invalid email or password.",
+    description: "Generic sign-in failure; does not say which part was wrong.",
+  },
 
-  "CG-ACCESS-001": { status: 404, message: "Case not found or not accessible.", description: "The case does not exist, belongs to another tenant, or the user is not an active member. The three are indistinguishable on purpose." },
-  "CG-ACCESS-002": { status: 403, message: "Your role does not allow this.", description: "The action needs a role (investigator, supervisor, admin) the user does not hold." },
-  "CG-ACCESS-003": { status: 404, message: "Not found.", description: "The object (user, token, ledger entry…) does not exist in the caller's tenant." },
-  "CG-ACCESS-004": { status: 403, message: "This is managed by operators.", description: "Shared licenses (from imported bundles, used by several tenants) are changed by operators through import, not by a tenant admin." },
-  "CG-ACCESS-005": { status: 403, message: "You cannot change your own clearance, need-to-know, roles or case memberships.", description: "Separation of duties: another admin of the tenant makes changes to an admin's own permissions, and the ledger names both." },
-  "CG-ACCESS-006": { status: 403, message: "You cannot grant a clearance above your own.", description: "An admin may set a clearance only up to the one they hold; an operator (CLI) sets higher ones." },
+  "CG-ACCESS-001": {
+    status: 404,
+    message: "Case not found or not accessible.",
+    description:
+      "The case does not exist, belongs to another tenant, or the user is not an active member. The three are indistinguishable on purpose.",
+  },
+  "CG-ACCESS-002": {
+    status: 403,
+    message: "Your role does not allow this.",
+    description: "The action needs a role (investigator, supervisor, admin) the user does not hold.",
+  },
+  "CG-ACCESS-003": {
+    status: 404,
+    message: "Not found.",
+    description: "The object (user, token, ledger entry…) does not exist in the caller's tenant.",
+  },
+  "CG-ACCESS-004": {
+    status: 403,
+    message: "This is managed by operators.",
+    description:
+      "Shared licenses (from imported bundles, used by several tenants) are changed by operators through import, not by a tenant admin.",
+  },
+  "CG-ACCESS-005": {
+    status: 403,
+    message: "You cannot change your own clearance, need-to-know, roles or case memberships.",
+    description:
+      "Separation of duties: another admin of the tenant makes changes to an admin's own permissions, and the ledger names both.",
+  },
+  "CG-ACCESS-006": {
+    status: 403,
+    message: "You cannot grant a clearance above your own.",
+    description: "An admin may set a clearance only up to the one they hold; an operator (CLI) sets higher ones.",
+  },
 
+  "CG-POLICY-080": {
+    status: 400,
+    message: "The policies are not valid.",
+    description:
+      "policies.jsonl (or the policy editor) has a line that is not JSON or does not match the Policy schema; each issue names its line and JSON path. Nothing was compiled.",
+  },
+  "CG-POLICY-081": {
+    status: 400,
+    message: "A policy names a variable Casegraph cannot bind.",
+    description:
+      "A condition or action names something that is neither a request fact, a built-in answer fact nor an extractor the policies declare, or uses it with the wrong type or values; each issue names its line.",
+  },
+  "CG-POLICY-082": {
+    status: 400,
+    message: "The policy bundle is not valid JSON.",
+    description: "compiled_policy_bundle.json could not be parsed.",
+  },
+  "CG-POLICY-083": {
+    status: 400,
+    message: "The policy bundle does not match the bundle schema.",
+    description:
+      "A field of compiled_policy_bundle.json is missing or has the wrong type; the issues give JSON paths. Recompile it with `casegraph policy compile`.",
+  },
+  "CG-POLICY-084": {
+    status: 400,
+    message: "The policy bundle's SHA-256 does not match its content.",
+    description: "bundle_metadata.sha256 is not the hash of the bundle: it was edited after compiling. Recompile it.",
+  },
+  "CG-POLICY-085": {
+    status: 400,
+    message: "The policy bundle refers to something it does not hold.",
+    description:
+      "Referential integrity failed when the bundle was loaded: a rule, path, constraint, conflict, dominance rule or escalation names an unknown rule, policy or variable, or an extractor is not a valid regular expression.",
+  },
+  "CG-POLICY-086": {
+    status: 503,
+    message: "The policy solver is unavailable.",
+    description:
+      "Z3 (the z3-solver package) failed to load or could not decide a rule. Answers are not delivered unchecked while a bundle is active: the check counts as failed.",
+  },
+  "CG-POLICY-087": {
+    status: 503,
+    message: "Policy extraction needs a generative model.",
+    description:
+      "`casegraph policy extract` runs a multi-pass extractor with the configured generative model; the offline model cannot do it. Set LLM_PROVIDER (and its model settings), or write policies in the admin editor.",
+  },
+  "CG-POLICY-088": {
+    status: 400,
+    message: "The policy document cannot be read.",
+    description: "The file given to `policy extract` is missing, empty, or not .md, .txt, .html, .pdf or .docx.",
+  },
+  "CG-POLICY-089": {
+    status: 404,
+    message: "No such policy bundle.",
+    description: "The bundle (by SHA-256) is not stored for this tenant.",
+  },
+  "CG-POLICY-090": {
+    status: 502,
+    message: "The model's policy extraction was unusable.",
+    description: "The generative model returned output that does not match the Policy schema, also after one retry.",
+  },
 
-  "CG-POLICY-080": { status: 400, message: "The policies are not valid.", description: "policies.jsonl (or the policy editor) has a line that is not JSON or does not match the Policy schema; each issue names its line and JSON path. Nothing was compiled." },
-  "CG-POLICY-081": { status: 400, message: "A policy names a variable Casegraph cannot bind.", description: "A condition or action names something that is neither a request fact, a built-in answer fact nor an extractor the policies declare, or uses it with the wrong type or values; each issue names its line." },
-  "CG-POLICY-082": { status: 400, message: "The policy bundle is not valid JSON.", description: "compiled_policy_bundle.json could not be parsed." },
-  "CG-POLICY-083": { status: 400, message: "The policy bundle does not match the bundle schema.", description: "A field of compiled_policy_bundle.json is missing or has the wrong type; the issues give JSON paths. Recompile it with `casegraph policy compile`." },
-  "CG-POLICY-084": { status: 400, message: "The policy bundle's SHA-256 does not match its content.", description: "bundle_metadata.sha256 is not the hash of the bundle: it was edited after compiling. Recompile it." },
-  "CG-POLICY-085": { status: 400, message: "The policy bundle refers to something it does not hold.", description: "Referential integrity failed when the bundle was loaded: a rule, path, constraint, conflict, dominance rule or escalation names an unknown rule, policy or variable, or an extractor is not a valid regular expression." },
-  "CG-POLICY-086": { status: 503, message: "The policy solver is unavailable.", description: "Z3 (the z3-solver package) failed to load or could not decide a rule. Answers are not delivered unchecked while a bundle is active: the check counts as failed." },
-  "CG-POLICY-087": { status: 503, message: "Policy extraction needs a generative model.", description: "`casegraph policy extract` runs a multi-pass extractor with the configured generative model; the offline model cannot do it. Set LLM_PROVIDER (and its model settings), or write policies in the admin editor." },
-  "CG-POLICY-088": { status: 400, message: "The policy document cannot be read.", description: "The file given to `policy extract` is missing, empty, or not .md, .txt, .html, .pdf or .docx." },
-  "CG-POLICY-089": { status: 404, message: "No such policy bundle.", description: "The bundle (by SHA-256) is not stored for this tenant." },
-  "CG-POLICY-090": { status: 502, message: "The model's policy extraction was unusable.", description: "The generative model returned output that does not match the Policy schema, also after one retry." },
+  "CG-REVIEW-001": {
+    status: 404,
+    message: "No such review.",
+    description:
+      "The held answer does not exist in the supervisor's tenant (or was already decided and the request asks for pending ones).",
+  },
+  "CG-REVIEW-002": {
+    status: 409,
+    message: "This review has already been decided.",
+    description: "A held answer is approved or rejected once; the first decision stands and is in the ledger.",
+  },
+  "CG-REVIEW-003": {
+    status: 400,
+    message: "A note is required.",
+    description:
+      "Approving a held answer needs a note saying why it may be delivered (1–2,000 characters); rejecting takes an optional one.",
+  },
+  "CG-REVIEW-005": {
+    status: 503,
+    message: "The answer was held for review but could not be stored.",
+    description:
+      "Answer policies escalated the answer and the review queue could not be written; nothing of the draft was delivered. Ask again when the database answers.",
+  },
+  "CG-REVIEW-004": {
+    status: 403,
+    message: "You cannot review your own question.",
+    description:
+      "Separation of duties: a supervisor who asked the question cannot release or reject its held answer; another supervisor of the tenant does.",
+  },
 
-  "CG-REVIEW-001": { status: 404, message: "No such review.", description: "The held answer does not exist in the supervisor's tenant (or was already decided and the request asks for pending ones)." },
-  "CG-REVIEW-002": { status: 409, message: "This review has already been decided.", description: "A held answer is approved or rejected once; the first decision stands and is in the ledger." },
-  "CG-REVIEW-003": { status: 400, message: "A note is required.", description: "Approving a held answer needs a note saying why it may be delivered (1–2,000 characters); rejecting takes an optional one." },
-  "CG-REVIEW-005": { status: 503, message: "The answer was held for review but could not be stored.", description: "Answer policies escalated the answer and the review queue could not be written; nothing of the draft was delivered. Ask again when the database answers." },
-  "CG-REVIEW-004": { status: 403, message: "You cannot review your own question.", description: "Separation of duties: a supervisor who asked the question cannot release or reject its held answer; another supervisor of the tenant does." },
-
-  "CG-GRAPH-001": { status: 503, message: "The case graph is unavailable.", description: "The graph store (PostgreSQL or Neo4j) did not answer in time." },
-  "CG-GRAPH-002": { status: 500, message: "The case graph query failed.", description: "The graph store answered with an error (or NEO4J_URI / NEO4J_DATABASE name no usable Neo4j database)." },
-  "CG-GRAPH-003": { status: 503, message: "The case graph store refused the credentials.", description: "Neo4j rejected NEO4J_USER / NEO4J_PASSWORD (or rate-limited the sign-in). Fix the credentials; nothing was read or written." },
-  "CG-GRAPH-004": { status: 503, message: "The case graph could not be written to Neo4j; the import was rolled back.", description: "With NEO4J_URI set, an import writes the graph to Neo4j and the rest to PostgreSQL as one unit: Neo4j failed, so PostgreSQL was left as it was and the Neo4j side was restored from it. Run the import again when Neo4j answers; if the restore also failed, `casegraph graph sync --case <id>` rebuilds the case graph from PostgreSQL." },
-  "CG-GRAPH-005": { status: 503, message: "The case graph in Neo4j is not loaded or not in sync.", description: "Neo4j holds no graph for this case (it was imported before NEO4J_URI was set, or Neo4j was reset), or a write to it was interrupted. Answers are refused rather than given from a partial graph; run `casegraph graph sync --case <id>` (or `--all`)." },
+  "CG-GRAPH-001": {
+    status: 503,
+    message: "The case graph is unavailable.",
+    description: "The graph store (PostgreSQL or Neo4j) did not answer in time.",
+  },
+  "CG-GRAPH-002": {
+    status: 500,
+    message: "The case graph query failed.",
+    description: "The graph store answered with an error (or NEO4J_URI / NEO4J_DATABASE name no usable Neo4j database).",
+  },
+  "CG-GRAPH-003": {
+    status: 503,
+    message: "The case graph store refused the credentials.",
+    description:
+      "Neo4j rejected NEO4J_USER / NEO4J_PASSWORD (or rate-limited the sign-in). Fix the credentials; nothing was read or written.",
+  },
+  "CG-GRAPH-004": {
+    status: 503,
+    message: "The case graph could not be written to Neo4j; the import was rolled back.",
+    description:
+      "With NEO4J_URI set, an import writes the graph to Neo4j and the rest to PostgreSQL as one unit: Neo4j failed, so PostgreSQL was left as it was and the Neo4j side was restored from it. Run the import again when Neo4j answers; if the restore also failed, `casegraph graph sync --case <id>` rebuilds the case graph from PostgreSQL.",
+  },
+  "CG-GRAPH-005": {
+    status: 503,
+    message: "The case graph in Neo4j is not loaded or not in sync.",
+    description:
+      "Neo4j holds no graph for this case (it was imported before NEO4J_URI was set, or Neo4j was reset), or a write to it was interrupted. Answers are refused rather than given from a partial graph; run `casegraph graph sync --case <id>` (or `--all`).",
+  },
 
   "CG-EVIDENCE-001": { status: 503, message: "The evidence store is unavailable.", description: "Evidence search failed or timed out." },
 
-  "CG-MODEL-001": { status: 503, message: "The language model is unavailable.", description: "The configured model did not answer (network, timeout, provider error)." },
-  "CG-MODEL-002": { status: 502, message: "The language model returned unusable output.", description: "Output was not valid structured JSON, also after one stricter retry." },
-  "CG-MODEL-003": { status: 503, message: "Answering is disabled by an operator.", description: "A kill switch is engaged for the model or the answer pipeline." },
+  "CG-MODEL-001": {
+    status: 503,
+    message: "The language model is unavailable.",
+    description: "The configured model did not answer (network, timeout, provider error).",
+  },
+  "CG-MODEL-002": {
+    status: 502,
+    message: "The language model returned unusable output.",
+    description: "Output was not valid structured JSON, also after one stricter retry.",
+  },
+  "CG-MODEL-003": {
+    status: 503,
+    message: "Answering is disabled by an operator.",
+    description: "A kill switch is engaged for the model or the answer pipeline.",
+  },
 
-  "CG-CITE-001": { status: 200, message: "Unable to generate citation-backed answer.", description: "The model's answer had factual content with no citation to evidence it was shown; the answer is withheld (responseType unable)." },
+  "CG-CITE-001": {
+    status: 200,
+    message: "Unable to generate citation-backed answer.",
+    description:
+      "The model's answer had factual content with no citation to evidence it was shown; the answer is withheld (responseType unable).",
+  },
 
-  "CG-AUDIT-001": { status: 500, message: "The audit record could not be written; the answer was withheld.", description: "No answer leaves the service without its ledger entry." },
-  "CG-AUDIT-002": { status: 409, message: "The ledger chain does not verify.", description: "A stored entry's hash or link, a stored Merkle subtree hash or a signed checkpoint does not match what the entries recompute to, or the database's append-only protection is missing; the first bad sequence number is reported." },
-  "CG-AUDIT-003": { status: 503, message: "The ledger signing key is missing or invalid.", description: "Checkpoints are signed with Ed25519. Set CASEGRAPH_LEDGER_SIGNING_KEY (PEM or base64 PKCS#8; `casegraph audit keygen` prints one); outside production one is generated in the data folder on first use; in production the server does not start without it." },
-  "CG-AUDIT-004": { status: 422, message: "The proof does not verify.", description: "An exported inclusion or consistency proof failed a check (entry hash, Merkle path, checkpoint signature or key); the report names the failed check." },
-  "CG-AUDIT-010": { status: 409, message: "No signed checkpoint covers this yet.", description: "Reading a proof or a checkpoint never signs one (a GET never writes). Sign one with POST /api/audit/checkpoint (supervisors and admins), `casegraph audit checkpoint`, or wait for the next periodic checkpoint." },
-  "CG-AUDIT-011": { status: 409, message: "The ledger is shorter than a signed checkpoint it knows of.", description: "Entries were removed from the end of the ledger (truncation): a signed checkpoint kept outside the ledger tables (the data folder's ledger-checkpoint.json, or a file given to `audit verify --checkpoint`) says the ledger once held more entries than it holds now. The error names the checkpoint." },
-  "CG-AUDIT-012": { status: 400, message: "The checkpoint file cannot be read.", description: "`audit verify --checkpoint <file>` takes a signed checkpoint as saved from GET /api/audit/checkpoint, the data folder's ledger-checkpoint.json, or a proof file; the file is missing, not JSON, or holds no signed checkpoint." },
+  "CG-AUDIT-001": {
+    status: 500,
+    message: "The audit record could not be written; the answer was withheld.",
+    description: "No answer leaves the service without its ledger entry.",
+  },
+  "CG-AUDIT-002": {
+    status: 409,
+    message: "The ledger chain does not verify.",
+    description:
+      "A stored entry's hash or link, a stored Merkle subtree hash or a signed checkpoint does not match what the entries recompute to, or the database's append-only protection is missing; the first bad sequence number is reported.",
+  },
+  "CG-AUDIT-003": {
+    status: 503,
+    message: "The ledger signing key is missing or invalid.",
+    description:
+      "Checkpoints are signed with Ed25519. Set CASEGRAPH_LEDGER_SIGNING_KEY (PEM or base64 PKCS#8; `casegraph audit keygen` prints one); outside production one is generated in the data folder on first use; in production the server does not start without it.",
+  },
+  "CG-AUDIT-004": {
+    status: 422,
+    message: "The proof does not verify.",
+    description:
+      "An exported inclusion or consistency proof failed a check (entry hash, Merkle path, checkpoint signature or key); the report names the failed check.",
+  },
+  "CG-AUDIT-010": {
+    status: 409,
+    message: "No signed checkpoint covers this yet.",
+    description:
+      "Reading a proof or a checkpoint never signs one (a GET never writes). Sign one with POST /api/audit/checkpoint (supervisors and admins), `casegraph audit checkpoint`, or wait for the next periodic checkpoint.",
+  },
+  "CG-AUDIT-011": {
+    status: 409,
+    message: "The ledger is shorter than a signed checkpoint it knows of.",
+    description:
+      "Entries were removed from the end of the ledger (truncation): a signed checkpoint kept outside the ledger tables (the data folder's ledger-checkpoint.json, or a file given to `audit verify --checkpoint`) says the ledger once held more entries than it holds now. The error names the checkpoint.",
+  },
+  "CG-AUDIT-012": {
+    status: 400,
+    message: "The checkpoint file cannot be read.",
+    description:
+      "`audit verify --checkpoint <file>` takes a signed checkpoint as saved from GET /api/audit/checkpoint, the data folder's ledger-checkpoint.json, or a proof file; the file is missing, not JSON, or holds no signed checkpoint.",
+  },
 
   "CG-IMPORT-001": { status: 400, message: "The file is not valid JSON.", description: "The bundle could not be parsed." },
   "CG-IMPORT-002": { status: 400, message: "Unsupported bundle format.", description: "`format` must be casegraph.workspace/v1." },
-  "CG-IMPORT-003": { status: 400, message: "A field is missing or has the wrong type.", description: "Schema violation at the reported JSON path." },
-  "CG-IMPORT-004": { status: 400, message: "Unknown marking.", description: "A classification is not one of PUBLIC, CUI, CONFIDENTIAL, SECRET, TOP_SECRET, TS_SCI (or an accepted alias). Never defaulted to PUBLIC." },
-  "CG-IMPORT-005": { status: 400, message: "Duplicate identifier.", description: "Two items of the same kind share an id (or email) within their scope." },
-  "CG-IMPORT-006": { status: 400, message: "Reference to a missing node.", description: "An edge endpoint or an evidence link names a node that is not in the case." },
-  "CG-IMPORT-007": { status: 400, message: "Unknown license.", description: "Evidence names a license that is neither in the bundle nor in the database." },
-  "CG-IMPORT-008": { status: 400, message: "Unknown tenant.", description: "A user, case or evidence item names a tenant that is neither in the bundle nor in the database." },
-  "CG-IMPORT-009": { status: 400, message: "Unknown case member.", description: "A case lists a member email that is not a user in the bundle or the database, or belongs to another tenant." },
+  "CG-IMPORT-003": {
+    status: 400,
+    message: "A field is missing or has the wrong type.",
+    description: "Schema violation at the reported JSON path.",
+  },
+  "CG-IMPORT-004": {
+    status: 400,
+    message: "Unknown marking.",
+    description:
+      "A classification is not one of PUBLIC, CUI, CONFIDENTIAL, SECRET, TOP_SECRET, TS_SCI (or an accepted alias). Never defaulted to PUBLIC.",
+  },
+  "CG-IMPORT-005": {
+    status: 400,
+    message: "Duplicate identifier.",
+    description: "Two items of the same kind share an id (or email) within their scope.",
+  },
+  "CG-IMPORT-006": {
+    status: 400,
+    message: "Reference to a missing node.",
+    description: "An edge endpoint or an evidence link names a node that is not in the case.",
+  },
+  "CG-IMPORT-007": {
+    status: 400,
+    message: "Unknown license.",
+    description: "Evidence names a license that is neither in the bundle nor in the database.",
+  },
+  "CG-IMPORT-008": {
+    status: 400,
+    message: "Unknown tenant.",
+    description: "A user, case or evidence item names a tenant that is neither in the bundle nor in the database.",
+  },
+  "CG-IMPORT-009": {
+    status: 400,
+    message: "Unknown case member.",
+    description: "A case lists a member email that is not a user in the bundle or the database, or belongs to another tenant.",
+  },
   "CG-IMPORT-010": { status: 400, message: "Invalid date.", description: "`collectedAt` must be an ISO-8601 timestamp." },
   "CG-IMPORT-011": { status: 400, message: "Empty content.", description: "Evidence content, names or ids must not be empty." },
-  "CG-IMPORT-012": { status: 400, message: "Unknown role or license use.", description: "Roles are investigator, supervisor, admin; uses are INGEST, ANALYZE, INTERNAL_USE, EXPORT, FULL_ACCESS." },
-  "CG-IMPORT-013": { status: 409, message: "The bundle conflicts with stored data.", description: "An id already exists under another tenant or case." },
+  "CG-IMPORT-012": {
+    status: 400,
+    message: "Unknown role or license use.",
+    description: "Roles are investigator, supervisor, admin; uses are INGEST, ANALYZE, INTERNAL_USE, EXPORT, FULL_ACCESS.",
+  },
+  "CG-IMPORT-013": {
+    status: 409,
+    message: "The bundle conflicts with stored data.",
+    description: "An id already exists under another tenant or case.",
+  },
   "CG-IMPORT-014": { status: 400, message: "The bundle file cannot be read.", description: "File missing or unreadable." },
 
   // Grounding controls (issue 15, seed 004): evidence lifecycle, kill switches, operator overrides, compliance artifacts.
-  "CG-GROUND-001": { status: 400, message: "This evidence type is not accepted by the tenant.", description: "An imported evidence item's `type` is not in its tenant's list of accepted types (`evidenceTypes` on the tenant; an empty list accepts any). The issue names the item's JSON path." },
-  "CG-GROUND-002": { status: 400, message: "Evidence carries a forged provenance block or identity marker.", description: "Imported evidence text contains `### Execution Provenance`, the header of Casegraph's own answer provenance footer, or an identity-injection marker (`[[IDENTITY_FACTS_READ_ONLY]]`). Such an item is refused, never cleaned: its source cannot be trusted (footer spoofing)." },
-  "CG-GROUND-003": { status: 409, message: "Duplicate evidence content stored once.", description: "Two evidence items of one case have the same content (SHA-256 after Unicode NFC and whitespace collapsing); the later one is not stored and the import reports it with its JSON path. Not an error." },
-  "CG-GROUND-004": { status: 400, message: "Invalid evidence lifecycle setting.", description: "`validUntil` is not an ISO-8601 timestamp, or a tenant's `evidenceMaxAgeDays` is not a map of type to a positive number of days." },
-  "CG-GROUND-005": { status: 404, message: "Evidence not found.", description: "No evidence item with that id in that case (of the admin's tenant)." },
-  "CG-GROUND-006": { status: 400, message: "A revocation needs a reason.", description: "`evidence revoke` and the admin page need a non-empty reason (at most 500 characters): withdrawn by the source, found unreliable, court order…" },
-  "CG-GROUND-007": { status: 409, message: "The evidence is already revoked.", description: "A revocation is final; the item stays revoked with its first reason." },
-  "CG-GROUND-010": { status: 400, message: "Unknown kill switch.", description: "Kill switches are DISABLE_ANSWER_REUSE, DISABLE_MODEL and DISABLE_EXPORTS, set `on` or `off`. Grounding itself cannot be switched off." },
-  "CG-GROUND-011": { status: 503, message: "The model is switched off for this tenant.", description: "DISABLE_MODEL is on (for the tenant or the whole deployment): the answer is `unable` without calling the model; retrieval, unknowns and the audit entry still happen." },
-  "CG-GROUND-012": { status: 503, message: "Exports are switched off for this tenant.", description: "DISABLE_EXPORTS is on (for the tenant or the whole deployment): workspace and audit exports are refused until an admin or operator switches it off." },
-  "CG-GROUND-020": { status: 400, message: "The override token cannot be read.", description: "An operator override token is `<base64url payload>.<base64url Ed25519 signature>` with request, action, expiry and nonce; this one is malformed." },
-  "CG-GROUND-021": { status: 403, message: "The override token's signature is not valid.", description: "The token was not signed by a key in CASEGRAPH_OVERRIDE_PUBLIC_KEYS, or was altered after signing." },
-  "CG-GROUND-022": { status: 403, message: "The override token has expired.", description: "Its `expiresAt` has passed; issue a new one (`casegraph override issue`)." },
-  "CG-GROUND-023": { status: 409, message: "The override token was already used.", description: "Each token's nonce is accepted once (replay protection); issue a new token for another release." },
-  "CG-GROUND-024": { status: 403, message: "The override token does not cover this request.", description: "The token names another request or review id, or another action, than the one it was applied to." },
-  "CG-GROUND-025": { status: 503, message: "Operator overrides are not configured.", description: "CASEGRAPH_OVERRIDE_PUBLIC_KEYS holds no Ed25519 public key, so no token can be verified." },
-  "CG-GROUND-026": { status: 409, message: "Nothing is held for this request.", description: "The request or review id is not held (not escalated, withheld or refused for expired evidence), or it was already released." },
-  "CG-GROUND-027": { status: 400, message: "The override signing key cannot be read.", description: "`override issue --key <file>` needs an Ed25519 private key in PEM (PKCS#8)." },
-  "CG-GROUND-030": { status: 404, message: "No answer with this request id.", description: "The compliance artifact covers one answered request of the supervisor's tenant; this request id has no ledger entry there." },
-  "CG-GROUND-031": { status: 422, message: "The compliance artifact does not verify.", description: "`audit verify-artifact` found something that does not hold (the signature, the inclusion proof, the entry hash, the payload, the provenance hash or the artifact's own digest); the message names the first one." },
-  "CG-GROUND-032": { status: 400, message: "The compliance artifact file cannot be read.", description: "The file is missing, not JSON, or not a casegraph.artifact/v1 document." },
+  "CG-GROUND-001": {
+    status: 400,
+    message: "This evidence type is not accepted by the tenant.",
+    description:
+      "An imported evidence item's `type` is not in its tenant's list of accepted types (`evidenceTypes` on the tenant; an empty list accepts any). The issue names the item's JSON path.",
+  },
+  "CG-GROUND-002": {
+    status: 400,
+    message: "Evidence carries a forged provenance block or identity marker.",
+    description:
+      "Imported evidence text contains `### Execution Provenance`, the header of Casegraph's own answer provenance footer, or an identity-injection marker (`[[IDENTITY_FACTS_READ_ONLY]]`). Such an item is refused, never cleaned: its source cannot be trusted (footer spoofing).",
+  },
+  "CG-GROUND-003": {
+    status: 409,
+    message: "Duplicate evidence content stored once.",
+    description:
+      "Two evidence items of one case have the same content (SHA-256 after Unicode NFC and whitespace collapsing); the later one is not stored and the import reports it with its JSON path. Not an error.",
+  },
+  "CG-GROUND-004": {
+    status: 400,
+    message: "Invalid evidence lifecycle setting.",
+    description:
+      "`validUntil` is not an ISO-8601 timestamp, or a tenant's `evidenceMaxAgeDays` is not a map of type to a positive number of days.",
+  },
+  "CG-GROUND-005": {
+    status: 404,
+    message: "Evidence not found.",
+    description: "No evidence item with that id in that case (of the admin's tenant).",
+  },
+  "CG-GROUND-006": {
+    status: 400,
+    message: "A revocation needs a reason.",
+    description:
+      "`evidence revoke` and the admin page need a non-empty reason (at most 500 characters): withdrawn by the source, found unreliable, court order…",
+  },
+  "CG-GROUND-007": {
+    status: 409,
+    message: "The evidence is already revoked.",
+    description: "A revocation is final; the item stays revoked with its first reason.",
+  },
+  "CG-GROUND-010": {
+    status: 400,
+    message: "Unknown kill switch.",
+    description:
+      "Kill switches are DISABLE_ANSWER_REUSE, DISABLE_MODEL and DISABLE_EXPORTS, set `on` or `off`. Grounding itself cannot be switched off.",
+  },
+  "CG-GROUND-011": {
+    status: 503,
+    message: "The model is switched off for this tenant.",
+    description:
+      "DISABLE_MODEL is on (for the tenant or the whole deployment): the answer is `unable` without calling the model; retrieval, unknowns and the audit entry still happen.",
+  },
+  "CG-GROUND-012": {
+    status: 503,
+    message: "Exports are switched off for this tenant.",
+    description:
+      "DISABLE_EXPORTS is on (for the tenant or the whole deployment): workspace and audit exports are refused until an admin or operator switches it off.",
+  },
+  "CG-GROUND-020": {
+    status: 400,
+    message: "The override token cannot be read.",
+    description:
+      "An operator override token is `<base64url payload>.<base64url Ed25519 signature>` with request, action, expiry and nonce; this one is malformed.",
+  },
+  "CG-GROUND-021": {
+    status: 403,
+    message: "The override token's signature is not valid.",
+    description: "The token was not signed by a key in CASEGRAPH_OVERRIDE_PUBLIC_KEYS, or was altered after signing.",
+  },
+  "CG-GROUND-022": {
+    status: 403,
+    message: "The override token has expired.",
+    description: "Its `expiresAt` has passed; issue a new one (`casegraph override issue`).",
+  },
+  "CG-GROUND-023": {
+    status: 409,
+    message: "The override token was already used.",
+    description: "Each token's nonce is accepted once (replay protection); issue a new token for another release.",
+  },
+  "CG-GROUND-024": {
+    status: 403,
+    message: "The override token does not cover this request.",
+    description: "The token names another request or review id, or another action, than the one it was applied to.",
+  },
+  "CG-GROUND-025": {
+    status: 503,
+    message: "Operator overrides are not configured.",
+    description: "CASEGRAPH_OVERRIDE_PUBLIC_KEYS holds no Ed25519 public key, so no token can be verified.",
+  },
+  "CG-GROUND-026": {
+    status: 409,
+    message: "Nothing is held for this request.",
+    description:
+      "The request or review id is not held (not escalated, withheld or refused for expired evidence), or it was already released.",
+  },
+  "CG-GROUND-027": {
+    status: 400,
+    message: "The override signing key cannot be read.",
+    description: "`override issue --key <file>` needs an Ed25519 private key in PEM (PKCS#8).",
+  },
+  "CG-GROUND-030": {
+    status: 404,
+    message: "No answer with this request id.",
+    description:
+      "The compliance artifact covers one answered request of the supervisor's tenant; this request id has no ledger entry there.",
+  },
+  "CG-GROUND-031": {
+    status: 422,
+    message: "The compliance artifact does not verify.",
+    description:
+      "`audit verify-artifact` found something that does not hold (the signature, the inclusion proof, the entry hash, the payload, the provenance hash or the artifact's own digest); the message names the first one.",
+  },
+  "CG-GROUND-032": {
+    status: 400,
+    message: "The compliance artifact file cannot be read.",
+    description: "The file is missing, not JSON, or not a casegraph.artifact/v1 document.",
+  },
 
-  "CG-SYS-001": { status: 503, message: "The database is unavailable.", description: "PostgreSQL or the embedded database did not answer." },
-  "CG-SYS-002": { status: 500, message: "Internal error.", description: "An unexpected failure; details are in the server log, never in the response." },
-  "CG-SYS-003": { status: 500, message: "The server is misconfigured.", description: "An environment variable is missing or invalid; the log names it." },
+  "CG-SYS-001": {
+    status: 503,
+    message: "The database is unavailable.",
+    description: "PostgreSQL or the embedded database did not answer.",
+  },
+  "CG-SYS-002": {
+    status: 500,
+    message: "Internal error.",
+    description: "An unexpected failure; details are in the server log, never in the response.",
+  },
+  "CG-SYS-003": {
+    status: 500,
+    message: "The server is misconfigured.",
+    description: "An environment variable is missing or invalid; the log names it.",
+  },
 } as const satisfies Record<string, FailureDefinition>;
 
 export type FailureCode = keyof typeof FAILURES;

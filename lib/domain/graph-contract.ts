@@ -35,9 +35,22 @@ export function propertiesObject(v: unknown): Record<string, unknown> {
  * cg_search_tokens() uses exactly this set (SEPARATOR_PATTERN); a test compares the two.
  */
 export const SEPARATOR_RANGES: ReadonlyArray<readonly [number, number]> = [
-  [0x0001, 0x002f], [0x003a, 0x0040], [0x005b, 0x0060], [0x007b, 0x00bf], [0x00d7, 0x00d7], [0x00f7, 0x00f7],
-  [0x1680, 0x1680], [0x180e, 0x180e], [0x2000, 0x206f], [0x2e00, 0x2e7f], [0x3000, 0x303f], [0xfeff, 0xfeff],
-  [0xff01, 0xff0f], [0xff1a, 0xff20], [0xff3b, 0xff40], [0xff5b, 0xff65],
+  [0x0001, 0x002f],
+  [0x003a, 0x0040],
+  [0x005b, 0x0060],
+  [0x007b, 0x00bf],
+  [0x00d7, 0x00d7],
+  [0x00f7, 0x00f7],
+  [0x1680, 0x1680],
+  [0x180e, 0x180e],
+  [0x2000, 0x206f],
+  [0x2e00, 0x2e7f],
+  [0x3000, 0x303f],
+  [0xfeff, 0xfeff],
+  [0xff01, 0xff0f],
+  [0xff1a, 0xff20],
+  [0xff3b, 0xff40],
+  [0xff5b, 0xff65],
 ];
 
 /** Tokens longer than this many code points are not indexed (PostgreSQL lexemes and Lucene terms have limits). */
@@ -111,7 +124,8 @@ export function compareIds(a: string, b: string): number {
   if (a === b) return 0;
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i), y = b.charCodeAt(i);
+    const x = a.charCodeAt(i),
+      y = b.charCodeAt(i);
     if (x !== y) return fixup(x) - fixup(y);
   }
   return a.length - b.length;
@@ -234,8 +248,12 @@ export function outlineOf(
 ): CaseOutline {
   const byId = <T extends { id: string }>(items: readonly T[]) => [...items].sort((a, b) => compareIds(a.id, b.id));
   return {
-    nodes: byId(nodes).slice(0, limits.maxNodes).map(({ properties: _p, ...n }) => n),
-    edges: byId(edges).slice(0, limits.maxEdges).map(({ properties: _p, ...e }) => e),
+    nodes: byId(nodes)
+      .slice(0, limits.maxNodes)
+      .map(({ properties: _p, ...n }) => n),
+    edges: byId(edges)
+      .slice(0, limits.maxEdges)
+      .map(({ properties: _p, ...e }) => e),
     truncated: nodes.length > limits.maxNodes || edges.length > limits.maxEdges,
   };
 }

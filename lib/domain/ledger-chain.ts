@@ -30,7 +30,8 @@ export interface ChainRow {
 
 const oneShot = (nodeCrypto as { hash?: (alg: string, data: string | Uint8Array, enc?: string) => string }).hash;
 /** SHA-256 of a text's UTF-8 bytes, lowercase hex (the one digest helper: ledger, audit payloads, exports). */
-export const sha256Hex = (text: string) => (oneShot ? oneShot("sha256", text, "hex") : nodeCrypto.createHash("sha256").update(text).digest("hex"));
+export const sha256Hex = (text: string) =>
+  oneShot ? oneShot("sha256", text, "hex") : nodeCrypto.createHash("sha256").update(text).digest("hex");
 
 /** The canonical text that is hashed for an entry. */
 export function entryBodyOf(body: Pick<ChainEntry, "seq" | "kind" | "createdAt" | "payload">): string {

@@ -3,7 +3,14 @@
 // take whatever a row, a Neo4j property or a session held (types can lie at runtime) and never grant more than the
 // rules below on well-formed values.
 import {
-  clearanceCovers, LICENSE_USES, normaliseTag, readClassification, readTenantId, UNREADABLE, type LicenseUse, type StoredClassification,
+  clearanceCovers,
+  LICENSE_USES,
+  normaliseTag,
+  readClassification,
+  readTenantId,
+  UNREADABLE,
+  type LicenseUse,
+  type StoredClassification,
 } from "./markings";
 
 export interface Viewer {

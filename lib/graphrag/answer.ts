@@ -15,11 +15,25 @@ import { retrieve } from "./retrieve";
 import { auditFactsOf, type Trace } from "./trace";
 import { composeUnknownDetails, type HiddenReport } from "./unknowns";
 import {
-  NO_EVIDENCE_TEXT, NO_VISIBLE_EVIDENCE_TEXT, parseModelOutput, validateAnswer, type ModelOutput, type ValidatedAnswer,
+  NO_EVIDENCE_TEXT,
+  NO_VISIBLE_EVIDENCE_TEXT,
+  parseModelOutput,
+  validateAnswer,
+  type ModelOutput,
+  type ValidatedAnswer,
 } from "./validate";
 import {
-  DEFAULT_LIMITS, HARD_LIMITS, type Answer, type AnswerOutcome, type Asker, type GraphRagFailure, type Limits,
-  type ProgressEvent, type RawContext, type ResponseType, type UnknownDetail,
+  DEFAULT_LIMITS,
+  HARD_LIMITS,
+  type Answer,
+  type AnswerOutcome,
+  type Asker,
+  type GraphRagFailure,
+  type Limits,
+  type ProgressEvent,
+  type RawContext,
+  type ResponseType,
+  type UnknownDetail,
 } from "./types";
 
 export interface AnswerDeps {
@@ -81,7 +95,8 @@ export async function refuseRequest(deps: RefusalDeps, asker: Asker | null, raw:
 export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknown, options: AnswerOptions = {}): Promise<AnswerOutcome> {
   const started = performance.now();
   const trace = startTrace(deps, asker, raw);
-  const progress = (stage: ProgressEvent["stage"], detail?: Record<string, number>) => options.onProgress?.({ stage, ...(detail ? { detail } : {}) });
+  const progress = (stage: ProgressEvent["stage"], detail?: Record<string, number>) =>
+    options.onProgress?.({ stage, ...(detail ? { detail } : {}) });
 
   try {
     // 1. Input: caseId + question (≤ 2,000 chars, trimmed, no control characters) + optional lower limits.
@@ -112,12 +127,29 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
     // 6. Model: versioned system prompt + fenced context + question, structured output at temperature 0; one retry
     //    with a stricter prompt when the output is unusable, then a coded error.
     //    Answer policies, pre-generation: the rules in force for this question; their scaffold goes into the prompt.
-    const policyRun = await preparePolicy(deps.answerPolicies, { asker, caseRef, question: input.question, model: deps.model, now: new Date(trace.request.timestamp) });
+    const policyRun = await preparePolicy(deps.answerPolicies, {
+      asker,
+      caseRef,
+      question: input.question,
+      model: deps.model,
+      now: new Date(trace.request.timestamp),
+    });
     const prompt = { system: SYSTEM_PROMPT + (policyRun?.system ?? ""), version: PROMPT_VERSION + (policyRun?.promptSuffix ?? "") };
     trace.generation = { model: { provider: deps.model.provider, id: deps.model.modelId }, promptVersion: prompt.version };
-    progress("asking_model", { snippets: rawContext.evidenceSnippets.length, nodes: rawContext.nodes.length, edges: rawContext.edges.length });
+    progress("asking_model", {
+      snippets: rawContext.evidenceSnippets.length,
+      nodes: rawContext.nodes.length,
+      edges: rawContext.edges.length,
+    });
     const modelStarted = performance.now();
-    const run = await askModel(deps.model, rawContext, input.question, options, (chars) => progress("asking_model", { outputChars: chars }), prompt);
+    const run = await askModel(
+      deps.model,
+      rawContext,
+      input.question,
+      options,
+      (chars) => progress("asking_model", { outputChars: chars }),
+      prompt,
+    );
     trace.generation = { ...trace.generation, latencyMs: performance.now() - modelStarted, retries: run.retries };
 
     // 7. Validate: citations checked against rawContext, uncited claims dropped, markers and citations reconciled;
@@ -128,14 +160,25 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
     const firstDraft = validateAnswer(run.output, rawContext, { directives });
     //    Answer policies, post-generation: the four checks, the score and its route (regenerations, or a review hold).
     const enforced = await enforcePolicies(policyRun, firstDraft, rawContext, async (extra) =>
-      validateAnswer((await askModel(deps.model, rawContext, input.question, options, () => {}, { ...prompt, system: prompt.system + extra })).output, rawContext, { directives }));
+      validateAnswer(
+        (await askModel(deps.model, rawContext, input.question, options, () => {}, { ...prompt, system: prompt.system + extra })).output,
+        rawContext,
+        { directives },
+      ),
+    );
     const validated = enforced.validated;
     trace.validation = validated.report;
     const unknowns = composeUnknownDetails({ model: validated.unknowns, hidden, context, validation: validated.report, ...capsOf(limits) });
 
     // 8. Audit and 9. Respond: the answer leaves only after its ledger entry is written (an escalated one never leaves).
     const finished = await enforced.finish(answerOf({ ...validated, unknowns }, rawContext), {
-      deps, ids: trace.request, asker, caseRef, question: input.question, rawContext, reviewId: deps.newId ?? randomUUID,
+      deps,
+      ids: trace.request,
+      asker,
+      caseRef,
+      question: input.question,
+      rawContext,
+      reviewId: deps.newId ?? randomUUID,
     });
     trace.compliance = finished.compliance;
     return await enforced.settle(await deliver(deps, trace, started, { answer: finished.answer, rawContext }));
@@ -155,13 +198,16 @@ async function retrieveVisible(deps: AnswerDeps, asker: Asker, caseRef: CaseRef,
 
 function refusalAnswer(request: Exclude<RequestScope, { kind: "question" }>) {
   return {
-    answer: answerOf({
-      responseType: "refused",
-      answerText: refusalText(request),
-      confidence: 1,
-      confidenceJustification: "Deterministic refusal: the assistant explains evidence and never acts or reaches outside the case.",
-      unknowns: [],
-    }, EMPTY_CONTEXT),
+    answer: answerOf(
+      {
+        responseType: "refused",
+        answerText: refusalText(request),
+        confidence: 1,
+        confidenceJustification: "Deterministic refusal: the assistant explains evidence and never acts or reaches outside the case.",
+        unknowns: [],
+      },
+      EMPTY_CONTEXT,
+    ),
     rawContext: EMPTY_CONTEXT,
   };
 }
@@ -174,17 +220,25 @@ function noEvidenceAnswer(hidden: HiddenReport, context: ContextBuild, limits: L
   const someHidden = hidden.mode === "exact" ? hidden.policy.evidence.filtered > 0 : hidden.totals.evidence > 0;
   const matchedHidden = hidden.mode === "exact" && someHidden;
   return {
-    answer: answerOf({
-      responseType: "no_evidence",
-      answerText: matchedHidden ? NO_VISIBLE_EVIDENCE_TEXT : NO_EVIDENCE_TEXT,
-      confidence: someHidden ? 0.3 : 0.9,
-      confidenceJustification: matchedHidden
-        ? "Matching evidence exists outside your permissions; the answer may be in evidence you cannot see."
-        : someHidden
-          ? "No evidence visible to you matched the question; part of this case is outside your permissions, so the answer may be in evidence you cannot see."
-          : "No evidence visible to you matched the question's words or the entities it names; the search is lexical, so differently worded evidence can be missed.",
-      unknowns: composeUnknownDetails({ model: matchedHidden ? [] : ["No visible evidence in this case matched the question."], hidden, context, ...capsOf(limits) }),
-    }, context.rawContext),
+    answer: answerOf(
+      {
+        responseType: "no_evidence",
+        answerText: matchedHidden ? NO_VISIBLE_EVIDENCE_TEXT : NO_EVIDENCE_TEXT,
+        confidence: someHidden ? 0.3 : 0.9,
+        confidenceJustification: matchedHidden
+          ? "Matching evidence exists outside your permissions; the answer may be in evidence you cannot see."
+          : someHidden
+            ? "No evidence visible to you matched the question; part of this case is outside your permissions, so the answer may be in evidence you cannot see."
+            : "No evidence visible to you matched the question's words or the entities it names; the search is lexical, so differently worded evidence can be missed.",
+        unknowns: composeUnknownDetails({
+          model: matchedHidden ? [] : ["No visible evidence in this case matched the question."],
+          hidden,
+          context,
+          ...capsOf(limits),
+        }),
+      },
+      context.rawContext,
+    ),
     rawContext: context.rawContext,
   };
 }
@@ -262,10 +316,18 @@ interface AnswerParts {
 function answerOf(p: AnswerParts, ctx: RawContext): Answer {
   const r = p.report;
   const removed = r
-    ? r.invalidCitationCount + r.droppedUncitedClaims + r.droppedInventedReferences + r.droppedActionStatements +
-      r.droppedUnsupportedClaims + r.droppedDirectives + r.droppedUnsupportedSteps + r.claimSupport.partial + r.partialSteps
+    ? r.invalidCitationCount +
+      r.droppedUncitedClaims +
+      r.droppedInventedReferences +
+      r.droppedActionStatements +
+      r.droppedUnsupportedClaims +
+      r.droppedDirectives +
+      r.droppedUnsupportedSteps +
+      r.claimSupport.partial +
+      r.partialSteps
     : 0;
-  const needsReview = p.responseType === "refused" ? false : p.confidence < 0.5 || removed > 0 || p.responseType === "unable" || p.responseType === "error";
+  const needsReview =
+    p.responseType === "refused" ? false : p.confidence < 0.5 || removed > 0 || p.responseType === "unable" || p.responseType === "error";
   return {
     answerText: p.answerText,
     citations: p.citations ?? [],
@@ -281,7 +343,12 @@ function answerOf(p: AnswerParts, ctx: RawContext): Answer {
   };
 }
 
-async function deliver(deps: RefusalDeps, trace: Trace, started: number, result: { answer: Answer; rawContext: RawContext }): Promise<AnswerOutcome> {
+async function deliver(
+  deps: RefusalDeps,
+  trace: Trace,
+  started: number,
+  result: { answer: Answer; rawContext: RawContext },
+): Promise<AnswerOutcome> {
   const { answer, rawContext } = result;
   try {
     await recordAudit(deps.ledger, auditFactsOf(trace, result, performance.now() - started, PROMPT_VERSION));
@@ -306,13 +373,16 @@ async function fail(deps: RefusalDeps, trace: Trace, started: number, error: Cas
   // A switched-off model (CG-GROUND-011, issue 15) is `unable`, with retrieval and unknowns as usual.
   if ((error.code.startsWith("CG-MODEL") || error.code === "CG-GROUND-011") && rawContext) {
     const hidden = trace.retrieval?.hidden;
-    body.answer = answerOf({
-      responseType: error.code === "CG-GROUND-011" ? "unable" : "error",
-      answerText: error.message,
-      unknowns: hidden ? composeUnknownDetails({ hidden }) : [],
-      confidence: 0,
-      confidenceJustification: "No answer: the model failed.",
-    }, rawContext);
+    body.answer = answerOf(
+      {
+        responseType: error.code === "CG-GROUND-011" ? "unable" : "error",
+        answerText: error.message,
+        unknowns: hidden ? composeUnknownDetails({ hidden }) : [],
+        confidence: 0,
+        confidenceJustification: "No answer: the model failed.",
+      },
+      rawContext,
+    );
     body.rawContext = rawContext;
   }
   return { ok: false, status: error.status, body };
@@ -323,7 +393,11 @@ function withheld(trace: Trace, error: CasegraphError): AnswerOutcome {
   const e = error.code === "CG-AUDIT-001" ? error : new CasegraphError("CG-AUDIT-001", undefined, [], { cause: error });
   console.error("casegraph: audit append failed; answer withheld", e.cause ?? e);
   const { requestId, timestamp } = trace.request;
-  return { ok: false, status: e.status, body: { error: { code: e.code, message: FAILURES["CG-AUDIT-001"].message }, requestId, timestamp, auditId: null } };
+  return {
+    ok: false,
+    status: e.status,
+    body: { error: { code: e.code, message: FAILURES["CG-AUDIT-001"].message }, requestId, timestamp, auditId: null },
+  };
 }
 
 function rawField(raw: unknown, key: string, max: number): string | null {

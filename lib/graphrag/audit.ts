@@ -111,7 +111,16 @@ export function auditPayload(f: AuditFacts): Record<string, unknown> {
     latency_ms: Math.round(f.latencyMs),
     model_latency_ms: f.modelLatencyMs === undefined ? null : Math.round(f.modelLatencyMs),
     ...(f.compliance
-      ? { answer_policy: { bundle_sha256: f.compliance.bundleSha256, score: f.compliance.score, action: f.compliance.action, attempts: f.compliance.attempts, violation_count: f.compliance.violations, review_id: f.compliance.reviewId } }
+      ? {
+          answer_policy: {
+            bundle_sha256: f.compliance.bundleSha256,
+            score: f.compliance.score,
+            action: f.compliance.action,
+            attempts: f.compliance.attempts,
+            violation_count: f.compliance.violations,
+            review_id: f.compliance.reviewId,
+          },
+        }
       : {}),
   };
 }

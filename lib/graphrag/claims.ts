@@ -16,7 +16,8 @@ import { isIdLike, splitSentences } from "./text";
 const MARKER = /\[\s*(?:evidence|evid)\s*[:=]\s*([^\]\n]{1,500})\]/giu;
 const GRAPH_MARKER = /\[\s*(?:node|edge|nodes|edges)\s*[:=]\s*([^\]\n]{1,500})\]/giu;
 const BARE_MARKER = /\[\s*([^\]\s,;[]{2,120}(?:\s*[,;]\s*[^\]\s,;[]{2,120}){0,9})\s*\]/gu;
-const PH_OPEN = "\ue000", PH_CLOSE = "\ue001";
+const PH_OPEN = "\ue000",
+  PH_CLOSE = "\ue001";
 const PLACEHOLDER = /\ue000(\d+)\ue001/gu;
 const TERMINATOR = /[.!?]+["'”’)]*$/u;
 
@@ -35,7 +36,11 @@ export interface Clause {
 
 /** Letters → A/a, digits → 9: "EV-Y-999" and "EV-Y-019" share a shape, "2025-04-12" does not. */
 export function shapeOf(id: string): string {
-  return id.replace(/\p{Lu}/gu, "A").replace(/\p{Ll}/gu, "a").replace(/\p{N}/gu, "9").replace(/9+/g, "9");
+  return id
+    .replace(/\p{Lu}/gu, "A")
+    .replace(/\p{Ll}/gu, "a")
+    .replace(/\p{N}/gu, "9")
+    .replace(/9+/g, "9");
 }
 
 /** Removes citation markers (evidence and graph forms) from text. */
@@ -59,7 +64,10 @@ export function lexClauses(answerText: string, evidenceIds: ReadonlySet<string>)
   text = text.replace(GRAPH_MARKER, () => " ");
   const shapes = new Set([...evidenceIds].map(shapeOf));
   text = text.replace(BARE_MARKER, (whole: string, inner: string) => {
-    const items = inner.split(/\s*[,;]\s*/).map((s) => s.trim()).filter(Boolean);
+    const items = inner
+      .split(/\s*[,;]\s*/)
+      .map((s) => s.trim())
+      .filter(Boolean);
     const looksLikeIds = items.every((id) => evidenceIds.has(id) || (isIdLike(id) && shapes.has(shapeOf(id))));
     return looksLikeIds ? hold(items) : whole;
   });
@@ -89,7 +97,13 @@ export function lexClauses(answerText: string, evidenceIds: ReadonlySet<string>)
       last = at + m[0].length;
       if (/[\p{L}\p{N}]/u.test(chunk)) {
         const { lead: j, text: t, trail } = splitEdges(chunk);
-        clauses.push({ sentence, text: t, joiner: clauses.length ? (j.trim() ? j : joiner.trim() ? joiner : " ") : "", terminator: "", ids: dedupe(ids) });
+        clauses.push({
+          sentence,
+          text: t,
+          joiner: clauses.length ? (j.trim() ? j : joiner.trim() ? joiner : " ") : "",
+          terminator: "",
+          ids: dedupe(ids),
+        });
         joiner = trail;
       } else if (clauses.length) {
         addIds(clauses[clauses.length - 1], ids); // "A [EV-1], [EV-2]": adjacent markers close the same clause
@@ -200,7 +214,7 @@ export function renderClauses(clauses: readonly RenderedClause[]): string {
     const last = i === clauses.length - 1 || clauses[i + 1].sentence !== c.sentence;
     const marks = c.ids.map((id) => `[evidence: ${id}, claim: ${c.claimId}]`).join(" ");
     const lead = first ? (i === 0 ? "" : " ") : c.joiner || " ";
-    const end = last ? (c.terminator || ".") : "";
+    const end = last ? c.terminator || "." : "";
     parts.push(`${lead}${shown[i]} ${marks}${end}`);
   });
   return parts.join("");

@@ -27,25 +27,65 @@ export type NeutralisedKind = "citation_token" | "injection_phrase" | "role_pref
 
 const RULES: Array<{ kind: NeutralisedKind; re: RegExp; to: string }> = [
   // Invisible and control characters first, so they cannot split a phrase to dodge the rules below.
-  { kind: "control_chars", re: /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ue000-\uf8ff]/gu, to: "" },
+  {
+    kind: "control_chars",
+    re: /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ue000-\uf8ff]/gu,
+    to: "",
+  },
   // Citation tokens embedded in evidence ("[evidence: EV-Y-999]", "[EVID:…]", "[source: …]") — citation laundering.
-  { kind: "citation_token", re: /\[\s*(?:evidence|evid|ev|citation|cite|source|claim)\s*[:=#][^\]\n]{0,200}\]/giu, to: "[citation token removed]" },
+  {
+    kind: "citation_token",
+    re: /\[\s*(?:evidence|evid|ev|citation|cite|source|claim)\s*[:=#][^\]\n]{0,200}\]/giu,
+    to: "[citation token removed]",
+  },
   { kind: "citation_token", re: /【[^】\n]{0,200}】/gu, to: "[citation token removed]" },
   // Instructions addressed to a model.
-  { kind: "injection_phrase", re: /\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:(?:all|any|the|your|my|these|those|every|of|previous|prior|above|earlier|preceding|former|system|original|safety|existing)\s+){0,4}(?:instructions?|prompts?|rules|directions|directives|guidelines|guardrails|context|constraints|restrictions|policies)\b/giu, to: "[instruction-like text removed]" },
-  { kind: "injection_phrase", re: /\byou\s+are\s+(?:now\s+)?(?:in\s+)?(?:chat\s*gpt|gpt[-\s]?\d*|claude|an?\s+(?:ai|assistant|language model)\s+(?:that|who|with|without)|admin(?:istrator)?\s+mode|developer\s+mode|god\s+mode|dan\b|jailbroken|unrestricted|no longer)[^.!?\n]{0,60}/giu, to: "[instruction-like text removed]" },
+  {
+    kind: "injection_phrase",
+    re: /\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:(?:all|any|the|your|my|these|those|every|of|previous|prior|above|earlier|preceding|former|system|original|safety|existing)\s+){0,4}(?:instructions?|prompts?|rules|directions|directives|guidelines|guardrails|context|constraints|restrictions|policies)\b/giu,
+    to: "[instruction-like text removed]",
+  },
+  {
+    kind: "injection_phrase",
+    re: /\byou\s+are\s+(?:now\s+)?(?:in\s+)?(?:chat\s*gpt|gpt[-\s]?\d*|claude|an?\s+(?:ai|assistant|language model)\s+(?:that|who|with|without)|admin(?:istrator)?\s+mode|developer\s+mode|god\s+mode|dan\b|jailbroken|unrestricted|no longer)[^.!?\n]{0,60}/giu,
+    to: "[instruction-like text removed]",
+  },
   // "You are now in admin mode", not "You are now under arrest" (evidence quotes people talking to people).
-  { kind: "injection_phrase", re: /\byou\s+are\s+now\s+(?:a|an|the|in|my|our|unrestricted|unfiltered|operating|acting|running|dan|jailbroken|allowed|permitted|authori[sz]ed|released from|no longer)\b[^.!?\n]{0,60}/giu, to: "[instruction-like text removed]" },
-  { kind: "injection_phrase", re: /\b(?:new|updated|revised|real|actual|hidden)\s+(?:system\s+)?instructions?\s*:/giu, to: "[instruction-like text removed]" },
-  { kind: "injection_phrase", re: /\b(?:reveal|print|show|output|repeat|leak)\s+(?:me\s+)?(?:your|the)\s+(?:system\s+prompt|instructions|prompt|rules)\b/giu, to: "[instruction-like text removed]" },
-  { kind: "injection_phrase", re: /\b(?:act|behave|respond)\s+as\s+(?:if\s+you\s+(?:are|were)\s+)?(?:an?\s+)?(?:system|admin(?:istrator)?|developer|root|unfiltered|unrestricted)\b/giu, to: "[instruction-like text removed]" },
-  { kind: "injection_phrase", re: /\b(?:assistant|ai|model|chatbot|llm)\s*,\s*(?:please\s+)?(?:mark|cite|say|state|report|tell|answer|confirm|declare|respond|output|print|treat)\b/giu, to: "[instruction-like text removed]" },
+  {
+    kind: "injection_phrase",
+    re: /\byou\s+are\s+now\s+(?:a|an|the|in|my|our|unrestricted|unfiltered|operating|acting|running|dan|jailbroken|allowed|permitted|authori[sz]ed|released from|no longer)\b[^.!?\n]{0,60}/giu,
+    to: "[instruction-like text removed]",
+  },
+  {
+    kind: "injection_phrase",
+    re: /\b(?:new|updated|revised|real|actual|hidden)\s+(?:system\s+)?instructions?\s*:/giu,
+    to: "[instruction-like text removed]",
+  },
+  {
+    kind: "injection_phrase",
+    re: /\b(?:reveal|print|show|output|repeat|leak)\s+(?:me\s+)?(?:your|the)\s+(?:system\s+prompt|instructions|prompt|rules)\b/giu,
+    to: "[instruction-like text removed]",
+  },
+  {
+    kind: "injection_phrase",
+    re: /\b(?:act|behave|respond)\s+as\s+(?:if\s+you\s+(?:are|were)\s+)?(?:an?\s+)?(?:system|admin(?:istrator)?|developer|root|unfiltered|unrestricted)\b/giu,
+    to: "[instruction-like text removed]",
+  },
+  {
+    kind: "injection_phrase",
+    re: /\b(?:assistant|ai|model|chatbot|llm)\s*,\s*(?:please\s+)?(?:mark|cite|say|state|report|tell|answer|confirm|declare|respond|output|print|treat)\b/giu,
+    to: "[instruction-like text removed]",
+  },
   // Role prefixes ("SYSTEM:", "Assistant:", "Human:") at the start of a line or sentence, or inside quotes.
   { kind: "role_prefix", re: /(^|[\n.!?"'“”‘’(\[\]{};]\s*)(system|assistant|human|developer)\s*:/giu, to: "$1[role prefix removed]" },
   { kind: "role_prefix", re: /\b(SYSTEM|ASSISTANT|HUMAN|DEVELOPER)\s*:/gu, to: "[role prefix removed]" },
   // Fake system blocks, chat-template tokens and anything that could close the fences the prompt uses.
   { kind: "markup", re: /<\|[^|>\n]{0,40}\|>/gu, to: "[markup removed]" },
-  { kind: "markup", re: /<\s*\/?\s*(?:system|assistant|user|human|developer|instructions?|prompt|im_start|im_end|evidence|evidence_snippets|structured_context|context|untrusted|data|query)\b[^>\n]{0,200}>/giu, to: "[markup removed]" },
+  {
+    kind: "markup",
+    re: /<\s*\/?\s*(?:system|assistant|user|human|developer|instructions?|prompt|im_start|im_end|evidence|evidence_snippets|structured_context|context|untrusted|data|query)\b[^>\n]{0,200}>/giu,
+    to: "[markup removed]",
+  },
   { kind: "markup", re: /\[\s*\/?\s*(?:INST|SYS|SYSTEM)\s*\]|<<\s*\/?\s*SYS\s*>>/giu, to: "[markup removed]" },
   { kind: "markup", re: /^\s*#{1,6}\s*(?:system|instructions?|assistant|execution provenance)\b.*$/gimu, to: "[markup removed]" },
   { kind: "markup", re: /\b(?:BEGIN|END)\s+(?:SYSTEM|PROMPT|INSTRUCTIONS)(?:\s+(?:PROMPT|MESSAGE|BLOCK))?\b/gu, to: "[markup removed]" },
@@ -136,7 +176,15 @@ interface Sized<T> {
 
 export function buildContext(retrieved: Retrieved, limits: Limits): ContextBuild {
   const q = retrieved.analysis;
-  const leftOut = { snippetsByCap: 0, nodesByCap: 0, edgesByCap: 0, snippetsByBudget: 0, nodesByBudget: 0, edgesByBudget: 0, hopsReducedTo: null as number | null };
+  const leftOut = {
+    snippetsByCap: 0,
+    nodesByCap: 0,
+    edgesByCap: 0,
+    snippetsByBudget: 0,
+    nodesByBudget: 0,
+    edgesByBudget: 0,
+    hopsReducedTo: null as number | null,
+  };
 
   // Caps: the best snippets; seeds, then the nodes nearest and most linked to the chosen snippets; edges among them.
   const chosenEvidence = retrieved.evidence.slice(0, limits.maxSnippets);
@@ -144,12 +192,14 @@ export function buildContext(retrieved: Retrieved, limits: Limits): ContextBuild
   const linkCount = new Map<string, number>();
   for (const e of chosenEvidence) for (const id of e.nodeIds) linkCount.set(id, (linkCount.get(id) ?? 0) + 1);
   const seedIndex = new Map(retrieved.seedIds.map((id, i) => [id, i]));
-  const orderedNodes = [...retrieved.nodes].sort((a, b) =>
-    (seedIndex.has(a.id) ? 0 : 1) - (seedIndex.has(b.id) ? 0 : 1) ||
-    (seedIndex.get(a.id) ?? 0) - (seedIndex.get(b.id) ?? 0) ||
-    a.hop - b.hop ||
-    (linkCount.get(b.id) ?? 0) - (linkCount.get(a.id) ?? 0) ||
-    cmp(a.id, b.id));
+  const orderedNodes = [...retrieved.nodes].sort(
+    (a, b) =>
+      (seedIndex.has(a.id) ? 0 : 1) - (seedIndex.has(b.id) ? 0 : 1) ||
+      (seedIndex.get(a.id) ?? 0) - (seedIndex.get(b.id) ?? 0) ||
+      a.hop - b.hop ||
+      (linkCount.get(b.id) ?? 0) - (linkCount.get(a.id) ?? 0) ||
+      cmp(a.id, b.id),
+  );
   const chosenNodes = orderedNodes.slice(0, limits.maxNodes);
   leftOut.nodesByCap = orderedNodes.length - chosenNodes.length;
   const nodeIds = new Set(chosenNodes.map((n) => n.id));
@@ -208,7 +258,9 @@ export function buildContext(retrieved: Retrieved, limits: Limits): ContextBuild
   const present = new Set(nodes.map((n) => n.item.id));
   const finalSnippets = snippets.map((s) => ({ ...s.item, nodeIds: s.item.nodeIds.filter((id) => present.has(id)) }));
   const rawContext: RawContext = { nodes: nodes.map((n) => n.item), edges: edges.map((e) => e.item), evidenceSnippets: finalSnippets };
-  const chars = CONTEXT_OVERHEAD_CHARS + rawContext.nodes.reduce((a, n) => a + renderNode(n).length + 1, 0) +
+  const chars =
+    CONTEXT_OVERHEAD_CHARS +
+    rawContext.nodes.reduce((a, n) => a + renderNode(n).length + 1, 0) +
     rawContext.edges.reduce((a, e) => a + renderEdge(e).length + 1, 0) +
     rawContext.evidenceSnippets.reduce((a, s) => a + renderSnippet(s).length + 1, 0);
   return {
@@ -223,7 +275,12 @@ export function buildContext(retrieved: Retrieved, limits: Limits): ContextBuild
 }
 
 function toContextNode(n: { id: string; label: string; name: string; properties: Record<string, unknown> }): ContextNode {
-  return { id: n.id, label: n.label, name: clip(neutralise(n.name).text, MAX_PROPERTY_CHARS), properties: contextProperties(n.properties, ["name"]) };
+  return {
+    id: n.id,
+    label: n.label,
+    name: clip(neutralise(n.name).text, MAX_PROPERTY_CHARS),
+    properties: contextProperties(n.properties, ["name"]),
+  };
 }
 
 function toContextEdge(e: { id: string; source: string; type: string; target: string; properties: Record<string, unknown> }): ContextEdge {
@@ -243,7 +300,10 @@ export function contextProperties(props: Record<string, unknown>, skip: string[]
     if (skip.includes(key) || Object.keys(out).length >= MAX_PROPERTIES) continue;
     const v = props[key];
     if (Array.isArray(v)) {
-      const items = v.slice(0, MAX_ARRAY_ITEMS).map(scalar).filter((x): x is string | number | boolean => x !== undefined);
+      const items = v
+        .slice(0, MAX_ARRAY_ITEMS)
+        .map(scalar)
+        .filter((x): x is string | number | boolean => x !== undefined);
       if (items.length) out[clip(key, 60)] = items;
     } else {
       const s = scalar(v);
@@ -278,7 +338,11 @@ function toSnippet(e: Retrieved["evidence"][number], q: QuestionAnalysis): { sni
 export function excerptOf(text: string, q: Pick<QuestionAnalysis, "contentStems">): string {
   const sentences = splitSentences(text);
   const scored = sentences.map((s, i) => {
-    const stems = new Set(words(s).filter((w) => !isStopword(w.lower)).map((w) => stem(w.lower)));
+    const stems = new Set(
+      words(s)
+        .filter((w) => !isStopword(w.lower))
+        .map((w) => stem(w.lower)),
+    );
     let hits = 0;
     for (const t of q.contentStems) if (stems.has(t)) hits++;
     return { s, i, hits };
@@ -291,7 +355,10 @@ export function excerptOf(text: string, q: Pick<QuestionAnalysis, "contentStems"
     picked.push(c.s.length > MAX_SNIPPET_CHARS ? { ...c, s: clip(c.s, MAX_SNIPPET_CHARS - 3) } : c);
     used += len + 3;
   }
-  return picked.sort((a, b) => a.i - b.i).map((c) => c.s).join(" … ");
+  return picked
+    .sort((a, b) => a.i - b.i)
+    .map((c) => c.s)
+    .join(" … ");
 }
 
 /** Cuts at a word boundary and marks the cut. Used for properties and over-long single sentences only. */

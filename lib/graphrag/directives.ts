@@ -45,25 +45,142 @@ export interface DirectiveHit {
 // already folds full-width, mathematical and other compatibility letters; combining marks are dropped after it.
 const CONFUSABLES: Record<string, string> = {
   // Cyrillic
-  "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c", "т": "t", "у": "y",
-  "х": "x", "ѕ": "s", "і": "i", "ї": "i", "ј": "j", "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ӏ": "l", "ɡ": "g", "ո": "n",
-  "ս": "u", "օ": "o", "ց": "g", "զ": "q", "ь": "b", "г": "r", "п": "n", "л": "n", "и": "u", "д": "d", "ү": "y",
-  "А": "A", "В": "B", "Е": "E", "Ё": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T", "У": "Y",
-  "Х": "X", "Ѕ": "S", "І": "I", "Ї": "I", "Ј": "J", "Ԁ": "D", "Ԛ": "Q", "Ԝ": "W", "Һ": "H", "Ӏ": "I", "Ү": "Y", "Ь": "b",
+  а: "a",
+  в: "b",
+  е: "e",
+  ё: "e",
+  к: "k",
+  м: "m",
+  н: "h",
+  о: "o",
+  р: "p",
+  с: "c",
+  т: "t",
+  у: "y",
+  х: "x",
+  ѕ: "s",
+  і: "i",
+  ї: "i",
+  ј: "j",
+  ԁ: "d",
+  ԛ: "q",
+  ԝ: "w",
+  һ: "h",
+  ӏ: "l",
+  ɡ: "g",
+  ո: "n",
+  ս: "u",
+  օ: "o",
+  ց: "g",
+  զ: "q",
+  ь: "b",
+  г: "r",
+  п: "n",
+  л: "n",
+  и: "u",
+  д: "d",
+  ү: "y",
+  А: "A",
+  В: "B",
+  Е: "E",
+  Ё: "E",
+  К: "K",
+  М: "M",
+  Н: "H",
+  О: "O",
+  Р: "P",
+  С: "C",
+  Т: "T",
+  У: "Y",
+  Х: "X",
+  Ѕ: "S",
+  І: "I",
+  Ї: "I",
+  Ј: "J",
+  Ԁ: "D",
+  Ԛ: "Q",
+  Ԝ: "W",
+  Һ: "H",
+  Ӏ: "I",
+  Ү: "Y",
+  Ь: "b",
   // Greek
-  "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x",
-  "ς": "c", "γ": "y", "ω": "w", "μ": "u",
-  "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T",
-  "Υ": "Y", "Χ": "X",
+  α: "a",
+  β: "b",
+  ε: "e",
+  η: "n",
+  ι: "i",
+  κ: "k",
+  ν: "v",
+  ο: "o",
+  ρ: "p",
+  τ: "t",
+  υ: "u",
+  χ: "x",
+  ς: "c",
+  γ: "y",
+  ω: "w",
+  μ: "u",
+  Α: "A",
+  Β: "B",
+  Ε: "E",
+  Ζ: "Z",
+  Η: "H",
+  Ι: "I",
+  Κ: "K",
+  Μ: "M",
+  Ν: "N",
+  Ο: "O",
+  Ρ: "P",
+  Τ: "T",
+  Υ: "Y",
+  Χ: "X",
   // Cherokee, Latin extensions and symbols
-  "Ꭺ": "A", "Ᏼ": "B", "Ꮯ": "C", "Ꭼ": "E", "Ꮋ": "H", "Ꮶ": "K", "Ꮇ": "M", "Ꮲ": "P", "Ꮪ": "S", "Ꭲ": "T", "Ꮃ": "W",
-  "ı": "i", "ȷ": "j", "ɑ": "a", "ɩ": "i", "ʏ": "y", "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ɢ": "g", "ʜ": "h",
-  "ɪ": "i", "ᴊ": "j", "ᴋ": "k", "ʟ": "l", "ᴍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p", "ʀ": "r", "ꜱ": "s", "ᴛ": "t", "ᴜ": "u",
-  "ᴠ": "v", "ᴡ": "w", "ᴢ": "z", "ℓ": "l", "∅": "o",
+  Ꭺ: "A",
+  Ᏼ: "B",
+  Ꮯ: "C",
+  Ꭼ: "E",
+  Ꮋ: "H",
+  Ꮶ: "K",
+  Ꮇ: "M",
+  Ꮲ: "P",
+  Ꮪ: "S",
+  Ꭲ: "T",
+  Ꮃ: "W",
+  ı: "i",
+  ȷ: "j",
+  ɑ: "a",
+  ɩ: "i",
+  ʏ: "y",
+  ᴀ: "a",
+  ʙ: "b",
+  ᴄ: "c",
+  ᴅ: "d",
+  ᴇ: "e",
+  ɢ: "g",
+  ʜ: "h",
+  ɪ: "i",
+  ᴊ: "j",
+  ᴋ: "k",
+  ʟ: "l",
+  ᴍ: "m",
+  ɴ: "n",
+  ᴏ: "o",
+  ᴘ: "p",
+  ʀ: "r",
+  ꜱ: "s",
+  ᴛ: "t",
+  ᴜ: "u",
+  ᴠ: "v",
+  ᴡ: "w",
+  ᴢ: "z",
+  ℓ: "l",
+  "∅": "o",
 };
 const CONFUSABLE_RE = new RegExp(`[${Object.keys(CONFUSABLES).join("")}]`, "gu");
 /** Invisible and format characters: zero-width spaces and joiners, bidi controls, soft hyphens, variation selectors. */
-const INVISIBLE = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff\u{e0000}-\u{e007f}]/gu;
+const INVISIBLE =
+  /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff\u{e0000}-\u{e007f}]/gu;
 
 /** Plain lower-case Latin for matching: invisible characters out, look-alikes in, marks off, letters un-spaced. */
 export function foldForDetection(text: string): string {
@@ -90,23 +207,33 @@ const ANSWER_NOUN = String.raw`(?:answers?|responses?|repl(?:y|ies)|summar(?:y|i
 
 const ADDRESSED: RegExp[] = [
   // "Note to automated systems", "Message for any AI reading this", "Instructions for the summariser".
-  new RegExp(String.raw`^\W*(?:note|message|memo|notice|instructions?|reminder|warning|request|directive|attention|attn|important|p\.?s\.?)\s*(?:to|for)\s*:?\s*(?:(?:all|any|the|every|each|our|you)\s+)?(?:${AI}|${WHOEVER}|${MACHINE_READER})`),
+  new RegExp(
+    String.raw`^\W*(?:note|message|memo|notice|instructions?|reminder|warning|request|directive|attention|attn|important|p\.?s\.?)\s*(?:to|for)\s*:?\s*(?:(?:all|any|the|every|each|our|you)\s+)?(?:${AI}|${WHOEVER}|${MACHINE_READER})`,
+  ),
   // "To whoever summarises this case:", "Dear AI,", "Hey assistant:", "Attention, language models", "TO ANY COMPUTER
   // READING THIS:".
-  new RegExp(String.raw`^\W*(?:dear|hey|hi|hello|greetings|attention|attn|to|for|psst|calling)\s*[,:]?\s*(?:(?:all|any|the|every|each|you)\s+)?(?:${AI_STRICT}|${WHOEVER}|(?:assistant|model|bot)\s*[,:!]|${MACHINE_READER})`),
+  new RegExp(
+    String.raw`^\W*(?:dear|hey|hi|hello|greetings|attention|attn|to|for|psst|calling)\s*[,:]?\s*(?:(?:all|any|the|every|each|you)\s+)?(?:${AI_STRICT}|${WHOEVER}|(?:assistant|model|bot)\s*[,:!]|${MACHINE_READER})`,
+  ),
   // "If you are an AI…", "As an AI, you…", "You, the model, …".
-  new RegExp(String.raw`\b(?:if|when|since|because|as)\s+you\s+(?:are|'re)\s+(?:an?\s+|the\s+)?(?:${AI}|automated\b|machine\b|reading this as\b)`),
+  new RegExp(
+    String.raw`\b(?:if|when|since|because|as)\s+you\s+(?:are|'re)\s+(?:an?\s+|the\s+)?(?:${AI}|automated\b|machine\b|reading this as\b)`,
+  ),
   new RegExp(String.raw`^\W*as\s+an?\s+(?:${AI}),?\s+you\b`),
   new RegExp(String.raw`\byou\s*,\s*(?:the|an?|dear)\s+(?:${AI}|reader\b|summari[sz]er\b)\s*,`),
   // "AI assistants processing this file must…", "Language models should…", "the summariser is to…".
-  new RegExp(String.raw`\b${AI_STRICT}\s+(?:(?:reading|processing|summari[sz]ing|analy[sz]ing|reviewing|handling|parsing|ingesting)\s+(?:this|these|the)\s+\w+\s+)?(?:should|must|shall|needs? to|are to|is to|have to|has to|are (?:instructed|required|asked|told|advised|expected)|is (?:instructed|required|asked|told|advised|expected)|will (?:now|always|only)|may only|can only)\b`),
+  new RegExp(
+    String.raw`\b${AI_STRICT}\s+(?:(?:reading|processing|summari[sz]ing|analy[sz]ing|reviewing|handling|parsing|ingesting)\s+(?:this|these|the)\s+\w+\s+)?(?:should|must|shall|needs? to|are to|is to|have to|has to|are (?:instructed|required|asked|told|advised|expected)|is (?:instructed|required|asked|told|advised|expected)|will (?:now|always|only)|may only|can only)\b`,
+  ),
   new RegExp(String.raw`(?:^|\W)${WHOEVER}`),
   // Vocative: "Assistant, mark…", "AI: report…", "Summariser - ignore…".
   new RegExp(String.raw`^\W*(?:${AI_STRICT}|(?:assistant|chatbot|bot)${NOT_LETTER})\s*[,:\-–—]\s*\S`),
 ];
 
-const ROLE_PREFIX = /^\W{0,3}(?:system|assistant|ai|bot|chatbot|developer|human|llm|gpt|chatgpt|claude|gemini|copilot|instructions?|sys|inst)\s*[\]>)]*\s*:\s*(.*)$/;
-const ROLE_MARKUP = /^\W{0,3}(?:\[\s*\/?\s*(?:system|inst|sys|assistant)\s*\]|<<\s*\/?\s*sys\s*>>|<\s*\/?\s*(?:system|assistant|instructions?)\s*>|#{1,6}\s*(?:system|instructions?|assistant)\b)/;
+const ROLE_PREFIX =
+  /^\W{0,3}(?:system|assistant|ai|bot|chatbot|developer|human|llm|gpt|chatgpt|claude|gemini|copilot|instructions?|sys|inst)\s*[\]>)]*\s*:\s*(.*)$/;
+const ROLE_MARKUP =
+  /^\W{0,3}(?:\[\s*\/?\s*(?:system|inst|sys|assistant)\s*\]|<<\s*\/?\s*sys\s*>>|<\s*\/?\s*(?:system|assistant|instructions?)\s*>|#{1,6}\s*(?:system|instructions?|assistant)\b)/;
 
 const OVERRIDES: RegExp[] = [
   /\b(?:ignore|disregard|forget|override|bypass|set aside|stop following)\s+(?:(?:all|any|the|your|my|these|those|every|of|previous|prior|above|earlier|preceding|former|system|original|safety|existing|other|remaining|standard|usual|current)\s+){0,4}(?:instructions?|prompts?|rules|directions|directives|guidelines|guardrails|context|constraints|restrictions|policies|programming|training|guidance|evidence|records|documents|facts|findings|entries|alerts|sources|everything (?:above|before|else|previous|you (?:were|have been) told))\b/,
@@ -148,11 +275,21 @@ const MODAL = String.raw`\byou\s+(?:should|must|shall|need to|have to|ought to|w
 const IMPERATIVES = INSTRUCTION_BODIES.map((b) => new RegExp(LEAD + b));
 const OBLIGATIONS: RegExp[] = [
   ...INSTRUCTION_BODIES.map((b) => new RegExp(MODAL + b)),
-  new RegExp(String.raw`\byou\s+(?:should|must|shall|will|are to)\s+(?:not|never)\s+(?:mention|report|cite|include|reveal|disclose|say|state|list|name|flag|alert|escalate|output|print|tell|quote|repeat)\b`),
-  new RegExp(String.raw`\b(?:the|your|any|this|each|every|all)\s+${ANSWER_NOUN}\s+(?:should|must|shall|needs? to|has to|have to|is to|are to|will|may only|can only)\s+(?:\w+\s+)?(?:say|state|read|include|mention|conclude|report|note|show|list|contain|begin|start|end|omit|exclude|describe|confirm|indicate|be that|be ["']|cite|name|identify|declare|treat|classify|call)\b`),
-  new RegExp(String.raw`\b(?:it is|it's)\s+(?:important|essential|critical|crucial|mandatory|required|vital|imperative|necessary)\s+(?:that|to)\s+(?:you\b|the ${ANSWER_NOUN}|(?:any|the|every|each) ${AI}|${AI_STRICT}|(?:always\s+)?(?:say|state|report|conclude|mention|describe|answer|cite|ignore|disregard)\b)`),
-  new RegExp(String.raw`\bin\s+(?:your|the|any|every|each)\s+${ANSWER_NOUN}\s*,?\s+(?:you\s+)?(?:should|must|shall|please|always|never|do not|don't|make sure|be sure|remember|note|say|state|report|mention|include|describe|treat|conclude|write)\b`),
-  new RegExp(String.raw`\b(?:make sure|ensure|be sure|remember)\s+(?:that\s+)?(?:you\s+|to\s+|the ${ANSWER_NOUN}\s+)(?:(?:always|never|only|not)\s+)*(?:${INSTRUCTION_BODIES.join("|")})`),
+  new RegExp(
+    String.raw`\byou\s+(?:should|must|shall|will|are to)\s+(?:not|never)\s+(?:mention|report|cite|include|reveal|disclose|say|state|list|name|flag|alert|escalate|output|print|tell|quote|repeat)\b`,
+  ),
+  new RegExp(
+    String.raw`\b(?:the|your|any|this|each|every|all)\s+${ANSWER_NOUN}\s+(?:should|must|shall|needs? to|has to|have to|is to|are to|will|may only|can only)\s+(?:\w+\s+)?(?:say|state|read|include|mention|conclude|report|note|show|list|contain|begin|start|end|omit|exclude|describe|confirm|indicate|be that|be ["']|cite|name|identify|declare|treat|classify|call)\b`,
+  ),
+  new RegExp(
+    String.raw`\b(?:it is|it's)\s+(?:important|essential|critical|crucial|mandatory|required|vital|imperative|necessary)\s+(?:that|to)\s+(?:you\b|the ${ANSWER_NOUN}|(?:any|the|every|each) ${AI}|${AI_STRICT}|(?:always\s+)?(?:say|state|report|conclude|mention|describe|answer|cite|ignore|disregard)\b)`,
+  ),
+  new RegExp(
+    String.raw`\bin\s+(?:your|the|any|every|each)\s+${ANSWER_NOUN}\s*,?\s+(?:you\s+)?(?:should|must|shall|please|always|never|do not|don't|make sure|be sure|remember|note|say|state|report|mention|include|describe|treat|conclude|write)\b`,
+  ),
+  new RegExp(
+    String.raw`\b(?:make sure|ensure|be sure|remember)\s+(?:that\s+)?(?:you\s+|to\s+|the ${ANSWER_NOUN}\s+)(?:(?:always|never|only|not)\s+)*(?:${INSTRUCTION_BODIES.join("|")})`,
+  ),
 ];
 
 const CONDITION = String.raw`\b(?:when(?:ever)?|if|once|in case|should|after|before|while|upon)\s+(?:being\s+)?(?:(?:you|anyone|someone|somebody|they|people|we|i|a user|the user|users|an? (?:investigator|analyst|detective|officer|reviewer)|the (?:investigator|analyst|detective|police|cops|reviewer|ai|model|assistant|system|bot|summari[sz]er)|${AI_STRICT})\s+)?(?:(?:is|are|am|get|gets|being|was|were|ever)\s+)?(?:asked|questioned|queried|prompted|ask|asks|asking|inquire\w*|enquire\w*|summari[sz]\w*|answer\w*|respond\w*|generat\w*|writ(?:e|es|ing)\s+(?:a|the|your|an)\s+(?:summary|answer|report|response|brief)|compil\w*|produc\w*\s+(?:a|the|your|an)\s+(?:summary|answer|report|response))\b`;
@@ -183,7 +320,8 @@ export function utterances(text: string): Utterance[] {
   const push = (end: number) => {
     const raw = text.slice(start, end);
     const lead = raw.length - raw.trimStart().length;
-    const s = start + lead, e = start + raw.trimEnd().length;
+    const s = start + lead,
+      e = start + raw.trimEnd().length;
     if (e > s) out.push({ start: s, end: e, text: text.slice(s, e) });
     start = end;
   };
@@ -199,7 +337,8 @@ export function utterances(text: string): Utterance[] {
   return out;
 }
 
-const ABBREVIATION = /(?:^|[^\p{L}])(?:mr|mrs|ms|mx|dr|det|sgt|lt|capt|insp|prof|st|no|nr|pc|supt|cpl|vs|etc|approx|e\.g|i\.e|a\.m|p\.m)$/iu;
+const ABBREVIATION =
+  /(?:^|[^\p{L}])(?:mr|mrs|ms|mx|dr|det|sgt|lt|capt|insp|prof|st|no|nr|pc|supt|cpl|vs|etc|approx|e\.g|i\.e|a\.m|p\.m)$/iu;
 
 /** Which kind of directive an utterance is, if any (on its folded text). */
 export function directiveKind(folded: string): DirectiveKind | null {
@@ -259,9 +398,15 @@ export function findDirectives(text: string): DirectiveHit[] {
     // An addressee or role prefix with nothing after it, or an instruction that announces what follows, carries
     // over to the next utterance.
     const role = ROLE_PREFIX.exec(folded);
-    if ((kind === "role_prefix" && (!role || !/[\p{L}\p{N}]/u.test(role[1]))) || ANNOUNCES_NEXT.test(folded) ||
-        (kind === "addressed_to_ai" && !IMPERATIVES.some((re) => re.test(stripAddressee(folded))) && !OBLIGATIONS.some((re) => re.test(folded)) &&
-          wordCount(folded) <= 8 && !/\b(?:must|should|shall|will|is to|are to|need to|has to|have to)\b/.test(folded))) {
+    if (
+      (kind === "role_prefix" && (!role || !/[\p{L}\p{N}]/u.test(role[1]))) ||
+      ANNOUNCES_NEXT.test(folded) ||
+      (kind === "addressed_to_ai" &&
+        !IMPERATIVES.some((re) => re.test(stripAddressee(folded))) &&
+        !OBLIGATIONS.some((re) => re.test(folded)) &&
+        wordCount(folded) <= 8 &&
+        !/\b(?:must|should|shall|will|is to|are to|need to|has to|have to)\b/.test(folded))
+    ) {
       carry = true;
     }
   }
@@ -315,7 +460,10 @@ export function removeDirectives(text: string): { text: string; removed: string[
   }
   out += text.slice(last);
   // Adjacent labels collapse into one.
-  out = out.replace(/\[instruction-like text removed\](?:[\s.!?:;,"'”’)\]]*\[instruction-like text removed\])+/g, (m) => DIRECTIVE_LABEL + (/[.!?]["'”’)\]]*$/u.exec(m)?.[0] ?? ""));
+  out = out.replace(
+    /\[instruction-like text removed\](?:[\s.!?:;,"'”’)\]]*\[instruction-like text removed\])+/g,
+    (m) => DIRECTIVE_LABEL + (/[.!?]["'”’)\]]*$/u.exec(m)?.[0] ?? ""),
+  );
   return { text: out, removed };
 }
 
@@ -346,8 +494,17 @@ export function repeatsDirective(claim: string, directives: readonly string[]): 
   return false;
 }
 
-const FUNCTION_WORDS = new Set("a an the and or but of to in on at by for with from that this these those is are was were be been being it its as not no do does did has have had he she they them his her their you your we our i me my will would should must shall can could may might please".split(" "));
+const FUNCTION_WORDS = new Set(
+  "a an the and or but of to in on at by for with from that this these those is are was were be been being it its as not no do does did has have had he she they them his her their you your we our i me my will would should must shall can could may might please".split(
+    " ",
+  ),
+);
 
 function contentWords(folded: string): Set<string> {
-  return new Set(folded.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1 && !FUNCTION_WORDS.has(w)).map((w) => w.replace(/(?:ing|ed|es|s)$/u, "")));
+  return new Set(
+    folded
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w.length > 1 && !FUNCTION_WORDS.has(w))
+      .map((w) => w.replace(/(?:ing|ed|es|s)$/u, "")),
+  );
 }

@@ -19,12 +19,39 @@
 import { stemmer } from "stemmer";
 import { isStopword } from "./text";
 
-export interface NumberFact { kind: "amount" | "percent" | "number"; value: number; currency?: string; raw: string; at: number }
-export interface YMD { y?: number; m?: number; d?: number }
-export interface DateFact { readings: YMD[]; raw: string; at: number }
-export interface TimeFact { minutes: number; raw: string; at: number }
-export interface IdFact { kind: "phone" | "ip" | "id"; key: string; raw: string; at: number }
-export interface EntityFact { tokens: string[]; raw: string; at: number }
+export interface NumberFact {
+  kind: "amount" | "percent" | "number";
+  value: number;
+  currency?: string;
+  raw: string;
+  at: number;
+}
+export interface YMD {
+  y?: number;
+  m?: number;
+  d?: number;
+}
+export interface DateFact {
+  readings: YMD[];
+  raw: string;
+  at: number;
+}
+export interface TimeFact {
+  minutes: number;
+  raw: string;
+  at: number;
+}
+export interface IdFact {
+  kind: "phone" | "ip" | "id";
+  key: string;
+  raw: string;
+  at: number;
+}
+export interface EntityFact {
+  tokens: string[];
+  raw: string;
+  at: number;
+}
 
 export interface Facts {
   numbers: NumberFact[];
@@ -45,35 +72,202 @@ export interface Facts {
 }
 
 const MONTHS: Record<string, number> = {
-  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6, jul: 7, july: 7,
-  aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11, dec: 12, december: 12,
+  jan: 1,
+  january: 1,
+  feb: 2,
+  february: 2,
+  mar: 3,
+  march: 3,
+  apr: 4,
+  april: 4,
+  may: 5,
+  jun: 6,
+  june: 6,
+  jul: 7,
+  july: 7,
+  aug: 8,
+  august: 8,
+  sep: 9,
+  sept: 9,
+  september: 9,
+  oct: 10,
+  october: 10,
+  nov: 11,
+  november: 11,
+  dec: 12,
+  december: 12,
 };
-const WEEKDAYS = new Set(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mon", "tue", "tues", "wed", "thu", "thurs", "fri", "sat", "sun"]);
+const WEEKDAYS = new Set([
+  "monday",
+  "tuesday",
+  "wednesday",
+  "thursday",
+  "friday",
+  "saturday",
+  "sunday",
+  "mon",
+  "tue",
+  "tues",
+  "wed",
+  "thu",
+  "thurs",
+  "fri",
+  "sat",
+  "sun",
+]);
 const MONTH = String.raw`(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
 const NUMBER_WORDS: Record<string, number> = {
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
-  twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
-  twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100,
-  dozen: 12, twice: 2, once: 1, single: 1, double: 2,
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+  hundred: 100,
+  dozen: 12,
+  twice: 2,
+  once: 1,
+  single: 1,
+  double: 2,
 };
 /** Number words a claim must back up ("one", "once", "single" are too often not counts). */
-const CLAIM_NUMBER_WORDS = new Set(Object.keys(NUMBER_WORDS).filter((w) => !["one", "once", "single", "double", "zero", "hundred"].includes(w)));
+const CLAIM_NUMBER_WORDS = new Set(
+  Object.keys(NUMBER_WORDS).filter((w) => !["one", "once", "single", "double", "zero", "hundred"].includes(w)),
+);
 const NEGATIONS = new Set(["not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "without", "cannot", "nowhere"]);
 const TITLES = new Set([
-  "mr", "mrs", "ms", "mx", "dr", "det", "detective", "officer", "sgt", "sergeant", "lt", "lieutenant", "capt", "captain",
-  "insp", "inspector", "agent", "judge", "prof", "professor", "sir", "madam", "constable", "pc", "chief", "deputy",
+  "mr",
+  "mrs",
+  "ms",
+  "mx",
+  "dr",
+  "det",
+  "detective",
+  "officer",
+  "sgt",
+  "sergeant",
+  "lt",
+  "lieutenant",
+  "capt",
+  "captain",
+  "insp",
+  "inspector",
+  "agent",
+  "judge",
+  "prof",
+  "professor",
+  "sir",
+  "madam",
+  "constable",
+  "pc",
+  "chief",
+  "deputy",
 ]);
 const CONNECTORS = new Set(["of", "de", "van", "von", "der", "den", "da", "di", "du", "la", "le", "del", "al", "bin", "ibn"]);
 /** Attribution, hedging and discourse words: how a claim is framed, not what it says. */
 export const FRAMING_WORDS: ReadonlySet<string> = new Set([
-  "according", "state", "states", "stated", "stating", "say", "says", "said", "saying", "shows", "showed", "shown",
-  "indicate", "indicates", "indicated", "indicating", "suggest", "suggests", "suggested", "suggesting", "report",
-  "reports", "reported", "reporting", "note", "notes", "noted", "mention", "mentions", "mentioned", "describe",
-  "describes", "described", "document", "documents", "documented", "evidence", "item", "items", "source", "sources",
-  "likely", "possibly", "probably", "apparently", "therefore", "thus", "hence", "however", "furthermore",
-  "additionally", "moreover", "consistent", "respectively", "approximately", "roughly", "reportedly", "allegedly",
-  "confirm", "confirms", "confirmed", "claim", "claims", "claimed", "per", "specifically", "namely", "including",
-  "record", "records", "recorded", "noting", "reads", "read", "writes", "wrote", "written", "based", "cited", "cites",
+  "according",
+  "state",
+  "states",
+  "stated",
+  "stating",
+  "say",
+  "says",
+  "said",
+  "saying",
+  "shows",
+  "showed",
+  "shown",
+  "indicate",
+  "indicates",
+  "indicated",
+  "indicating",
+  "suggest",
+  "suggests",
+  "suggested",
+  "suggesting",
+  "report",
+  "reports",
+  "reported",
+  "reporting",
+  "note",
+  "notes",
+  "noted",
+  "mention",
+  "mentions",
+  "mentioned",
+  "describe",
+  "describes",
+  "described",
+  "document",
+  "documents",
+  "documented",
+  "evidence",
+  "item",
+  "items",
+  "source",
+  "sources",
+  "likely",
+  "possibly",
+  "probably",
+  "apparently",
+  "therefore",
+  "thus",
+  "hence",
+  "however",
+  "furthermore",
+  "additionally",
+  "moreover",
+  "consistent",
+  "respectively",
+  "approximately",
+  "roughly",
+  "reportedly",
+  "allegedly",
+  "confirm",
+  "confirms",
+  "confirmed",
+  "claim",
+  "claims",
+  "claimed",
+  "per",
+  "specifically",
+  "namely",
+  "including",
+  "record",
+  "records",
+  "recorded",
+  "noting",
+  "reads",
+  "read",
+  "writes",
+  "wrote",
+  "written",
+  "based",
+  "cited",
+  "cites",
 ]);
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -92,7 +286,10 @@ export function porter(lower: string): string {
 
 /** Identifier comparison key: lower-case, no scheme prefix ("did:", "acct:"), letters and digits only. */
 export function idKey(raw: string): string {
-  return raw.toLowerCase().replace(/^[a-z]{2,6}:(?!\d)/u, "").replace(/[^\p{L}\p{N}]/gu, "");
+  return raw
+    .toLowerCase()
+    .replace(/^[a-z]{2,6}:(?!\d)/u, "")
+    .replace(/[^\p{L}\p{N}]/gu, "");
 }
 
 export interface ExtractOptions {
@@ -111,7 +308,8 @@ const RE = {
   scheme: /(?<![\p{L}\p{N}_])\p{L}[\p{L}\p{N}]*:[\p{L}\p{N}][\p{L}\p{N}_.:/@#+-]*[\p{L}\p{N}]/gu,
   snake: /(?<![\p{L}\p{N}])[\p{L}\p{N}]+(?:_[\p{L}\p{N}]+)+(?![\p{L}\p{N}])/gu,
   ip: /(?<![\p{L}\p{N}.])(?:\d{1,3}\.){3}\d{1,3}(?:\/\d{1,2})?(?![\p{N}]|\.\d)/gu,
-  isoDate: /(?<![\p{L}\p{N}])(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\p{L}\p{N}]|[-/]\d)/gu,
+  isoDate:
+    /(?<![\p{L}\p{N}])(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\p{L}\p{N}]|[-/]\d)/gu,
   numericDate: /(?<![\p{L}\p{N}/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\p{L}\p{N}]|[/.-]\d)/gu,
   dayMonth: new RegExp(String.raw`(?<![\p{L}\p{N}])(\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+${MONTH}(?:,?\s+(\d{4}))?(?![\p{L}\p{N}])`, "giu"),
   monthDay: new RegExp(String.raw`(?<![\p{L}\p{N}])${MONTH}\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?(?![\p{L}\p{N}]|:\d)`, "giu"),
@@ -121,8 +319,10 @@ const RE = {
   hourAmPm: /(?<![\p{L}\p{N}:.])(1[0-2]|0?[1-9])\s*([ap])\.?\s?m(?![\p{L}])\.?/giu,
   military: /(?<![\p{L}\p{N}])([01]\d|2[0-3])([0-5]\d)\s*(?:hrs|hours|h)(?![\p{L}])/giu,
   noon: /\b(noon|midday|midnight)\b/giu,
-  moneyPrefix: /(?<![\p{L}\p{N}])(US\$|USD|EUR|GBP|CAD|AUD|CHF|\$|€|£|¥)\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s?(k|m|bn|thousand|million|billion)(?![\p{L}]))?/giu,
-  moneySuffix: /(?<![\p{L}\p{N}.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s?(k|m|bn|thousand|million|billion))?\s?(USD|EUR|GBP|CAD|AUD|CHF|US dollars|dollars?|euros?|pounds? sterling|pounds?)(?![\p{L}])/giu,
+  moneyPrefix:
+    /(?<![\p{L}\p{N}])(US\$|USD|EUR|GBP|CAD|AUD|CHF|\$|€|£|¥)\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s?(k|m|bn|thousand|million|billion)(?![\p{L}]))?/giu,
+  moneySuffix:
+    /(?<![\p{L}\p{N}.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s?(k|m|bn|thousand|million|billion))?\s?(USD|EUR|GBP|CAD|AUD|CHF|US dollars|dollars?|euros?|pounds? sterling|pounds?)(?![\p{L}])/giu,
   percent: /(?<![\p{L}\p{N}.])(\d+(?:\.\d+)?)\s?(%|percent(?![\p{L}])|per cent(?![\p{L}])|pct(?![\p{L}]))/giu,
   phonePlus: /(?<![\p{L}\p{N}+-])\+\d{1,3}(?:[\s.-]?\(?\d{1,4}\)?){2,5}(?![\p{L}\p{N}]|-\d)/gu,
   phone: /(?<![\p{L}\p{N}.-])(?:\(\d{2,4}\)\s?)?\d{2,4}(?:[.-]\d{2,4}){1,3}(?![\p{L}\p{N}]|[.-]\d)/gu,
@@ -158,9 +358,21 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
     }
     if (last) work = out + work.slice(last);
   };
-  const f: Facts = { numbers: [], dates: [], times: [], ids: [], entities: [], negations: [], tokens: [], stems: [], stemWords: [], sentences: [] };
+  const f: Facts = {
+    numbers: [],
+    dates: [],
+    times: [],
+    ids: [],
+    entities: [],
+    negations: [],
+    tokens: [],
+    stems: [],
+    stemWords: [],
+    sentences: [],
+  };
   const hasDigit = /\d/.test(text);
-  const id = (kind: IdFact["kind"]) => (m: RegExpExecArray) => void f.ids.push({ kind, key: kind === "ip" ? m[0] : idKey(m[0]), raw: m[0], at: m.index });
+  const id = (kind: IdFact["kind"]) => (m: RegExpExecArray) =>
+    void f.ids.push({ kind, key: kind === "ip" ? m[0] : idKey(m[0]), raw: m[0], at: m.index });
 
   // 1. Compound identifiers: URLs, e-mail addresses, scheme-prefixed ids, snake_case names; IP addresses.
   if (text.includes("://")) scan(RE.url, id("id"));
@@ -170,18 +382,20 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
   if (hasDigit) {
     if (/\d\.\d+\.\d+\.\d/.test(text)) scan(RE.ip, id("ip"));
     // 2. Dates.
-    if (/\d{4}[-/]\d/.test(text)) scan(RE.isoDate, (m) => {
-      const r = ymd(+m[1], +m[2], +m[3]);
-      if (!r) return false;
-      f.dates.push({ readings: [r], raw: m[0], at: m.index });
-      if (m[4]) f.times.push({ minutes: +m[4] * 60 + +m[5], raw: m[0], at: m.index });
-    });
-    if (/\d[/.-]\d{1,2}[/.-]\d\d/.test(text)) scan(RE.numericDate, (m) => {
-      const y = m[4].length === 2 ? 2000 + +m[4] : +m[4];
-      const readings = [ymd(y, +m[3], +m[1]), ymd(y, +m[1], +m[3])].filter((r): r is YMD => !!r);
-      if (!readings.length) return false;
-      f.dates.push({ readings: dedupeYmd(readings), raw: m[0], at: m.index });
-    });
+    if (/\d{4}[-/]\d/.test(text))
+      scan(RE.isoDate, (m) => {
+        const r = ymd(+m[1], +m[2], +m[3]);
+        if (!r) return false;
+        f.dates.push({ readings: [r], raw: m[0], at: m.index });
+        if (m[4]) f.times.push({ minutes: +m[4] * 60 + +m[5], raw: m[0], at: m.index });
+      });
+    if (/\d[/.-]\d{1,2}[/.-]\d\d/.test(text))
+      scan(RE.numericDate, (m) => {
+        const y = m[4].length === 2 ? 2000 + +m[4] : +m[4];
+        const readings = [ymd(y, +m[3], +m[1]), ymd(y, +m[1], +m[3])].filter((r): r is YMD => !!r);
+        if (!readings.length) return false;
+        f.dates.push({ readings: dedupeYmd(readings), raw: m[0], at: m.index });
+      });
     if (MONTHS_RE.test(text)) {
       const monthOk = (word: string) => word.toLowerCase() !== "may" || word.startsWith("M");
       scan(RE.dayMonth, (m) => {
@@ -210,10 +424,20 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
     }
     if (/\d\s*h/i.test(text)) scan(RE.military, (m) => void f.times.push({ minutes: +m[1] * 60 + +m[2], raw: m[0], at: m.index }));
     // 4. Amounts and percentages.
-    const num = (int: string, frac: string | undefined, mult: string | undefined) => Number(int.replace(/,/g, "") + (frac ? `.${frac}` : "")) * multiplier(mult);
-    if (/[$€£¥]|USD|EUR|GBP|CAD|AUD|CHF/i.test(text)) scan(RE.moneyPrefix, (m) => void f.numbers.push({ kind: "amount", value: num(m[2], m[3], m[4]), currency: currencyOf(m[1]), raw: m[0], at: m.index }));
-    if (/USD|EUR|GBP|CAD|AUD|CHF|dollar|euro|pound/i.test(text)) scan(RE.moneySuffix, (m) => void f.numbers.push({ kind: "amount", value: num(m[1], m[2], m[3]), currency: currencyOf(m[4]), raw: m[0], at: m.index }));
-    if (/%|per ?cent|pct/i.test(text)) scan(RE.percent, (m) => void f.numbers.push({ kind: "percent", value: Number(m[1]), raw: m[0], at: m.index }));
+    const num = (int: string, frac: string | undefined, mult: string | undefined) =>
+      Number(int.replace(/,/g, "") + (frac ? `.${frac}` : "")) * multiplier(mult);
+    if (/[$€£¥]|USD|EUR|GBP|CAD|AUD|CHF/i.test(text))
+      scan(
+        RE.moneyPrefix,
+        (m) => void f.numbers.push({ kind: "amount", value: num(m[2], m[3], m[4]), currency: currencyOf(m[1]), raw: m[0], at: m.index }),
+      );
+    if (/USD|EUR|GBP|CAD|AUD|CHF|dollar|euro|pound/i.test(text))
+      scan(
+        RE.moneySuffix,
+        (m) => void f.numbers.push({ kind: "amount", value: num(m[1], m[2], m[3]), currency: currencyOf(m[4]), raw: m[0], at: m.index }),
+      );
+    if (/%|per ?cent|pct/i.test(text))
+      scan(RE.percent, (m) => void f.numbers.push({ kind: "percent", value: Number(m[1]), raw: m[0], at: m.index }));
     // 5. Phone numbers: 7–15 digits with separators or a leading "+"; a year range ("1990-2005") is two numbers.
     const phone = (m: RegExpExecArray) => {
       const digits = m[0].replace(/\D/g, "");
@@ -224,12 +448,20 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
     if (text.includes("+")) scan(RE.phonePlus, phone);
     if (/\d[.-]\d/.test(text)) scan(RE.phone, phone);
     // 6. Numbers written with thousands separators, before the word pass splits them at the comma.
-    if (/\d,\d{3}/.test(text)) scan(RE.thousands, (m) => void f.numbers.push({ kind: "number", value: Number(m[0].replace(/,/g, "")), raw: m[0], at: m.index }));
+    if (/\d,\d{3}/.test(text))
+      scan(RE.thousands, (m) => void f.numbers.push({ kind: "number", value: Number(m[0].replace(/,/g, "")), raw: m[0], at: m.index }));
   }
-  if (/noon|midday|midnight/i.test(text)) scan(RE.noon, (m) => void f.times.push({ minutes: /night/i.test(m[1]) ? 0 : 720, raw: m[0], at: m.index }));
+  if (/noon|midday|midnight/i.test(text))
+    scan(RE.noon, (m) => void f.times.push({ minutes: /night/i.test(m[1]) ? 0 : 720, raw: m[0], at: m.index }));
 
   // 7. Words: numbers, identifiers, negations, entities, content.
-  interface Tok { raw: string; lower: string; at: number; end: number; cap: boolean }
+  interface Tok {
+    raw: string;
+    lower: string;
+    at: number;
+    end: number;
+    cap: boolean;
+  }
   const toks: Tok[] = [];
   RE.word.lastIndex = 0;
   for (const m of work.matchAll(RE.word)) {
@@ -260,7 +492,8 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
         const gap = text.slice(run[run.length - 1].end, plain[j].at);
         if (!/^\s+$/u.test(gap)) break;
         if (plain[j].cap) run.push(plain[j]);
-        else if (CONNECTORS.has(plain[j].lower) && plain[j + 1]?.cap && /^\s+$/u.test(text.slice(plain[j].end, plain[j + 1].at))) run.push(plain[j]);
+        else if (CONNECTORS.has(plain[j].lower) && plain[j + 1]?.cap && /^\s+$/u.test(text.slice(plain[j].end, plain[j + 1].at)))
+          run.push(plain[j]);
         else break;
         j++;
       }
@@ -269,7 +502,15 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
       // "Raymond Dunn was…" vs "Yesterday Kovac…", "Officers found…".
       if (isInitial(text, names[0].at) && !options.properNouns?.has(names[0].lower)) names = names.slice(1);
       if (!names.length) continue;
-      const tokens = names.filter((t) => !TITLES.has(t.lower) && !MONTHS[t.lower] && !WEEKDAYS.has(t.lower) && !CONNECTORS.has(t.lower) && t.raw !== "I" && !isStopword(t.lower));
+      const tokens = names.filter(
+        (t) =>
+          !TITLES.has(t.lower) &&
+          !MONTHS[t.lower] &&
+          !WEEKDAYS.has(t.lower) &&
+          !CONNECTORS.has(t.lower) &&
+          t.raw !== "I" &&
+          !isStopword(t.lower),
+      );
       if (!tokens.length) continue;
       for (const t of tokens) inEntity.add(t);
       f.entities.push({ tokens: tokens.map((t) => t.lower), raw: text.slice(names[0].at, names[names.length - 1].end), at: names[0].at });
@@ -333,7 +574,31 @@ function addSentences(f: Facts, text: string, plain: Array<{ lower: string; at: 
 
 const isNegation = (lower: string) => NEGATIONS.has(lower) || lower.endsWith("n't") || lower.endsWith("n’t");
 
-const AUXILIARIES = new Set(["be", "been", "being", "is", "was", "were", "are", "do", "did", "does", "have", "has", "had", "could", "would", "should", "can", "will", "yet", "ever", "even", "also", "always"]);
+const AUXILIARIES = new Set([
+  "be",
+  "been",
+  "being",
+  "is",
+  "was",
+  "were",
+  "are",
+  "do",
+  "did",
+  "does",
+  "have",
+  "has",
+  "had",
+  "could",
+  "would",
+  "should",
+  "can",
+  "will",
+  "yet",
+  "ever",
+  "even",
+  "also",
+  "always",
+]);
 
 function isInitial(text: string, at: number): boolean {
   const before = text.slice(Math.max(0, at - 12), at);
@@ -365,10 +630,17 @@ function dedupeYmd(list: YMD[]): YMD[] {
 
 function multiplier(word: string | undefined): number {
   switch (word?.toLowerCase()) {
-    case "k": case "thousand": return 1e3;
-    case "m": case "million": return 1e6;
-    case "bn": case "billion": return 1e9;
-    default: return 1;
+    case "k":
+    case "thousand":
+      return 1e3;
+    case "m":
+    case "million":
+      return 1e6;
+    case "bn":
+    case "billion":
+      return 1e9;
+    default:
+      return 1;
   }
 }
 

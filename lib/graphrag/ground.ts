@@ -73,7 +73,13 @@ export function groundAnswer(answerText: string, context: RawContext, options: {
     if (isInstructionStatement(c.text, options.directives)) {
       verdict = unsupported("reads as an instruction found in evidence, not a fact");
     } else if (!evidenceIds.length) {
-      verdict = invalidIds.length ? { support: "unsupported", reasons: [`cites ${invalidIds.join(", ")}, not in the context`], gaps: ["cites ids not in the context"] } : unsupported("cites no evidence");
+      verdict = invalidIds.length
+        ? {
+            support: "unsupported",
+            reasons: [`cites ${invalidIds.join(", ")}, not in the context`],
+            gaps: ["cites ids not in the context"],
+          }
+        : unsupported("cites no evidence");
     } else {
       verdict = checker.claim(c.text, evidenceIds);
     }
@@ -128,7 +134,11 @@ export class SupportChecker {
   claim(text: string, evidenceIds: readonly string[]): SupportVerdict {
     const ids = evidenceIds.filter((id) => this.snippets.has(id));
     if (!ids.length) return unsupported("cites no evidence in the context");
-    const verdict = this.check(text, ids.map((id) => this.evidenceIndex(id)), ids.join(", "));
+    const verdict = this.check(
+      text,
+      ids.map((id) => this.evidenceIndex(id)),
+      ids.join(", "),
+    );
     if (verdict.support === "unsupported") {
       const laundered = this.namedInsideOther(ids);
       if (laundered) {
@@ -162,20 +172,26 @@ export class SupportChecker {
     const facts = extractFacts(withoutLabels(text), { claim: true, properNouns: this.properNouns });
     const hard: Finding[] = [];
     const soft: Finding[] = [];
-    const missing = (at: number, what: string, raw: string): Finding => ({ at, reason: `${what} ${raw.trim()} not in ${label}`, gap: `${/^[aeiou]/.test(what) ? "an" : "a"} ${what} not in ${label}` });
+    const missing = (at: number, what: string, raw: string): Finding => ({
+      at,
+      reason: `${what} ${raw.trim()} not in ${label}`,
+      gap: `${/^[aeiou]/.test(what) ? "an" : "a"} ${what} not in ${label}`,
+    });
 
     for (const n of facts.numbers) {
       const v = round(n.value);
-      const ok = n.kind === "amount"
-        ? src.amounts.some((a) => round(a.value) === v && (!a.currency || !n.currency || a.currency === n.currency)) || src.values.has(v)
-        : n.kind === "percent"
-          ? src.percents.has(v) || src.values.has(v)
-          : src.values.has(v) || src.percents.has(v) || src.amounts.some((a) => round(a.value) === v);
+      const ok =
+        n.kind === "amount"
+          ? src.amounts.some((a) => round(a.value) === v && (!a.currency || !n.currency || a.currency === n.currency)) || src.values.has(v)
+          : n.kind === "percent"
+            ? src.percents.has(v) || src.values.has(v)
+            : src.values.has(v) || src.percents.has(v) || src.amounts.some((a) => round(a.value) === v);
       if (!ok) hard.push(missing(n.at, n.kind === "amount" ? "amount" : n.kind === "percent" ? "percentage" : "number", n.raw));
     }
     for (const d of facts.dates) {
       const ok = d.readings.some((r) => {
-        if (r.y !== undefined && r.m !== undefined && r.d !== undefined) return src.dates.has(`${r.y}-${r.m}-${r.d}`) || (src.dates.has(`--${r.m}-${r.d}`) && src.years.has(r.y));
+        if (r.y !== undefined && r.m !== undefined && r.d !== undefined)
+          return src.dates.has(`${r.y}-${r.m}-${r.d}`) || (src.dates.has(`--${r.m}-${r.d}`) && src.years.has(r.y));
         if (r.m !== undefined && r.d !== undefined) return src.dates.has(`--${r.m}-${r.d}`);
         return src.dates.has(`${r.y}-${r.m}`);
       });
@@ -183,15 +199,17 @@ export class SupportChecker {
     }
     for (const t of facts.times) if (!src.times.has(t.minutes)) hard.push(missing(t.at, "time", t.raw));
     for (const id of facts.ids) {
-      const ok = id.kind === "phone"
-        ? src.phones.some((p) => p === id.key || (Math.min(p.length, id.key.length) >= 7 && (p.endsWith(id.key) || id.key.endsWith(p))))
-        : src.ids.has(id.key) || spelledOut(src.compact, id.raw);
+      const ok =
+        id.kind === "phone"
+          ? src.phones.some((p) => p === id.key || (Math.min(p.length, id.key.length) >= 7 && (p.endsWith(id.key) || id.key.endsWith(p))))
+          : src.ids.has(id.key) || spelledOut(src.compact, id.raw);
       if (!ok) hard.push(missing(id.at, id.kind === "phone" ? "phone number" : id.kind === "ip" ? "IP address" : "identifier", id.raw));
     }
     for (const e of facts.entities) {
       const found = e.tokens.filter((t) => src.tokens.has(t) || src.stems.has(porter(t)));
       if (found.length === 0) hard.push({ at: e.at, reason: `name "${e.raw}" not in ${label}`, gap: `a name not in ${label}` });
-      else if (found.length < e.tokens.length) soft.push({ at: e.at, reason: `name "${e.raw}" only partly in ${label}`, gap: `a name only partly in ${label}` });
+      else if (found.length < e.tokens.length)
+        soft.push({ at: e.at, reason: `name "${e.raw}" only partly in ${label}`, gap: `a name only partly in ${label}` });
     }
 
     // Negation: the claim's must be in the source sentences it rests on; a source negation of a word the claim
@@ -207,7 +225,8 @@ export class SupportChecker {
     const best = Math.max(0, ...overlaps);
     const aligned = best > 0 ? sentences.filter((_, i) => overlaps[i] === best) : sentences;
     if (facts.negations.length) {
-      if (!aligned.some((s) => s.negated.length)) hard.push({ at: LATE, reason: `negation "${facts.negations[0]}" not in ${label}`, gap: `a negation not in ${label}` });
+      if (!aligned.some((s) => s.negated.length))
+        hard.push({ at: LATE, reason: `negation "${facts.negations[0]}" not in ${label}`, gap: `a negation not in ${label}` });
     } else {
       const flipped = best > 0 ? aligned.flatMap((s) => s.negated).find((t) => t !== null && claimStems.has(t)) : undefined;
       if (flipped) soft.push({ at: LATE, reason: `${label} negates "${wordOf(facts, flipped)}"`, gap: `${label} negates part of it` });
@@ -221,15 +240,27 @@ export class SupportChecker {
       if (share < COVERAGE.supported) {
         const words = absent.slice(0, 5).map((t) => wordOf(facts, t));
         const reason = `only ${stems.length - absent.length} of ${stems.length} content words in ${label} (missing: ${words.join(", ")}${absent.length > 5 ? ", …" : ""})`;
-        (share < COVERAGE.partial ? hard : soft).push({ at: LATE + 1, reason, gap: `${share < COVERAGE.partial ? "most" : "some"} of its words not in ${label}` });
+        (share < COVERAGE.partial ? hard : soft).push({
+          at: LATE + 1,
+          reason,
+          gap: `${share < COVERAGE.partial ? "most" : "some"} of its words not in ${label}`,
+        });
       }
     } else if (!facts.numbers.length && !facts.dates.length && !facts.times.length && !facts.ids.length && !facts.entities.length) {
-      soft.push({ at: LATE, reason: `nothing in the claim can be checked against ${label}`, gap: `nothing in it can be checked against ${label}` });
+      soft.push({
+        at: LATE,
+        reason: `nothing in the claim can be checked against ${label}`,
+        gap: `nothing in it can be checked against ${label}`,
+      });
     }
 
     const order = (a: Finding, b: Finding) => a.at - b.at;
     const all = hard.length ? [...hard.sort(order), ...soft.sort(order)] : soft.sort(order);
-    return { support: hard.length ? "unsupported" : soft.length ? "partial" : "supported", reasons: all.map((f) => f.reason), gaps: all.map((f) => f.gap) };
+    return {
+      support: hard.length ? "unsupported" : soft.length ? "partial" : "supported",
+      reasons: all.map((f) => f.reason),
+      gaps: all.map((f) => f.gap),
+    };
   }
 
   /** "EV-2 is named inside EV-7's text": a cited id that only appears inside another item (citation laundering). */
@@ -256,12 +287,15 @@ export class SupportChecker {
       const s = this.snippets.get(id)!;
       const linked = s.nodeIds.filter((n) => this.nodes.has(n));
       const linkedSet = new Set(linked);
-      return buildIndex([
-        withoutLabels(s.text),
-        `${s.id}. ${words(s.type)}. ${s.sourceSystem}. ${s.collectedAt}.`,
-        ...linked.map((n) => nameText(this.nodes.get(n)!)),
-        ...this.context.edges.filter((e) => linkedSet.has(e.source) && linkedSet.has(e.target)).map((e) => this.edgeText(e)),
-      ], [s.id, ...linked]);
+      return buildIndex(
+        [
+          withoutLabels(s.text),
+          `${s.id}. ${words(s.type)}. ${s.sourceSystem}. ${s.collectedAt}.`,
+          ...linked.map((n) => nameText(this.nodes.get(n)!)),
+          ...this.context.edges.filter((e) => linkedSet.has(e.source) && linkedSet.has(e.target)).map((e) => this.edgeText(e)),
+        ],
+        [s.id, ...linked],
+      );
     });
   }
 
@@ -309,8 +343,19 @@ function buildIndex(texts: string[], ids: string[]): SourceIndex {
 
 function indexTexts(texts: string[], ids: string[]): SourceIndex {
   const idx: SourceIndex = {
-    values: new Set(), percents: new Set(), amounts: [], dates: new Set(), years: new Set(), times: new Set(), ids: new Set(),
-    phones: [], tokens: new Set(), stems: new Set(), compact: " ", sentences: [], negated: false,
+    values: new Set(),
+    percents: new Set(),
+    amounts: [],
+    dates: new Set(),
+    years: new Set(),
+    times: new Set(),
+    ids: new Set(),
+    phones: [],
+    tokens: new Set(),
+    stems: new Set(),
+    compact: " ",
+    sentences: [],
+    negated: false,
   };
   for (const id of ids) idx.ids.add(idKey(id));
   for (const text of texts) {
@@ -355,9 +400,17 @@ type SourceView = Omit<SourceIndex, SetKeys> & { [K in SetKeys]: Has<SourceIndex
 function merge(parts: SourceIndex[]): SourceView {
   const any = <K extends SetKeys>(key: K) => ({ has: (v: never) => parts.some((p) => (p[key] as Set<unknown>).has(v)) });
   return {
-    values: any("values"), percents: any("percents"), amounts: parts.flatMap((p) => p.amounts), dates: any("dates"),
-    years: any("years"), times: any("times"), ids: any("ids"), phones: parts.flatMap((p) => p.phones), tokens: any("tokens"),
-    stems: any("stems"), negated: parts.some((p) => p.negated),
+    values: any("values"),
+    percents: any("percents"),
+    amounts: parts.flatMap((p) => p.amounts),
+    dates: any("dates"),
+    years: any("years"),
+    times: any("times"),
+    ids: any("ids"),
+    phones: parts.flatMap((p) => p.phones),
+    tokens: any("tokens"),
+    stems: any("stems"),
+    negated: parts.some((p) => p.negated),
     get compact() {
       return parts.map((p) => p.compact).join(" ");
     },
@@ -382,17 +435,48 @@ function namesIn(text: string, re: RegExp): string[] {
   const key = `${re.source}\u0000${text}`;
   let names = namesMemo.get(key);
   if (!names) {
-    names = [...new Set([...text.matchAll(re)].map((m) => m[0].replace(/['’]s$/u, "").toLowerCase()).filter((w) => w.length > 1 && !STOP_NAMES.has(w)))];
+    names = [
+      ...new Set(
+        [...text.matchAll(re)].map((m) => m[0].replace(/['’]s$/u, "").toLowerCase()).filter((w) => w.length > 1 && !STOP_NAMES.has(w)),
+      ),
+    ];
     if (namesMemo.size > 1_000) namesMemo.clear();
     namesMemo.set(key, names);
   }
   return names;
 }
 
-const STOP_NAMES = new Set(["the", "a", "an", "this", "that", "these", "those", "he", "she", "it", "they", "we", "i", "his", "her", "their", "on", "in", "at", "of", "and", "or", "but"]);
+const STOP_NAMES = new Set([
+  "the",
+  "a",
+  "an",
+  "this",
+  "that",
+  "these",
+  "those",
+  "he",
+  "she",
+  "it",
+  "they",
+  "we",
+  "i",
+  "his",
+  "her",
+  "their",
+  "on",
+  "in",
+  "at",
+  "of",
+  "and",
+  "or",
+  "but",
+]);
 
 function nameText(n: ContextNode): string {
-  const aliases = Object.entries(n.properties).filter(([k]) => /alias|aka|nickname|also_known/i.test(k)).flatMap(([, v]) => (Array.isArray(v) ? v : [v])).map(String);
+  const aliases = Object.entries(n.properties)
+    .filter(([k]) => /alias|aka|nickname|also_known/i.test(k))
+    .flatMap(([, v]) => (Array.isArray(v) ? v : [v]))
+    .map(String);
   return [n.name, ...aliases].join(". ") + ".";
 }
 
@@ -406,7 +490,10 @@ function words(s: string): string {
 }
 
 function spelledOut(compact: string, raw: string): boolean {
-  const parts = raw.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const parts = raw
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
   return parts.length > 1 && compact.includes(` ${parts.join(" ")} `);
 }
 

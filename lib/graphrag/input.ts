@@ -52,7 +52,10 @@ export function parseInput(raw: unknown): AnswerInput {
   const question = body.question.normalize("NFC").trim();
   if (!question) throw new CasegraphError("CG-INPUT-002");
   if ([...question].length > HARD_LIMITS.maxQuestionChars) {
-    throw new CasegraphError("CG-INPUT-003", `The question is too long (${[...question].length} characters; at most ${HARD_LIMITS.maxQuestionChars}).`);
+    throw new CasegraphError(
+      "CG-INPUT-003",
+      `The question is too long (${[...question].length} characters; at most ${HARD_LIMITS.maxQuestionChars}).`,
+    );
   }
   if (CONTROL.test(question)) throw new CasegraphError("CG-INPUT-004");
 
@@ -60,7 +63,9 @@ export function parseInput(raw: unknown): AnswerInput {
   const range = (name: "hops" | "maxNodes" | "maxSnippets", value: number | undefined, min: number, max: number) => {
     if (value === undefined) return;
     if (value < min || value > max) {
-      throw new CasegraphError("CG-INPUT-005", `${name} must be between ${min} and ${max}.`, [{ path: `$.${name}`, message: `must be between ${min} and ${max}` }]);
+      throw new CasegraphError("CG-INPUT-005", `${name} must be between ${min} and ${max}.`, [
+        { path: `$.${name}`, message: `must be between ${min} and ${max}` },
+      ]);
     }
     limits[name] = value;
   };
@@ -73,22 +78,110 @@ export function parseInput(raw: unknown): AnswerInput {
 // ---------------------------------------------------------------------------------------------------------------
 // Scope: is this a question about the case, a request to act, or a request for data outside the graph?
 
-export type RequestScope =
-  | { kind: "question" }
-  | { kind: "action"; verb: string }
-  | { kind: "out_of_graph"; what: string };
+export type RequestScope = { kind: "question" } | { kind: "action"; verb: string } | { kind: "out_of_graph"; what: string };
 
 /** Verbs that change the world or a system. Matched as a request, not as a word in a question ("Who killed …?"). */
 const ACTION_VERBS = [
-  "arrest", "detain", "apprehend", "charge", "indict", "prosecute", "raid", "search the premises", "seize", "freeze",
-  "delete", "remove", "erase", "wipe", "purge", "destroy", "redact", "modify", "edit", "alter", "update", "change",
-  "overwrite", "block", "unblock", "ban", "blacklist", "whitelist", "allowlist", "quarantine", "isolate", "contain",
-  "disable", "enable", "shut down", "shutdown", "reboot", "restart", "kill", "terminate", "revoke", "reset", "lock",
-  "unlock", "grant", "approve", "deny", "close", "reopen", "escalate", "assign", "send", "email", "e-mail", "message",
-  "text", "notify", "alert", "contact", "call", "phone", "warn", "tip off", "forward", "publish", "post", "share",
-  "leak", "upload", "export", "download", "execute", "run", "launch", "deploy", "install", "uninstall", "patch",
-  "trigger", "invoke", "schedule", "book", "order", "pay", "transfer", "issue", "file", "submit", "sign", "mark",
-  "flag", "insert", "configure", "hack", "exploit", "attack", "track", "surveil", "wiretap", "tap",
+  "arrest",
+  "detain",
+  "apprehend",
+  "charge",
+  "indict",
+  "prosecute",
+  "raid",
+  "search the premises",
+  "seize",
+  "freeze",
+  "delete",
+  "remove",
+  "erase",
+  "wipe",
+  "purge",
+  "destroy",
+  "redact",
+  "modify",
+  "edit",
+  "alter",
+  "update",
+  "change",
+  "overwrite",
+  "block",
+  "unblock",
+  "ban",
+  "blacklist",
+  "whitelist",
+  "allowlist",
+  "quarantine",
+  "isolate",
+  "contain",
+  "disable",
+  "enable",
+  "shut down",
+  "shutdown",
+  "reboot",
+  "restart",
+  "kill",
+  "terminate",
+  "revoke",
+  "reset",
+  "lock",
+  "unlock",
+  "grant",
+  "approve",
+  "deny",
+  "close",
+  "reopen",
+  "escalate",
+  "assign",
+  "send",
+  "email",
+  "e-mail",
+  "message",
+  "text",
+  "notify",
+  "alert",
+  "contact",
+  "call",
+  "phone",
+  "warn",
+  "tip off",
+  "forward",
+  "publish",
+  "post",
+  "share",
+  "leak",
+  "upload",
+  "export",
+  "download",
+  "execute",
+  "run",
+  "launch",
+  "deploy",
+  "install",
+  "uninstall",
+  "patch",
+  "trigger",
+  "invoke",
+  "schedule",
+  "book",
+  "order",
+  "pay",
+  "transfer",
+  "issue",
+  "file",
+  "submit",
+  "sign",
+  "mark",
+  "flag",
+  "insert",
+  "configure",
+  "hack",
+  "exploit",
+  "attack",
+  "track",
+  "surveil",
+  "wiretap",
+  "tap",
 ];
 
 export const ACTION_VERB_PATTERN = ACTION_VERBS.map((v) => v.replace(/[-\s]/g, (c) => (c === "-" ? "-?" : "\\s+"))).join("|");
@@ -103,22 +196,36 @@ const ASKED = new RegExp(
 // A bare imperative: "Arrest Kovac.", "Please delete EV-C-012", "Block 203.0.113.47 now".
 const IMPERATIVE = new RegExp(String.raw`${BOUNDARY}(please\s+|kindly\s+|go ahead and\s+)?(${ACTION_VERB_PATTERN})\b\s*(\S*)`, "iu");
 // "Who should we arrest?", "Which IP should I block first?"
-const WH_ACTION = new RegExp(String.raw`\b(?:who|whom|which|what|when|where)\b[^.?!]{0,60}?\b(?:should|shall|must|ought)\s+${SUBJECT}\s+(?:to\s+)?(?:\w+\s+){0,2}?(${ACTION_VERB_PATTERN})\b`, "iu");
+const WH_ACTION = new RegExp(
+  String.raw`\b(?:who|whom|which|what|when|where)\b[^.?!]{0,60}?\b(?:should|shall|must|ought)\s+${SUBJECT}\s+(?:to\s+)?(?:\w+\s+){0,2}?(${ACTION_VERB_PATTERN})\b`,
+  "iu",
+);
 // "What should we do next?", "Recommend a course of action."
-const ADVICE = /\b(?:what\s+(?:should|shall|must)\s+(?:we|i|the police|investigators)\s+do\b|(?:recommend|suggest|advise)\s+(?:an?\s+|the\s+|some\s+)?(?:action|actions|next steps?|course of action|remediation|response|measures))/iu;
+const ADVICE =
+  /\b(?:what\s+(?:should|shall|must)\s+(?:we|i|the police|investigators)\s+do\b|(?:recommend|suggest|advise)\s+(?:an?\s+|the\s+|some\s+)?(?:action|actions|next steps?|course of action|remediation|response|measures))/iu;
 // Words after a leading verb that show it is a noun ("Call records …", "Order of events", "Transfer of funds").
-const NOUN_FOLLOWERS = /^(?:of|between|from|to|for|in|on|at|by|with|and|or|is|was|were|are|records?|logs?|details?|history|data|patterns?|times?|dates?|volumes?|counts?|chains?|amounts?|ids?|numbers?)$/i;
+const NOUN_FOLLOWERS =
+  /^(?:of|between|from|to|for|in|on|at|by|with|and|or|is|was|were|are|records?|logs?|details?|history|data|patterns?|times?|dates?|volumes?|counts?|chains?|amounts?|ids?|numbers?)$/i;
 
 const OUT_OF_GRAPH: Array<[RegExp, string]> = [
-  [/\b(?:search|google|look\s+up|check|browse|consult|query|scan)\b[^.?!]{0,40}\b(?:internet|web|online|google|social media|twitter|facebook|linkedin|news|dark\s*web)\b/iu, "sources outside the case"],
+  [
+    /\b(?:search|google|look\s+up|check|browse|consult|query|scan)\b[^.?!]{0,40}\b(?:internet|web|online|google|social media|twitter|facebook|linkedin|news|dark\s*web)\b/iu,
+    "sources outside the case",
+  ],
   [/\b(?:internet|web|online|social media|news)\s+(?:search|results|sources)\b/iu, "sources outside the case"],
   [/\b(?:other|another|all|every)\s+(?:cases?|tenants?|investigations?)\b/iu, "other cases"],
   [/\b(?:system\s+prompt|your\s+(?:instructions|prompt|rules|configuration)|hidden\s+instructions)\b/iu, "the assistant's instructions"],
   [/\b(?:passwords?|api\s*keys?|credentials|secrets?\s+key|access\s+tokens?|session\s+tokens?)\s+(?:for|of|to)\b/iu, "credentials"],
   [/\b(?:raw|full|entire|whole|complete)\s+(?:database|data\s*base|dump|table|export|ledger|audit\s+log)\b/iu, "raw data"],
   [/\b(?:dump|export|download)\s+(?:the\s+|all\s+)?(?:database|data|evidence|records|graph)\b/iu, "raw data"],
-  [/\b(?:classified|restricted|hidden|filtered|redacted)\s+(?:evidence|items|sources|material|documents|files)\s+(?:i|that i|which i)\s+(?:can(?:no|')t|cannot|am not|may not)\b/iu, "items outside your permissions"],
-  [/\b(?:what(?:'s| is) the weather|stock price|write (?:me )?(?:a |an )?(?:poem|story|essay|song|code|script|program))\b/iu, "topics outside the case"],
+  [
+    /\b(?:classified|restricted|hidden|filtered|redacted)\s+(?:evidence|items|sources|material|documents|files)\s+(?:i|that i|which i)\s+(?:can(?:no|')t|cannot|am not|may not)\b/iu,
+    "items outside your permissions",
+  ],
+  [
+    /\b(?:what(?:'s| is) the weather|stock price|write (?:me )?(?:a |an )?(?:poem|story|essay|song|code|script|program))\b/iu,
+    "topics outside the case",
+  ],
 ];
 
 /** Deterministic and conservative: clear requests are refused; questions about actions that happened are not. */
@@ -142,8 +249,10 @@ export function classifyRequest(question: string): RequestScope {
 
 export function refusalText(scope: Exclude<RequestScope, { kind: "question" }>): string {
   if (scope.kind === "action") {
-    return `Refused: this assistant only explains what the case evidence shows and never takes or recommends actions ` +
-      `(the request asks to ${scope.verb}). Decisions and actions remain with authorised investigators.`;
+    return (
+      `Refused: this assistant only explains what the case evidence shows and never takes or recommends actions ` +
+      `(the request asks to ${scope.verb}). Decisions and actions remain with authorised investigators.`
+    );
   }
   return `Refused: this assistant answers only from the case graph and evidence you may see; it cannot provide ${scope.what}.`;
 }

@@ -26,8 +26,13 @@ export interface ModelOutput {
 }
 
 const KEY_ALIASES: Record<string, string> = {
-  response_type: "responseType", answer_text: "answerText", answer: "answerText", summary: "answerText",
-  explanation_steps: "explanationSteps", steps: "explanationSteps", confidence_justification: "confidenceJustification",
+  response_type: "responseType",
+  answer_text: "answerText",
+  answer: "answerText",
+  summary: "answerText",
+  explanation_steps: "explanationSteps",
+  steps: "explanationSteps",
+  confidence_justification: "confidenceJustification",
   justification: "confidenceJustification",
 };
 
@@ -71,7 +76,8 @@ export function parseModelOutput(text: string): ParseResult {
     const n = Number(r.stepNumber ?? r.step_number);
     return claim ? [{ stepNumber: Number.isFinite(n) ? n : undefined, claim, citations: cites }] : [];
   });
-  const conf = typeof p.confidence === "number" ? p.confidence : p.confidence !== undefined && p.confidence.trim() !== "" ? Number(p.confidence) : NaN;
+  const conf =
+    typeof p.confidence === "number" ? p.confidence : p.confidence !== undefined && p.confidence.trim() !== "" ? Number(p.confidence) : NaN;
   return {
     ok: true,
     output: {
@@ -85,4 +91,3 @@ export function parseModelOutput(text: string): ParseResult {
     },
   };
 }
-

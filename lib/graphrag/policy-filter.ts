@@ -3,9 +3,7 @@
 // items leave only counts behind, so nothing the asker may not see can steer what is retrieved, shown or cited.
 // The decision itself is lib/domain/policy.ts (deny by default); this file applies it to evidence, nodes and edges
 // and keeps per-kind counts of distinct items.
-import {
-  denialReason, emptyCounts, evidenceDenialReason, type DenialReason, type PolicyCounts, type Viewer,
-} from "../domain/policy";
+import { denialReason, emptyCounts, evidenceDenialReason, type DenialReason, type PolicyCounts, type Viewer } from "../domain/policy";
 import type { EvidenceRecord, GraphEdgeRecord, GraphNodeRecord } from "../ports";
 
 export interface PolicySummary {

@@ -9,14 +9,24 @@ import { z } from "zod";
 import type { AnswerPolicyPorts } from "../policy-ports";
 import type { AnswerModel, CaseRef } from "../ports";
 import type { ProtectedEntity } from "../policy/detectors";
-import { assess, nextStep, phrase, planEnforcement, type Assessment, type Compliance, type EnforcementPlan, type RequestFacts } from "../policy/enforce";
+import {
+  assess,
+  nextStep,
+  phrase,
+  planEnforcement,
+  type Assessment,
+  type Compliance,
+  type EnforcementPlan,
+  type RequestFacts,
+} from "../policy/enforce";
 import { stripMarkers } from "./claims";
 import { validateAnswer, type ModelOutput, type ValidatedAnswer } from "./validate";
 import { CasegraphError } from "../domain/failure-codes";
 import type { AuditFacts } from "./audit";
 import type { Answer, AnswerCompliance, AnswerOutcome, Asker, RawContext } from "./types";
 
-export const ESCALATED_TEXT = "This answer is being held for a supervisor's review under your agency's answer policies. You will see the outcome in your question history.";
+export const ESCALATED_TEXT =
+  "This answer is being held for a supervisor's review under your agency's answer policies. You will see the outcome in your question history.";
 
 /** A regeneration: the model asked again with `extraSystem` appended (hints or directives), validated like the first. */
 export type Regenerate = (extraSystem: string) => Promise<ValidatedAnswer>;
@@ -50,12 +60,19 @@ export async function preparePolicy(
   // Keyword confidence under 0.6: a generative model may classify instead (temperature 0, one of the bundle's domains).
   const domainScoped = bundle.conditional_rules.some((r) => r.metadata.domain !== "general");
   if (domainScoped && plan.domain.confidence < 0.6 && input.model.provider !== "offline") {
-    const guess = await classifyWithModel(input.model, input.question, bundle.variables.question_domain?.values ?? ["general"]).catch(() => null);
+    const guess = await classifyWithModel(input.model, input.question, bundle.variables.question_domain?.values ?? ["general"]).catch(
+      () => null,
+    );
     if (guess) plan = planEnforcement(bundle, { question: input.question, today: today(input.now) }, { domain: guess, confidence: 0.6 });
   }
-  const request: RequestFacts = { askerRoles: input.asker.roles ?? [], askerClearance: String(input.asker.clearance), caseClassification: String(input.caseRef.classification) };
+  const request: RequestFacts = {
+    askerRoles: input.asker.roles ?? [],
+    askerClearance: String(input.asker.clearance),
+    caseClassification: String(input.caseRef.classification),
+  };
   let entities: Promise<ProtectedEntity[]> | undefined;
-  const protectedEntities = () => (entities ??= ports.store.protectedEntities({ tenantId: input.caseRef.tenantId, caseId: input.caseRef.id }));
+  const protectedEntities = () =>
+    (entities ??= ports.store.protectedEntities({ tenantId: input.caseRef.tenantId, caseId: input.caseRef.id }));
 
   return {
     plan,
@@ -66,7 +83,20 @@ export async function preparePolicy(
       const check = async (v: ValidatedAnswer) => {
         const { text, parts } = readable(v);
         const cited = [...new Set(v.citations.map((c) => c.evidenceId))].flatMap((id) => (evidence.has(id) ? [evidence.get(id)!] : []));
-        const a = await assess(plan, request, { text, claims: v.claims, removedUnsupported: v.report.claimSupport.unsupported, citedEvidence: cited, citationCount: cited.length }, await protectedEntities(), ports.solver, today(input.now));
+        const a = await assess(
+          plan,
+          request,
+          {
+            text,
+            claims: v.claims,
+            removedUnsupported: v.report.claimSupport.unsupported,
+            citedEvidence: cited,
+            citationCount: cited.length,
+          },
+          await protectedEntities(),
+          ports.solver,
+          today(input.now),
+        );
         return { ...a, parts, text };
       };
       let current = first;
@@ -82,7 +112,10 @@ export async function preparePolicy(
         if (step === "auto_correct") spent.autoCorrect++;
         else spent.regenerate++;
         attempts++;
-        current = input.model.provider === "offline" ? dropViolating(current, plan, result, rawContext) : await regenerate(directives(step, result.hints));
+        current =
+          input.model.provider === "offline"
+            ? dropViolating(current, plan, result, rawContext)
+            : await regenerate(directives(step, result.hints));
         result = await check(current);
       }
     },
@@ -116,21 +149,29 @@ function readable(v: ValidatedAnswer) {
  * found (or that trigger a rule's condition, e.g. an amount stated without the financial record it needs), and without
  * partly supported claims when the judge scored below 1; then validated again like any model output.
  */
-function dropViolating(v: ValidatedAnswer, plan: EnforcementPlan, result: Assessment & { parts: ReturnType<typeof readable>["parts"]; text: string }, rawContext: RawContext): ValidatedAnswer {
+function dropViolating(
+  v: ValidatedAnswer,
+  plan: EnforcementPlan,
+  result: Assessment & { parts: ReturnType<typeof readable>["parts"]; text: string },
+  rawContext: RawContext,
+): ValidatedAnswer {
   const hits = result.compliance.violations.flatMap((x) => x.hits ?? []);
   // A required action not taken: drop what made its rule fire — the answer facts its conditions test, e.g. the amounts.
   for (const x of result.compliance.violations) {
     const rule = x.kind === "coverage" ? plan.rules.find((r) => r.rule_id === x.ruleId) : undefined;
     for (const t of rule?.conditions ?? []) hits.push(...(result.factHits[t.var] ?? []));
   }
-  const bad = (kind: string, index: number) => result.parts.some((p) => p.kind === kind && p.index === index && hits.some((h) => h.at < p.to && h.at + h.length > p.from));
+  const bad = (kind: string, index: number) =>
+    result.parts.some((p) => p.kind === kind && p.index === index && hits.some((h) => h.at < p.to && h.at + h.length > p.from));
   const dropPartial = result.compliance.checks.judge < 1;
   const claims = v.claims.filter((c, i) => !bad("claim", i) && !(dropPartial && c.support === "partial"));
   const output: ModelOutput = {
     responseType: claims.length ? "answer" : "no_evidence",
     answerText: claims.map((c) => `${c.text} [evidence: ${c.evidenceIds.join(", ")}].`).join(" "),
     citations: claims.flatMap((c) => c.evidenceIds.map((evidenceId) => ({ evidenceId, claimId: c.claimId }))),
-    explanationSteps: v.explanationSteps.filter((_, i) => !bad("step", i)).map((s) => ({ stepNumber: s.stepNumber, claim: s.claim, citations: s.citations })),
+    explanationSteps: v.explanationSteps
+      .filter((_, i) => !bad("step", i))
+      .map((s) => ({ stepNumber: s.stepNumber, claim: s.claim, citations: s.citations })),
     unknowns: v.unknowns.filter((_, i) => !bad("unknown", i)),
     confidence: v.report.modelConfidence,
     confidenceJustification: v.confidenceJustification,
@@ -177,7 +218,8 @@ export async function enforcePolicies(run: PolicyRun | null, first: ValidatedAns
     validated: outcome?.validated ?? first,
     /** After delivery: when the answer's ledger entry could not be written, its held draft leaves the queue again. */
     async settle(delivered: AnswerOutcome): Promise<AnswerOutcome> {
-      if (queued && !delivered.ok) await queued.queue.discard(queued.id).catch((err) => console.error("casegraph: could not discard an unaudited held answer", err));
+      if (queued && !delivered.ok)
+        await queued.queue.discard(queued.id).catch((err) => console.error("casegraph: could not discard an unaudited held answer", err));
       return delivered;
     },
     /** The answer to deliver, and the compliance facts its ledger entry records (none without a bundle). */
@@ -185,11 +227,22 @@ export async function enforcePolicies(run: PolicyRun | null, first: ValidatedAns
       if (!outcome) return { answer };
       const c = outcome.compliance;
       const compliance: AnswerCompliance = {
-        bundleSha256: c.bundleSha256, score: c.score, action: c.action, checks: c.checks,
-        violations: c.violations.map((v) => ({ policyId: v.policyId, kind: v.kind, detail: v.detail })), attempts: c.attempts,
+        bundleSha256: c.bundleSha256,
+        score: c.score,
+        action: c.action,
+        checks: c.checks,
+        violations: c.violations.map((v) => ({ policyId: v.policyId, kind: v.kind, detail: v.detail })),
+        attempts: c.attempts,
       };
       const reviewId = outcome.escalate ? ctx.reviewId() : null;
-      const audited = { bundleSha256: c.bundleSha256, score: c.score, action: c.action, attempts: c.attempts, violations: c.violations.length, reviewId };
+      const audited = {
+        bundleSha256: c.bundleSha256,
+        score: c.score,
+        action: c.action,
+        attempts: c.attempts,
+        violations: c.violations.length,
+        reviewId,
+      };
       if (!reviewId) return { answer: { ...answer, compliance }, compliance: audited };
       try {
         await ctx.deps.answerPolicies!.reviews.hold({

@@ -2,9 +2,7 @@
 // full-text search (OR-ed terms, ranked), a k-hop expansion from the seeds, and the evidence linked to the subgraph.
 // Each store result passes the policy gate (step 4) before retrieval uses it, so only what the asker may see steers
 // the next query; what is hidden only leaves counts in the gate.
-import type {
-  CaseGraphStore, CaseScope, EvidenceRecord, EvidenceStore, GraphEdgeRecord, GraphNodeRecord, SeedCandidate,
-} from "../ports";
+import type { CaseGraphStore, CaseScope, EvidenceRecord, EvidenceStore, GraphEdgeRecord, GraphNodeRecord, SeedCandidate } from "../ports";
 import type { PolicyGate } from "./policy-filter";
 import { isIdLike, isStopword, stem, words, type Word } from "./text";
 import type { Limits } from "./types";
@@ -40,7 +38,9 @@ export function analyseQuestion(question: string): QuestionAnalysis {
   const content = ws.filter((w) => !isStopword(w.lower) && w.lower.length > 1);
   const uniq = (list: string[]) => [...new Set(list)];
   // Identifier-like tokens keep their case; sub-parts of compound ids ("did:ws-fin-0231" → "ws-fin-0231") also count.
-  const ids = uniq(ws.filter((w) => isIdLike(w.raw)).flatMap((w) => [w.raw, ...w.raw.split(/[:/@#]/).filter((p) => p.length > 2 && p !== w.raw)])).slice(0, MAX_IDS);
+  const ids = uniq(
+    ws.filter((w) => isIdLike(w.raw)).flatMap((w) => [w.raw, ...w.raw.split(/[:/@#]/).filter((p) => p.length > 2 && p !== w.raw)]),
+  ).slice(0, MAX_IDS);
   const phrases: string[] = [];
   for (let i = 0; i < ws.length && phrases.length < MAX_PHRASES; i++) {
     for (let n = 1; n <= 4 && i + n <= ws.length; n++) {
@@ -71,7 +71,13 @@ export function seedScore(candidate: SeedCandidate, q: QuestionAnalysis): number
   if (candidate.match === "id" || q.ids.includes(node.id)) return 3;
   const name = node.name.toLowerCase();
   if (candidate.match === "name" || q.phrases.includes(name)) return 2.5;
-  const nameWords = [...new Set(words(node.name).map((w) => w.lower).filter((w) => !isStopword(w)))];
+  const nameWords = [
+    ...new Set(
+      words(node.name)
+        .map((w) => w.lower)
+        .filter((w) => !isStopword(w)),
+    ),
+  ];
   if (!nameWords.length) return 0;
   const matched = nameWords.filter((w) => q.contentLower.has(w) || (!isIdLike(w) && q.contentStems.has(stem(w))));
   if (!matched.length) return 0;
@@ -131,7 +137,10 @@ export async function retrieve(
     .filter((c) => c.score > 0)
     .sort((a, b) => b.score - a.score || cmp(a.node.id, b.node.id));
   const visibleSeedIds = new Set(gate.nodes(scored.map((c) => c.node)).map((n) => n.id));
-  const questionSeeds = scored.filter((c) => visibleSeedIds.has(c.node.id)).slice(0, MAX_SEEDS).map((c) => c.node);
+  const questionSeeds = scored
+    .filter((c) => visibleSeedIds.has(c.node.id))
+    .slice(0, MAX_SEEDS)
+    .map((c) => c.node);
 
   const visibleText = gate.evidence(textHits);
   const visibleNamed = gate.evidence(namedEvidence);
@@ -142,11 +151,17 @@ export async function retrieve(
     const seedSet = new Set(questionSeeds.map((n) => n.id));
     const freq = new Map<string, number>();
     for (const e of visibleText.slice(0, 5)) for (const id of e.nodeIds) if (!seedSet.has(id)) freq.set(id, (freq.get(id) ?? 0) + 1);
-    const wanted = [...freq.entries()].sort((a, b) => b[1] - a[1] || cmp(a[0], b[0])).slice(0, MAX_ANCHORS * 2).map(([id]) => id);
+    const wanted = [...freq.entries()]
+      .sort((a, b) => b[1] - a[1] || cmp(a[0], b[0]))
+      .slice(0, MAX_ANCHORS * 2)
+      .map(([id]) => id);
     if (wanted.length) {
       const found = await stores.graph.nodesByIds(scope, wanted);
       const order = new Map(wanted.map((id, i) => [id, i]));
-      anchors = gate.nodes(found).sort((a, b) => order.get(a.id)! - order.get(b.id)!).slice(0, MAX_ANCHORS);
+      anchors = gate
+        .nodes(found)
+        .sort((a, b) => order.get(a.id)! - order.get(b.id)!)
+        .slice(0, MAX_ANCHORS);
     }
   }
   const seeds = [...questionSeeds, ...anchors];
@@ -166,7 +181,12 @@ export async function retrieve(
     truncated = sub.truncated;
     const visibleNodes = gate.nodes(sub.nodes);
     const visibleEdges = gate.edges(sub.edges);
-    const reach = reachable(seedIds, visibleNodes.map((n) => n.id), visibleEdges, limits.hops);
+    const reach = reachable(
+      seedIds,
+      visibleNodes.map((n) => n.id),
+      visibleEdges,
+      limits.hops,
+    );
     const byId = new Map<string, GraphNodeRecord>(visibleNodes.map((n) => [n.id, n]));
     for (const s of seeds) byId.set(s.id, s);
     nodes = [...reach.entries()]
@@ -193,7 +213,12 @@ export async function retrieve(
 }
 
 /** BFS distances from the seeds over the given (visible) edges, up to `hops`. */
-export function reachable(seedIds: readonly string[], nodeIds: readonly string[], edges: readonly GraphEdgeRecord[], hops: number): Map<string, number> {
+export function reachable(
+  seedIds: readonly string[],
+  nodeIds: readonly string[],
+  edges: readonly GraphEdgeRecord[],
+  hops: number,
+): Map<string, number> {
   const present = new Set([...nodeIds, ...seedIds]);
   const adj = new Map<string, string[]>();
   for (const e of edges) {
@@ -235,14 +260,29 @@ function rankEvidence(input: {
       return;
     }
     const { id, type, content, sourceSystem, collectedAt, nodeIds, tenantId, classification, needToKnow, licenseUses } = e;
-    all.set(id, { id, type, content, sourceSystem, collectedAt, nodeIds, tenantId, classification, needToKnow, licenseUses, ftsRank, score: bonus });
+    all.set(id, {
+      id,
+      type,
+      content,
+      sourceSystem,
+      collectedAt,
+      nodeIds,
+      tenantId,
+      classification,
+      needToKnow,
+      licenseUses,
+      ftsRank,
+      score: bonus,
+    });
   };
   for (const e of input.text) add(e, e.rank, 0);
   for (const e of input.named) add(e, 0, 3);
   for (const e of input.linked) add(e, 0, 0);
   for (const e of all.values()) {
     const fts = maxRank > 0 ? e.ftsRank / maxRank : 0;
-    let seedLinks = 0, anchorLinks = 0, contextLinks = 0;
+    let seedLinks = 0,
+      anchorLinks = 0,
+      contextLinks = 0;
     for (const id of e.nodeIds) {
       if (input.questionSeedIds.has(id)) seedLinks++;
       else if (input.anchorIds.has(id)) anchorLinks++;

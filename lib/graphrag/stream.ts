@@ -26,19 +26,28 @@ export function answerEventStream(run: (options: AnswerOptions) => Promise<Answe
       let outcome: AnswerOutcome;
       try {
         outcome = await run({
-        onProgress: (e) => {
-          // Output progress arrives per token; report it at most every 256 characters.
-          const chars = e.detail?.outputChars;
-          if (chars !== undefined) {
-            if (chars - lastChars < 256) return;
-            lastChars = chars;
-          }
-          controller.enqueue({ type: "progress", stage: e.stage, ...(e.detail ? { detail: e.detail } : {}) });
-        },
+          onProgress: (e) => {
+            // Output progress arrives per token; report it at most every 256 characters.
+            const chars = e.detail?.outputChars;
+            if (chars !== undefined) {
+              if (chars - lastChars < 256) return;
+              lastChars = chars;
+            }
+            controller.enqueue({ type: "progress", stage: e.stage, ...(e.detail ? { detail: e.detail } : {}) });
+          },
         });
       } catch {
         // The pipeline reports failures as outcomes; a throw here is a bug, reported without internals.
-        outcome = { ok: false, status: 500, body: { error: { code: "CG-SYS-002", message: "Internal error." }, requestId: "", timestamp: new Date().toISOString(), auditId: null } };
+        outcome = {
+          ok: false,
+          status: 500,
+          body: {
+            error: { code: "CG-SYS-002", message: "Internal error." },
+            requestId: "",
+            timestamp: new Date().toISOString(),
+            auditId: null,
+          },
+        };
       }
       if (outcome.ok) {
         answerPieces(outcome.body.answer).forEach((text, index) => controller.enqueue({ type: "piece", index, text }));

@@ -82,8 +82,38 @@ export function stem(lower: string): string {
 }
 
 const ABBREVIATIONS = new Set([
-  "mr", "mrs", "ms", "dr", "st", "no", "nr", "approx", "e.g", "i.e", "etc", "vs", "inc", "co", "ltd", "jr", "sr", "det",
-  "sgt", "lt", "capt", "insp", "ave", "rd", "blvd", "fig", "u.s", "a.m", "p.m", "dept", "corp", "est",
+  "mr",
+  "mrs",
+  "ms",
+  "dr",
+  "st",
+  "no",
+  "nr",
+  "approx",
+  "e.g",
+  "i.e",
+  "etc",
+  "vs",
+  "inc",
+  "co",
+  "ltd",
+  "jr",
+  "sr",
+  "det",
+  "sgt",
+  "lt",
+  "capt",
+  "insp",
+  "ave",
+  "rd",
+  "blvd",
+  "fig",
+  "u.s",
+  "a.m",
+  "p.m",
+  "dept",
+  "corp",
+  "est",
 ]);
 
 /**
@@ -124,5 +154,8 @@ export function splitSentences(text: string): string[] {
 
 /** Collapses runs of whitespace (not line breaks) and trims. */
 export function squash(text: string): string {
-  return text.replace(/[^\S\n]+/g, " ").replace(/ *\n */g, "\n").trim();
+  return text
+    .replace(/[^\S\n]+/g, " ")
+    .replace(/ *\n */g, "\n")
+    .trim();
 }

@@ -53,7 +53,9 @@ export function auditFactsOf(t: Trace, result: Delivered, latencyMs: number, def
     rawContext: ctx?.rawContext,
     policy: t.retrieval?.policy,
     estimatedTokens: ctx?.estimatedTokens,
-    narrowed: ctx ? ctx.leftOut.hopsReducedTo !== null || ctx.leftOut.snippetsByBudget + ctx.leftOut.nodesByBudget + ctx.leftOut.edgesByBudget > 0 : undefined,
+    narrowed: ctx
+      ? ctx.leftOut.hopsReducedTo !== null || ctx.leftOut.snippetsByBudget + ctx.leftOut.nodesByBudget + ctx.leftOut.edgesByBudget > 0
+      : undefined,
     validation: t.validation,
     modelLatencyMs: t.generation?.latencyMs,
     retries: t.generation?.retries,

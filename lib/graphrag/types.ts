@@ -167,9 +167,7 @@ export interface GraphRagFailure {
   auditId: string | null;
 }
 
-export type AnswerOutcome =
-  | { ok: true; status: 200; body: GraphRagResponse }
-  | { ok: false; status: number; body: GraphRagFailure };
+export type AnswerOutcome = { ok: true; status: 200; body: GraphRagResponse } | { ok: false; status: number; body: GraphRagFailure };
 
 export type Stage = "retrieving" | "filtering" | "asking_model" | "validating";
 

@@ -46,7 +46,11 @@ export function composeUnknownDetails(input: UnknownsInput): UnknownDetail[] {
   if (h.mode === "exact") {
     const p = h.policy;
     if (p.evidence.filtered) {
-      add("hidden_by_policy", `${plural(p.evidence.filtered, "evidence item")} ${p.evidence.filtered === 1 ? "was" : "were"} not visible due to policy restrictions.`, { evidence: p.evidence.filtered });
+      add(
+        "hidden_by_policy",
+        `${plural(p.evidence.filtered, "evidence item")} ${p.evidence.filtered === 1 ? "was" : "were"} not visible due to policy restrictions.`,
+        { evidence: p.evidence.filtered },
+      );
     }
     const graphHidden = [
       p.nodes.filtered ? plural(p.nodes.filtered, "graph node") : "",
@@ -54,17 +58,29 @@ export function composeUnknownDetails(input: UnknownsInput): UnknownDetail[] {
     ].filter(Boolean);
     if (graphHidden.length) {
       const n = p.nodes.filtered + p.edges.filtered;
-      add("hidden_by_policy", `${graphHidden.join(" and ")} related to the question ${n === 1 ? "was" : "were"} not visible due to policy restrictions.`, { nodes: p.nodes.filtered, edges: p.edges.filtered });
+      add(
+        "hidden_by_policy",
+        `${graphHidden.join(" and ")} related to the question ${n === 1 ? "was" : "were"} not visible due to policy restrictions.`,
+        { nodes: p.nodes.filtered, edges: p.edges.filtered },
+      );
     }
   } else {
     // Case totals: whatever the question asks, the same sentence for the same user and case.
     const t = h.totals;
     if (t.evidence) {
-      add("hidden_by_policy", `${plural(t.evidence, "evidence item")} in this case ${t.evidence === 1 ? "is" : "are"} outside your permissions; no answer can draw on ${t.evidence === 1 ? "it" : "them"}.`, { evidence: t.evidence });
+      add(
+        "hidden_by_policy",
+        `${plural(t.evidence, "evidence item")} in this case ${t.evidence === 1 ? "is" : "are"} outside your permissions; no answer can draw on ${t.evidence === 1 ? "it" : "them"}.`,
+        { evidence: t.evidence },
+      );
     }
     const graphHidden = [t.nodes ? plural(t.nodes, "graph node") : "", t.edges ? plural(t.edges, "relationship") : ""].filter(Boolean);
     if (graphHidden.length) {
-      add("hidden_by_policy", `${graphHidden.join(" and ")} in this case ${t.nodes + t.edges === 1 ? "is" : "are"} outside your permissions.`, { nodes: t.nodes, edges: t.edges });
+      add(
+        "hidden_by_policy",
+        `${graphHidden.join(" and ")} in this case ${t.nodes + t.edges === 1 ? "is" : "are"} outside your permissions.`,
+        { nodes: t.nodes, edges: t.edges },
+      );
     }
   }
 
@@ -75,41 +91,78 @@ export function composeUnknownDetails(input: UnknownsInput): UnknownDetail[] {
     if (l.hopsReducedTo !== null) narrowed.push(`the graph was limited to ${plural(l.hopsReducedTo, "hop")} from the matched entities`);
     if (l.snippetsByBudget) narrowed.push(`${plural(l.snippetsByBudget, "lower-ranked evidence item")} left out`);
     const graphCut = l.nodesByBudget + l.edgesByBudget;
-    if (graphCut) narrowed.push(`${[l.nodesByBudget ? plural(l.nodesByBudget, "graph node") : "", l.edgesByBudget ? plural(l.edgesByBudget, "relationship") : ""].filter(Boolean).join(" and ")} left out`);
+    if (graphCut)
+      narrowed.push(
+        `${[l.nodesByBudget ? plural(l.nodesByBudget, "graph node") : "", l.edgesByBudget ? plural(l.edgesByBudget, "relationship") : ""].filter(Boolean).join(" and ")} left out`,
+      );
     if (narrowed.length) {
-      add("left_out_of_context", `To fit the context budget of ${c.budget.toLocaleString("en-US")} tokens the context was narrowed: ${narrowed.join("; ")}.`);
+      add(
+        "left_out_of_context",
+        `To fit the context budget of ${c.budget.toLocaleString("en-US")} tokens the context was narrowed: ${narrowed.join("; ")}.`,
+      );
     }
     if (l.snippetsByCap) {
-      add("left_out_of_context", `${plural(l.snippetsByCap, "further matching evidence item")} beyond the limit of ${input.maxSnippets ?? "?"} ${l.snippetsByCap === 1 ? "was" : "were"} not used.`);
+      add(
+        "left_out_of_context",
+        `${plural(l.snippetsByCap, "further matching evidence item")} beyond the limit of ${input.maxSnippets ?? "?"} ${l.snippetsByCap === 1 ? "was" : "were"} not used.`,
+      );
     }
     if (l.nodesByCap || l.edgesByCap) {
-      const parts = [l.nodesByCap ? plural(l.nodesByCap, "graph node") : "", l.edgesByCap ? plural(l.edgesByCap, "relationship") : ""].filter(Boolean);
-      add("left_out_of_context", `${parts.join(" and ")} beyond the context limits (${input.maxNodes ?? "?"} nodes, ${input.maxEdges ?? "?"} relationships) ${l.nodesByCap + l.edgesByCap === 1 ? "was" : "were"} not used.`);
+      const parts = [
+        l.nodesByCap ? plural(l.nodesByCap, "graph node") : "",
+        l.edgesByCap ? plural(l.edgesByCap, "relationship") : "",
+      ].filter(Boolean);
+      add(
+        "left_out_of_context",
+        `${parts.join(" and ")} beyond the context limits (${input.maxNodes ?? "?"} nodes, ${input.maxEdges ?? "?"} relationships) ${l.nodesByCap + l.edgesByCap === 1 ? "was" : "were"} not used.`,
+      );
     }
     if (c.excerpts) {
-      add("left_out_of_context", `${plural(c.excerpts, "long evidence item")} ${c.excerpts === 1 ? "was" : "were"} shown to the model as an excerpt of the most relevant sentences.`);
+      add(
+        "left_out_of_context",
+        `${plural(c.excerpts, "long evidence item")} ${c.excerpts === 1 ? "was" : "were"} shown to the model as an excerpt of the most relevant sentences.`,
+      );
     }
   }
 
   const v = input.validation;
   if (v) {
     if (v.invalidCitationCount) {
-      add("removed_by_validation", `${plural(v.invalidCitationCount, "citation")} to items the model was not shown ${v.invalidCitationCount === 1 ? "was" : "were"} removed.`);
+      add(
+        "removed_by_validation",
+        `${plural(v.invalidCitationCount, "citation")} to items the model was not shown ${v.invalidCitationCount === 1 ? "was" : "were"} removed.`,
+      );
     }
     const removed = v.droppedUncitedClaims + v.droppedInventedReferences;
-    if (removed) add("removed_by_validation", `${plural(removed, "statement")} without a valid citation ${removed === 1 ? "was" : "were"} removed from the answer.`);
+    if (removed)
+      add(
+        "removed_by_validation",
+        `${plural(removed, "statement")} without a valid citation ${removed === 1 ? "was" : "were"} removed from the answer.`,
+      );
     if (v.droppedUnsupportedClaims) {
       const why = v.unsupportedReasons.length ? ` (${[...new Set(v.unsupportedReasons)].join("; ")})` : "";
-      add("removed_by_validation", `${plural(v.droppedUnsupportedClaims, "statement")} ${v.droppedUnsupportedClaims === 1 ? "was" : "were"} removed because the evidence cited does not support ${v.droppedUnsupportedClaims === 1 ? "it" : "them"}${why}.`);
+      add(
+        "removed_by_validation",
+        `${plural(v.droppedUnsupportedClaims, "statement")} ${v.droppedUnsupportedClaims === 1 ? "was" : "were"} removed because the evidence cited does not support ${v.droppedUnsupportedClaims === 1 ? "it" : "them"}${why}.`,
+      );
     }
     if (v.droppedDirectives) {
-      add("removed_by_validation", `${plural(v.droppedDirectives, "statement")} repeating an instruction found in evidence ${v.droppedDirectives === 1 ? "was" : "were"} removed; instructions in evidence are never answers.`);
+      add(
+        "removed_by_validation",
+        `${plural(v.droppedDirectives, "statement")} repeating an instruction found in evidence ${v.droppedDirectives === 1 ? "was" : "were"} removed; instructions in evidence are never answers.`,
+      );
     }
     if (v.droppedUnsupportedSteps) {
-      add("removed_by_validation", `${plural(v.droppedUnsupportedSteps, "explanation step")} not supported by what ${v.droppedUnsupportedSteps === 1 ? "it cites was" : "they cite were"} removed.`);
+      add(
+        "removed_by_validation",
+        `${plural(v.droppedUnsupportedSteps, "explanation step")} not supported by what ${v.droppedUnsupportedSteps === 1 ? "it cites was" : "they cite were"} removed.`,
+      );
     }
     if (v.droppedActionStatements) {
-      add("removed_by_validation", `${plural(v.droppedActionStatements, "statement")} that took or recommended actions ${v.droppedActionStatements === 1 ? "was" : "were"} removed.`);
+      add(
+        "removed_by_validation",
+        `${plural(v.droppedActionStatements, "statement")} that took or recommended actions ${v.droppedActionStatements === 1 ? "was" : "were"} removed.`,
+      );
     }
     if (v.shortened) add("removed_by_validation", "The answer was shortened to the 10,000-character limit.");
   }

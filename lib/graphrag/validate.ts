@@ -80,13 +80,23 @@ export interface ValidateOptions {
 }
 
 // Statements of absence or uncertainty: not factual claims, so they need no citation (they become unknowns).
-const GAP = /\b(?:(?:the|available|provided|visible)\s+(?:evidence|context|records?|graph|documents?|material)\s+(?:does|do|did)\s*(?:not|n't)|no\s+(?:available\s+|visible\s+|relevant\s+)?(?:evidence|record|information|item|document|mention)s?\b|(?:is|are|was|were|remains?)\s+(?:not\s+(?:documented|recorded|stated|mentioned|covered|known|established|clear|available|identified|determinable)|unknown|unclear|undetermined)|(?:cannot|can't|could\s+not|unable\s+to)\s+(?:be\s+)?(?:determine|confirm|establish|verify|identify|say|tell)|(?:does|do)\s+not\s+(?:say|state|show|mention|indicate|identify|establish|explain|specify|record)|not\s+(?:enough|sufficient)\s+(?:evidence|information)|insufficient\s+(?:evidence|information)|there\s+is\s+no\s+(?:evidence|record|information|indication))/iu;
+const GAP =
+  /\b(?:(?:the|available|provided|visible)\s+(?:evidence|context|records?|graph|documents?|material)\s+(?:does|do|did)\s*(?:not|n't)|no\s+(?:available\s+|visible\s+|relevant\s+)?(?:evidence|record|information|item|document|mention)s?\b|(?:is|are|was|were|remains?)\s+(?:not\s+(?:documented|recorded|stated|mentioned|covered|known|established|clear|available|identified|determinable)|unknown|unclear|undetermined)|(?:cannot|can't|could\s+not|unable\s+to)\s+(?:be\s+)?(?:determine|confirm|establish|verify|identify|say|tell)|(?:does|do)\s+not\s+(?:say|state|show|mention|indicate|identify|establish|explain|specify|record)|not\s+(?:enough|sufficient)\s+(?:evidence|information)|insufficient\s+(?:evidence|information)|there\s+is\s+no\s+(?:evidence|record|information|indication))/iu;
 
 // Statements that claim to have acted, tell someone to act, or recommend acting (seed 000 §3.1: read-only).
 const ACTION_STATEMENTS = [
-  new RegExp(String.raw`^(?:i|we)\s+(?:have|'ve|will|'ll|am going to|are going to|can|shall|just)\s+(?:now\s+|also\s+|already\s+)?(?:${ACTION_VERB_PATTERN})(?:s|es|ed|d|ing)?\b`, "iu"),
-  new RegExp(String.raw`\b(?:you|we|investigators|police|officers|detectives|the team|analysts|authorities)\s+(?:should|must|need to|ought to|have to)\s+(?:immediately\s+|now\s+|also\s+)?(?:${ACTION_VERB_PATTERN})\b`, "iu"),
-  new RegExp(String.raw`^(?:please\s+)?(?:${ACTION_VERB_PATTERN})\s+(?:the|this|that|these|those|him|her|them|it|all|every|his|their|its)\b`, "iu"),
+  new RegExp(
+    String.raw`^(?:i|we)\s+(?:have|'ve|will|'ll|am going to|are going to|can|shall|just)\s+(?:now\s+|also\s+|already\s+)?(?:${ACTION_VERB_PATTERN})(?:s|es|ed|d|ing)?\b`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`\b(?:you|we|investigators|police|officers|detectives|the team|analysts|authorities)\s+(?:should|must|need to|ought to|have to)\s+(?:immediately\s+|now\s+|also\s+)?(?:${ACTION_VERB_PATTERN})\b`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`^(?:please\s+)?(?:${ACTION_VERB_PATTERN})\s+(?:the|this|that|these|those|him|her|them|it|all|every|his|their|its)\b`,
+    "iu",
+  ),
   /\b(?:i|we)\s+(?:would\s+)?(?:recommend|suggest|advise)\b/iu,
 ];
 const isActionStatement = (text: string) => ACTION_STATEMENTS.some((re) => re.test(text));
@@ -118,7 +128,10 @@ class Review {
   partialSteps = 0;
   readonly unsupportedReasons: string[] = [];
 
-  constructor(readonly context: RawContext, private readonly directives: readonly string[]) {
+  constructor(
+    readonly context: RawContext,
+    private readonly directives: readonly string[],
+  ) {
     this.evidenceIds = new Set(context.evidenceSnippets.map((s) => s.id));
     this.nodeIds = new Set(context.nodes.map((n) => n.id));
     for (const e of context.edges) {
@@ -147,7 +160,13 @@ class Review {
   }
 
   get removed() {
-    return this.droppedUncitedClaims + this.droppedInventedReferences + this.droppedActionStatements + this.droppedUnsupportedClaims + this.droppedDirectives;
+    return (
+      this.droppedUncitedClaims +
+      this.droppedInventedReferences +
+      this.droppedActionStatements +
+      this.droppedUnsupportedClaims +
+      this.droppedDirectives
+    );
   }
 }
 
@@ -216,7 +235,9 @@ function checkClauses(review: Review, answerText: string): { kept: KeptClause[];
     const text = review.clean(c.text);
     if (!text || !/[\p{L}\p{N}]/u.test(text)) continue;
     // Ids in the prose that look like evidence ids but were not shown: invented references.
-    const invented = words(text).filter((w) => isIdLike(w.raw) && !review.evidenceIds.has(w.raw) && !review.nodeIds.has(w.raw) && review.evidenceShapes.has(shapeOf(w.raw)));
+    const invented = words(text).filter(
+      (w) => isIdLike(w.raw) && !review.evidenceIds.has(w.raw) && !review.nodeIds.has(w.raw) && review.evidenceShapes.has(shapeOf(w.raw)),
+    );
     if (invented.length) {
       invented.forEach((w) => review.noteInvalid(w.raw));
       review.droppedInventedReferences++;
@@ -277,7 +298,13 @@ function reconcileCitations(review: Review, output: ModelOutput, kept: KeptClaus
     citations: withIds
       .flatMap((k) => k.ids.map((evidenceId) => ({ evidenceId, claimId: k.claimId })))
       .sort((a, b) => cmp(a.evidenceId, b.evidenceId) || cmp(a.claimId, b.claimId)) as Citation[],
-    claims: withIds.map((k, i) => ({ claimId: k.claimId, text: shownTexts[i], evidenceIds: k.ids, support: k.support, reasons: k.reasons })) as AnswerClaim[],
+    claims: withIds.map((k, i) => ({
+      claimId: k.claimId,
+      text: shownTexts[i],
+      evidenceIds: k.ids,
+      support: k.support,
+      reasons: k.reasons,
+    })) as AnswerClaim[],
     answerText: renderClauses(withIds),
   };
 }
@@ -349,7 +376,8 @@ function outcomeOf(review: Review, output: ModelOutput, kept: KeptClause[], answ
   if (refused) {
     return {
       responseType: "refused" as const,
-      answerText: clip(review.clean(stripMarkers(output.answerText)), 1_000) || "Refused: the request is outside what this assistant may answer.",
+      answerText:
+        clip(review.clean(stripMarkers(output.answerText)), 1_000) || "Refused: the request is outside what this assistant may answer.",
       confidence: modelConfidence ?? 1,
       confidenceJustification: justification,
       modelConfidence,
@@ -360,7 +388,12 @@ function outcomeOf(review: Review, output: ModelOutput, kept: KeptClause[], answ
     const confidence = round2(removed || partial ? (base * (kept.length - partial / 2)) / (kept.length + removed) : base);
     if (modelConfidence === null) justification = (justification ? justification + " " : "") + "The model gave no confidence score.";
     else if (confidence < base) {
-      const why = [removed ? `${removed} statement(s) were removed in validation` : "", partial ? `${partial} claim(s) are only partly supported by what they cite` : ""].filter(Boolean).join("; ");
+      const why = [
+        removed ? `${removed} statement(s) were removed in validation` : "",
+        partial ? `${partial} claim(s) are only partly supported by what they cite` : "",
+      ]
+        .filter(Boolean)
+        .join("; ");
       justification = (justification ? justification + " " : "") + `Lowered from ${base.toFixed(2)} to ${confidence.toFixed(2)}: ${why}.`;
     }
     return { responseType: "answer" as const, answerText, confidence, confidenceJustification: justification, modelConfidence };
@@ -371,15 +404,26 @@ function outcomeOf(review: Review, output: ModelOutput, kept: KeptClause[], answ
       responseType: "unable" as const,
       answerText: UNABLE_TEXT,
       confidence: 0,
-      confidenceJustification: [
-        uncited ? `${uncited} statement(s) had no valid citation to evidence the model was shown` : "",
-        review.droppedUnsupportedClaims ? `${review.droppedUnsupportedClaims} statement(s) were not supported by the evidence they cite` : "",
-        review.droppedDirectives ? `${review.droppedDirectives} statement(s) repeated instructions found in evidence` : "",
-      ].filter(Boolean).join("; ") + "; the answer was withheld.",
+      confidenceJustification:
+        [
+          uncited ? `${uncited} statement(s) had no valid citation to evidence the model was shown` : "",
+          review.droppedUnsupportedClaims
+            ? `${review.droppedUnsupportedClaims} statement(s) were not supported by the evidence they cite`
+            : "",
+          review.droppedDirectives ? `${review.droppedDirectives} statement(s) repeated instructions found in evidence` : "",
+        ]
+          .filter(Boolean)
+          .join("; ") + "; the answer was withheld.",
       modelConfidence,
     };
   }
-  return { responseType: "no_evidence" as const, answerText: NO_EVIDENCE_TEXT, confidence: modelConfidence ?? 0, confidenceJustification: justification, modelConfidence };
+  return {
+    responseType: "no_evidence" as const,
+    answerText: NO_EVIDENCE_TEXT,
+    confidence: modelConfidence ?? 0,
+    confidenceJustification: justification,
+    modelConfidence,
+  };
 }
 
 function withClaimIds<T extends Omit<RenderedClause, "claimId">>(kept: T[]): Array<T & { claimId: string }> {
@@ -395,7 +439,10 @@ function asSentence(text: string, terminator: string): string {
 }
 
 function normaliseForQuote(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
 }
 
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));

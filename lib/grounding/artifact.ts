@@ -37,8 +37,14 @@ export interface ComplianceArtifact {
   digest: string;
 }
 
-export function buildArtifact(parts: Omit<ComplianceArtifact, "format" | "digest" | "evidence"> & { evidence: readonly ArtifactEvidence[] }): ComplianceArtifact {
-  const body = { ...parts, format: ARTIFACT_FORMAT, evidence: [...parts.evidence].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) } as Omit<ComplianceArtifact, "digest">;
+export function buildArtifact(
+  parts: Omit<ComplianceArtifact, "format" | "digest" | "evidence"> & { evidence: readonly ArtifactEvidence[] },
+): ComplianceArtifact {
+  const body = {
+    ...parts,
+    format: ARTIFACT_FORMAT,
+    evidence: [...parts.evidence].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+  } as Omit<ComplianceArtifact, "digest">;
   return { ...body, digest: sha256Hex(canonicalJson(body)) };
 }
 
@@ -79,11 +85,21 @@ function checkArtifact(text: string, checks: ArtifactReport["checks"], publicKey
     checks.push({ name: "format", ok: false, detail: "not JSON" });
     return done();
   }
-  const shapeOk = !!a && typeof a === "object" && a.format === ARTIFACT_FORMAT && typeof a.requestId === "string" && !!a.proof && Array.isArray(a.evidence);
+  const shapeOk =
+    !!a &&
+    typeof a === "object" &&
+    a.format === ARTIFACT_FORMAT &&
+    typeof a.requestId === "string" &&
+    !!a.proof &&
+    Array.isArray(a.evidence);
   checks.push({ name: "format", ok: shapeOk, detail: shapeOk ? ARTIFACT_FORMAT : `not a ${ARTIFACT_FORMAT} document` });
   if (!shapeOk) return done();
   const canonical = canonicalJsonPretty(a) === text;
-  checks.push({ name: "canonical form", ok: canonical, detail: canonical ? undefined : "the file is not in canonical form (bytes were changed outside the values)" });
+  checks.push({
+    name: "canonical form",
+    ok: canonical,
+    detail: canonical ? undefined : "the file is not in canonical form (bytes were changed outside the values)",
+  });
   const { digest, ...body } = a;
   const digestOk = sha256Hex(canonicalJson(body)) === digest;
   checks.push({ name: "artifact digest", ok: digestOk, detail: digestOk ? digest : "the content does not hash to the artifact's digest" });
@@ -94,17 +110,38 @@ function checkArtifact(text: string, checks: ArtifactReport["checks"], publicKey
   const payload = (a.proof.entry?.payload ?? {}) as Record<string, unknown>;
   const requestOk = payload.request_id === a.requestId;
   checks.push({ name: "request id", ok: requestOk, detail: requestOk ? a.requestId : "the ledger entry is about another request" });
-  const provOk = a.provenance !== null && a.provenanceSha256 === provenanceSha256(a.provenance) && payload.provenance_sha256 === a.provenanceSha256 &&
+  const provOk =
+    a.provenance !== null &&
+    a.provenanceSha256 === provenanceSha256(a.provenance) &&
+    payload.provenance_sha256 === a.provenanceSha256 &&
     canonicalJson(payload.provenance) === canonicalJson(a.provenance);
-  checks.push({ name: "provenance hash", ok: provOk, detail: provOk ? a.provenanceSha256! : "the provenance does not match the SHA-256 in the ledger entry" });
+  checks.push({
+    name: "provenance hash",
+    ok: provOk,
+    detail: provOk ? a.provenanceSha256! : "the provenance does not match the SHA-256 in the ledger entry",
+  });
   const sources = a.provenance?.sources ?? [];
   const ids = a.evidence.map((e) => e.id);
   const evidenceOk = sources.every((s) => ids.includes(s)) && ids.every((id, i) => i === 0 || ids[i - 1] < id);
-  checks.push({ name: "evidence list", ok: evidenceOk, detail: evidenceOk ? `${ids.length} item(s)` : "the cited evidence is not listed, or not in order" });
+  checks.push({
+    name: "evidence list",
+    ok: evidenceOk,
+    detail: evidenceOk ? `${ids.length} item(s)` : "the cited evidence is not listed, or not in order",
+  });
   const switchesOk = canonicalJson(a.killSwitches) === canonicalJson(a.provenance?.killSwitches ?? null);
-  checks.push({ name: "kill switches", ok: switchesOk, detail: switchesOk ? undefined : "the kill-switch state differs from the provenance's" });
-  const versionsOk = a.versions.prompt === (payload.prompt_version ?? null) && a.versions.groundingContract === (a.provenance?.groundingContractVersion ?? null) &&
+  checks.push({
+    name: "kill switches",
+    ok: switchesOk,
+    detail: switchesOk ? undefined : "the kill-switch state differs from the provenance's",
+  });
+  const versionsOk =
+    a.versions.prompt === (payload.prompt_version ?? null) &&
+    a.versions.groundingContract === (a.provenance?.groundingContractVersion ?? null) &&
     a.policyBundle === (a.provenance?.policyBundle ?? null);
-  checks.push({ name: "versions", ok: versionsOk, detail: versionsOk ? undefined : "the versions or policy bundle differ from the ledger entry's" });
+  checks.push({
+    name: "versions",
+    ok: versionsOk,
+    detail: versionsOk ? undefined : "the versions or policy bundle differ from the ledger entry's",
+  });
   return done();
 }

@@ -40,7 +40,13 @@ interface RequestFrame {
   pendingDecision?: (requestId: string) => LedgerAppend;
 }
 
-export async function groundedAnswer(deps: AnswerDeps, g: GroundingDeps, asker: Asker, raw: unknown, options: AnswerOptions = {}): Promise<AnswerOutcome> {
+export async function groundedAnswer(
+  deps: AnswerDeps,
+  g: GroundingDeps,
+  asker: Asker,
+  raw: unknown,
+  options: AnswerOptions = {},
+): Promise<AnswerOutcome> {
   let switches: KillSwitchState;
   try {
     // Read once: a flip while this request runs has no effect on it.
@@ -52,7 +58,8 @@ export async function groundedAnswer(deps: AnswerDeps, g: GroundingDeps, asker: 
   // activated (or under another one) is never reused after, since it was never checked against it.
   let policyBundle: string | null = g.policyBundle ?? null;
   try {
-    if (asker.tenantId && deps.answerPolicies) policyBundle = (await deps.answerPolicies.store.activeBundle(asker.tenantId))?.bundle_metadata.sha256 ?? policyBundle;
+    if (asker.tenantId && deps.answerPolicies)
+      policyBundle = (await deps.answerPolicies.store.activeBundle(asker.tenantId))?.bundle_metadata.sha256 ?? policyBundle;
   } catch (err) {
     return refuseRequest(deps, asker, raw, asCasegraphError(err, "CG-SYS-001"));
   }
@@ -74,7 +81,12 @@ export async function groundedAnswer(deps: AnswerDeps, g: GroundingDeps, asker: 
     }
   }
 
-  const outcome = await answerQuestion({ ...deps, ledger, model: switches.DISABLE_MODEL ? switchedOff(deps.model) : deps.model }, asker, raw, options);
+  const outcome = await answerQuestion(
+    { ...deps, ledger, model: switches.DISABLE_MODEL ? switchedOff(deps.model) : deps.model },
+    asker,
+    raw,
+    options,
+  );
   withProvenance(outcome, frame);
   if (access && outcome.ok && outcome.body.answer.responseType === "answer" && !switches.DISABLE_ANSWER_REUSE) {
     await remember(deps, g, access, outcome).catch((err) => console.error("casegraph: answer not kept for reuse", (err as Error).message));
@@ -89,14 +101,25 @@ interface KeyedRequest {
   question: string;
 }
 
-async function keyFor(deps: AnswerDeps, asker: Asker, raw: unknown, model: string | null, policyBundle: string | null): Promise<KeyedRequest | null> {
+async function keyFor(
+  deps: AnswerDeps,
+  asker: Asker,
+  raw: unknown,
+  model: string | null,
+  policyBundle: string | null,
+): Promise<KeyedRequest | null> {
   try {
     const input = parseInput(raw);
     if (input.limits && Object.keys(input.limits).length) return null; // Answers under other limits are not comparable.
     const caseRef = await deps.access.assertCaseAccess(asker, input.caseId);
     const key = reuseKey({
-      caseId: caseRef.id, question: input.question, asker, model, promptVersion: PROMPT_VERSION,
-      groundingContractVersion: GROUNDING_CONTRACT_VERSION, policyBundle,
+      caseId: caseRef.id,
+      question: input.question,
+      asker,
+      model,
+      promptVersion: PROMPT_VERSION,
+      groundingContractVersion: GROUNDING_CONTRACT_VERSION,
+      policyBundle,
     });
     return { key, caseId: caseRef.id, tenantId: caseRef.tenantId, question: input.question };
   } catch {
@@ -104,11 +127,21 @@ async function keyFor(deps: AnswerDeps, asker: Asker, raw: unknown, model: strin
   }
 }
 
-async function tryReuse(deps: AnswerDeps, g: GroundingDeps, asker: Asker, req: KeyedRequest, frame: RequestFrame, ledger: Ledger): Promise<AnswerOutcome | null> {
+async function tryReuse(
+  deps: AnswerDeps,
+  g: GroundingDeps,
+  asker: Asker,
+  req: KeyedRequest,
+  frame: RequestFrame,
+  ledger: Ledger,
+): Promise<AnswerOutcome | null> {
   const stored = await g.cache.latest(req.key);
   if (!stored) return null; // Nothing to reuse: no decision to record.
   const now = (deps.clock ?? (() => new Date()))();
-  const current = await deps.evidence.byIds({ tenantId: req.tenantId, caseId: req.caseId }, stored.cited.map((c) => c.id));
+  const current = await deps.evidence.byIds(
+    { tenantId: req.tenantId, caseId: req.caseId },
+    stored.cited.map((c) => c.id),
+  );
   const decision = decideReuse({ stored, current, asker, now, maxAgeMs: g.reuseMaxAgeMs, switches: frame.switches });
   const newId = deps.newId ?? randomUUID;
   const entryFor = (requestId: string) => reuseDecisionEntry(asker, req, stored.requestId, requestId, decision, frame.switches, now);
@@ -152,12 +185,24 @@ async function tryReuse(deps: AnswerDeps, g: GroundingDeps, asker: Asker, req: K
     const e = asCasegraphError(err, "CG-AUDIT-001");
     return { ok: false, status: e.status, body: { error: e.toJSON().error, requestId, timestamp: facts.timestamp, auditId: null } };
   }
-  const outcome: AnswerOutcome = { ok: true, status: 200, body: { answer: structuredClone(answer), rawContext, requestId, timestamp: facts.timestamp, auditId: facts.auditId } };
+  const outcome: AnswerOutcome = {
+    ok: true,
+    status: 200,
+    body: { answer: structuredClone(answer), rawContext, requestId, timestamp: facts.timestamp, auditId: facts.auditId },
+  };
   withProvenance(outcome, frame);
   return outcome;
 }
 
-function reuseDecisionEntry(asker: Asker, req: KeyedRequest, candidate: string, requestId: string, d: ReuseDecision, switches: KillSwitchState, now: Date): LedgerAppend {
+function reuseDecisionEntry(
+  asker: Asker,
+  req: KeyedRequest,
+  candidate: string,
+  requestId: string,
+  d: ReuseDecision,
+  switches: KillSwitchState,
+  now: Date,
+): LedgerAppend {
   return {
     kind: REUSE_DECISION_KIND,
     tenantId: asker.tenantId || null,
@@ -184,14 +229,19 @@ async function remember(deps: AnswerDeps, g: GroundingDeps, req: KeyedRequest, o
   // Evidence the answer cites, in its claims or its explanation steps (steps also cite nodes and edges: not evidence).
   const snippetIds = new Set(rawContext.evidenceSnippets.map((e) => e.id));
   const ids = [...new Set([...answer.citations.map((c) => c.evidenceId), ...answer.explanationSteps.flatMap((s) => s.citations)])]
-    .filter((id) => snippetIds.has(id)).sort();
+    .filter((id) => snippetIds.has(id))
+    .sort();
   const records = await deps.evidence.byIds({ tenantId: req.tenantId, caseId: req.caseId }, ids);
   const byId = new Map(records.map((r) => [r.id, r]));
   // Cited evidence that is no longer active by now makes the answer not worth keeping.
   if (ids.some((id) => !byId.has(id))) return;
   const { provenance: _p, ...bare } = answer;
   await g.cache.put({
-    reuseKey: req.key, requestId, tenantId: req.tenantId, caseId: req.caseId, createdAt: timestamp,
+    reuseKey: req.key,
+    requestId,
+    tenantId: req.tenantId,
+    caseId: req.caseId,
+    createdAt: timestamp,
     body: { answer: bare as unknown as Record<string, unknown>, rawContext },
     cited: ids.map((id) => ({ id, contentSha256: contentSha256(byId.get(id)!.content) })),
   });
@@ -216,9 +266,15 @@ function provenanceLedger(inner: Ledger, frame: RequestFrame): Ledger {
       const cited = (Array.isArray(p.citation_ids) ? (p.citation_ids as string[]) : []).filter((id) => evidence.has(id));
       const queryHash = frame.key ?? (typeof p.query_sha256 === "string" ? p.query_sha256.slice(0, 16) : "0".repeat(16));
       const provenance = provenanceOf({
-        mode: frame.mode, reusedFrom: frame.reusedFrom, queryHash, citedIds: cited, timestamp: String(p.ts),
-        promptVersion: String(p.prompt_version), model: typeof p.model === "string" ? p.model : null,
-        policyBundle: frame.policyBundle, killSwitches: frame.switches,
+        mode: frame.mode,
+        reusedFrom: frame.reusedFrom,
+        queryHash,
+        citedIds: cited,
+        timestamp: String(p.ts),
+        promptVersion: String(p.prompt_version),
+        model: typeof p.model === "string" ? p.model : null,
+        policyBundle: frame.policyBundle,
+        killSwitches: frame.switches,
       });
       frame.provenance = provenance;
       const decision = frame.pendingDecision;
@@ -226,7 +282,12 @@ function provenanceLedger(inner: Ledger, frame: RequestFrame): Ledger {
       if (decision) await inner.append(decision(String(p.request_id)));
       return inner.append({
         ...entry,
-        payload: { ...p, provenance, provenance_sha256: provenanceSha256(provenance), ...(frame.reusedFrom ? { reused_from: frame.reusedFrom } : {}) },
+        payload: {
+          ...p,
+          provenance,
+          provenance_sha256: provenanceSha256(provenance),
+          ...(frame.reusedFrom ? { reused_from: frame.reusedFrom } : {}),
+        },
       });
     },
   };

@@ -33,7 +33,10 @@ export function evidenceState(e: LifecycleFacts, now: Date, maxAgeDays: MaxAgeDa
  * whitespace collapsed to one space and trimmed. The database's casegraph_content_sha256() computes the same.
  */
 export function contentSha256(content: string): string {
-  const normalised = content.normalize("NFC").replace(/[ \t\n\r\f\v]+/g, " ").replace(/^ +| +$/g, "");
+  const normalised = content
+    .normalize("NFC")
+    .replace(/[ \t\n\r\f\v]+/g, " ")
+    .replace(/^ +| +$/g, "");
   return createHash("sha256").update(normalised, "utf8").digest("hex");
 }
 

@@ -48,24 +48,38 @@ export function readPrivateKey(pem: string): KeyObject {
 export function parsePublicKeys(raw: string | undefined): KeyObject[] {
   if (!raw || !raw.trim()) return [];
   const pems = raw.match(/-----BEGIN PUBLIC KEY-----[\s\S]*?-----END PUBLIC KEY-----/g) ?? [];
-  const rest = raw.replace(/-----BEGIN PUBLIC KEY-----[\s\S]*?-----END PUBLIC KEY-----/g, " ").split(/[\s,]+/).filter(Boolean);
+  const rest = raw
+    .replace(/-----BEGIN PUBLIC KEY-----[\s\S]*?-----END PUBLIC KEY-----/g, " ")
+    .split(/[\s,]+/)
+    .filter(Boolean);
   const keys: KeyObject[] = [];
   for (const item of [...pems, ...rest]) {
     try {
-      const key = item.startsWith("-----") ? createPublicKey(item) : createPublicKey({ key: Buffer.from(item, "base64"), format: "der", type: "spki" });
+      const key = item.startsWith("-----")
+        ? createPublicKey(item)
+        : createPublicKey({ key: Buffer.from(item, "base64"), format: "der", type: "spki" });
       if (key.asymmetricKeyType !== "ed25519") throw new Error("not ed25519");
       keys.push(key);
     } catch (err) {
-      throw new CasegraphError("CG-SYS-003", "CASEGRAPH_OVERRIDE_PUBLIC_KEYS holds a value that is not an Ed25519 public key.", [], { cause: err });
+      throw new CasegraphError("CG-SYS-003", "CASEGRAPH_OVERRIDE_PUBLIC_KEYS holds a value that is not an Ed25519 public key.", [], {
+        cause: err,
+      });
     }
   }
   return keys;
 }
 
-export function issueOverride(privateKey: KeyObject, p: { request: string; action: OverrideAction; expiresAt: Date; nonce?: string }): string {
+export function issueOverride(
+  privateKey: KeyObject,
+  p: { request: string; action: OverrideAction; expiresAt: Date; nonce?: string },
+): string {
   const claims: OverrideClaims = {
-    v: 1, request: p.request, action: p.action, expiresAt: p.expiresAt.toISOString(),
-    nonce: p.nonce ?? randomBytes(16).toString("hex"), keyId: keyIdOf(privateKey),
+    v: 1,
+    request: p.request,
+    action: p.action,
+    expiresAt: p.expiresAt.toISOString(),
+    nonce: p.nonce ?? randomBytes(16).toString("hex"),
+    keyId: keyIdOf(privateKey),
   };
   const body = b64u(canonicalJson(claims));
   return `${body}.${b64u(sign(null, Buffer.from(body), privateKey))}`;
@@ -86,9 +100,20 @@ export function parseOverride(token: string): { claims: OverrideClaims; body: st
     throw new CasegraphError("CG-GROUND-020");
   }
   const c = claims as Partial<OverrideClaims>;
-  const ok = c && typeof c === "object" && c.v === 1 && typeof c.request === "string" && c.request.length > 0 && c.request.length <= 200 &&
-    (OVERRIDE_ACTIONS as readonly string[]).includes(c.action as string) && typeof c.expiresAt === "string" && !Number.isNaN(Date.parse(c.expiresAt)) &&
-    typeof c.nonce === "string" && /^[0-9a-f]{32}$/.test(c.nonce) && typeof c.keyId === "string" && Object.keys(c).length === 6;
+  const ok =
+    c &&
+    typeof c === "object" &&
+    c.v === 1 &&
+    typeof c.request === "string" &&
+    c.request.length > 0 &&
+    c.request.length <= 200 &&
+    (OVERRIDE_ACTIONS as readonly string[]).includes(c.action as string) &&
+    typeof c.expiresAt === "string" &&
+    !Number.isNaN(Date.parse(c.expiresAt)) &&
+    typeof c.nonce === "string" &&
+    /^[0-9a-f]{32}$/.test(c.nonce) &&
+    typeof c.keyId === "string" &&
+    Object.keys(c).length === 6;
   if (!ok) throw new CasegraphError("CG-GROUND-020");
   return { claims: c as OverrideClaims, body: m[1], signature: Buffer.from(m[2], "base64url") };
 }
@@ -96,7 +121,12 @@ export function parseOverride(token: string): { claims: OverrideClaims; body: st
 /**
  * Everything but replay: form, signature by a configured key, scope (the request and action it is applied to), expiry.
  */
-export function verifyOverride(token: string, keys: readonly KeyObject[], target: { request: string; action: OverrideAction }, now: Date): OverrideClaims {
+export function verifyOverride(
+  token: string,
+  keys: readonly KeyObject[],
+  target: { request: string; action: OverrideAction },
+  now: Date,
+): OverrideClaims {
   if (!keys.length) throw new CasegraphError("CG-GROUND-025");
   const { claims, body, signature } = parseOverride(token);
   const signedBy = keys.find((k) => {

@@ -47,7 +47,11 @@ export function provenanceOf(p: {
     promptVersion: p.promptVersion,
     model: p.model,
     ...(p.policyBundle ? { policyBundle: p.policyBundle } : {}),
-    killSwitches: { DISABLE_ANSWER_REUSE: p.killSwitches.DISABLE_ANSWER_REUSE, DISABLE_EXPORTS: p.killSwitches.DISABLE_EXPORTS, DISABLE_MODEL: p.killSwitches.DISABLE_MODEL },
+    killSwitches: {
+      DISABLE_ANSWER_REUSE: p.killSwitches.DISABLE_ANSWER_REUSE,
+      DISABLE_EXPORTS: p.killSwitches.DISABLE_EXPORTS,
+      DISABLE_MODEL: p.killSwitches.DISABLE_MODEL,
+    },
   };
 }
 
@@ -55,7 +59,11 @@ export function provenanceSha256(p: Provenance): string {
   return sha256Hex(canonicalJson(p));
 }
 
-const on = (s: KillSwitchState) => Object.entries(s).filter(([, v]) => v).map(([k]) => k).sort();
+const on = (s: KillSwitchState) =>
+  Object.entries(s)
+    .filter(([, v]) => v)
+    .map(([k]) => k)
+    .sort();
 
 /** The footer as text (exports, the CLI); the workbench renders the same fields. */
 export function provenanceFooter(p: Provenance): string {

@@ -39,24 +39,21 @@ export interface ReuseKeyInput {
 
 /** SHA-256 (first 16 hex) of everything an answer depends on besides the evidence itself. */
 export function reuseKey(k: ReuseKeyInput): string {
-  return sha256Hex(canonicalJson({
-    case: k.caseId,
-    question: normaliseQuestion(k.question),
-    fingerprint: policyFingerprint(k.asker),
-    model: k.model,
-    promptVersion: k.promptVersion,
-    groundingContractVersion: k.groundingContractVersion,
-    policyBundle: k.policyBundle,
-  })).slice(0, 16);
+  return sha256Hex(
+    canonicalJson({
+      case: k.caseId,
+      question: normaliseQuestion(k.question),
+      fingerprint: policyFingerprint(k.asker),
+      model: k.model,
+      promptVersion: k.promptVersion,
+      groundingContractVersion: k.groundingContractVersion,
+      policyBundle: k.policyBundle,
+    }),
+  ).slice(0, 16);
 }
 
 export type ReuseDenial =
-  | "kill_switch"
-  | "answer_too_old"
-  | "citation_order"
-  | "evidence_inactive_or_missing"
-  | "evidence_changed"
-  | "evidence_not_visible";
+  "kill_switch" | "answer_too_old" | "citation_order" | "evidence_inactive_or_missing" | "evidence_changed" | "evidence_not_visible";
 
 export type ReuseDecision = { granted: true } | { granted: false; reason: ReuseDenial; evidenceId?: string };
 

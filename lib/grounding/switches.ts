@@ -28,7 +28,10 @@ export function parseSwitchValue(raw: string): boolean {
 }
 
 /** A switch is on for a tenant when its own row or the deployment's row says so (either can stop it; rows are absent = off). */
-export function effectiveSwitches(rows: ReadonlyArray<{ tenantId: string; name: string; enabled: boolean }>, tenantId: string): KillSwitchState {
+export function effectiveSwitches(
+  rows: ReadonlyArray<{ tenantId: string; name: string; enabled: boolean }>,
+  tenantId: string,
+): KillSwitchState {
   const state: Record<KillSwitchName, boolean> = { ...ALL_OFF };
   for (const r of rows) {
     if ((r.tenantId === tenantId || r.tenantId === ALL_TENANTS) && r.enabled && (KILL_SWITCHES as readonly string[]).includes(r.name)) {

@@ -17,7 +17,10 @@ export type Test = z.infer<typeof testSchema>;
 export type WitnessValue = boolean | number | string;
 
 const binding = z.discriminatedUnion("kind", [
-  z.strictObject({ kind: z.literal("request"), fact: z.enum(["asker_role", "asker_clearance", "case_classification", "question_domain", "evidence_age_days"]) }),
+  z.strictObject({
+    kind: z.literal("request"),
+    fact: z.enum(["asker_role", "asker_clearance", "case_classification", "question_domain", "evidence_age_days"]),
+  }),
   z.strictObject({ kind: z.literal("detector"), detector: z.string() }),
   z.strictObject({ kind: z.literal("regex"), pattern: z.string().min(1).max(500), flags: z.string().regex(/^[imsu]*$/) }),
 ]);
@@ -35,35 +38,53 @@ const pair = z.tuple([z.string(), z.string()]);
 
 export const bundleSchema = z.strictObject({
   schema_version: z.literal(BUNDLE_SCHEMA_VERSION),
-  variables: z.record(z.string(), z.strictObject({ type: z.enum(["bool", "int", "float", "enum"]), values: z.array(z.string()).nullable(), binding })),
-  conditional_rules: z.array(z.strictObject({
-    rule_id: z.string(),
-    policy_id: z.string(),
-    conditions: z.array(testSchema),
-    action: z.strictObject({ type: z.enum(["required", "prohibited"]), action: z.string() }),
-    metadata: ruleMetadata,
-  })),
+  variables: z.record(
+    z.string(),
+    z.strictObject({ type: z.enum(["bool", "int", "float", "enum"]), values: z.array(z.string()).nullable(), binding }),
+  ),
+  conditional_rules: z.array(
+    z.strictObject({
+      rule_id: z.string(),
+      policy_id: z.string(),
+      conditions: z.array(testSchema),
+      action: z.strictObject({ type: z.enum(["required", "prohibited"]), action: z.string() }),
+      metadata: ruleMetadata,
+    }),
+  ),
   constraints: z.array(z.strictObject({ rule_id: z.string(), policy_id: z.string(), constraint: z.string(), scope: z.string() })),
   decision_nodes: z.array(z.string()),
-  compiled_paths: z.array(z.strictObject({
-    rule_id: z.string(),
-    policy_id: z.string(),
-    path: z.array(z.strictObject({ var: z.string(), tests: z.array(z.strictObject({ op, value })) })),
-    leaf_action: z.string(),
-  })),
-  conflicts: z.array(z.strictObject({
-    policies: pair,
-    rules: pair,
-    action: z.string(),
-    witness: z.record(z.string(), z.union([z.boolean(), z.number(), z.string()])),
-    resolution: z.enum(["dominance", "escalation"]),
-    winner: z.string().optional(),
-  })),
-  dominance_rules: z.array(z.strictObject({
-    when: z.strictObject({ policies_fire: pair }),
-    then: z.strictObject({ mode: z.literal("override"), enforce: z.string(), over: z.string(), action: z.string() }),
-  })),
-  escalations: z.array(z.strictObject({ conflict_type: z.literal("required_vs_prohibited"), policies: pair, action: z.string(), owners_to_notify: z.array(z.string()) })),
+  compiled_paths: z.array(
+    z.strictObject({
+      rule_id: z.string(),
+      policy_id: z.string(),
+      path: z.array(z.strictObject({ var: z.string(), tests: z.array(z.strictObject({ op, value })) })),
+      leaf_action: z.string(),
+    }),
+  ),
+  conflicts: z.array(
+    z.strictObject({
+      policies: pair,
+      rules: pair,
+      action: z.string(),
+      witness: z.record(z.string(), z.union([z.boolean(), z.number(), z.string()])),
+      resolution: z.enum(["dominance", "escalation"]),
+      winner: z.string().optional(),
+    }),
+  ),
+  dominance_rules: z.array(
+    z.strictObject({
+      when: z.strictObject({ policies_fire: pair }),
+      then: z.strictObject({ mode: z.literal("override"), enforce: z.string(), over: z.string(), action: z.string() }),
+    }),
+  ),
+  escalations: z.array(
+    z.strictObject({
+      conflict_type: z.literal("required_vs_prohibited"),
+      policies: pair,
+      action: z.string(),
+      owners_to_notify: z.array(z.string()),
+    }),
+  ),
   priority_lattice: z.record(z.string(), z.number().int()),
   domain_keywords: z.record(z.string(), z.array(z.string())),
   weights: z.strictObject({ smt: z.number().min(0), judge: z.number().min(0), regex: z.number().min(0), coverage: z.number().min(0) }),
@@ -87,9 +108,15 @@ export const DEFAULT_WEIGHTS = { smt: 0.55, judge: 0.25, regex: 0.1, coverage: 0
 export const DEFAULT_THRESHOLDS = { pass: 0.95, auto_correct: 0.85, regenerate: 0.7 } as const;
 
 /** The bundle's hash: SHA-256 of its canonical JSON with bundle_metadata.sha256 left out. */
-export function bundleHash(bundle: Omit<CompiledBundle, "bundle_metadata"> & { bundle_metadata: Omit<CompiledBundle["bundle_metadata"], "sha256"> & { sha256?: string } }): string {
+export function bundleHash(
+  bundle: Omit<CompiledBundle, "bundle_metadata"> & {
+    bundle_metadata: Omit<CompiledBundle["bundle_metadata"], "sha256"> & { sha256?: string };
+  },
+): string {
   const { sha256: _omit, ...meta } = bundle.bundle_metadata;
-  return createHash("sha256").update(canonicalJson({ ...bundle, bundle_metadata: meta })).digest("hex");
+  return createHash("sha256")
+    .update(canonicalJson({ ...bundle, bundle_metadata: meta }))
+    .digest("hex");
 }
 
 /** The file's bytes: canonical (sorted keys), pretty, newline-terminated — byte-identical for the same policies. */
@@ -113,7 +140,11 @@ export function loadBundle(input: string | unknown): CompiledBundle {
   }
   const parsed = bundleSchema.safeParse(json);
   if (!parsed.success) {
-    throw new CasegraphError("CG-POLICY-083", undefined, parsed.error.issues.slice(0, 50).map((i) => ({ path: jsonPath(i.path), message: i.message })));
+    throw new CasegraphError(
+      "CG-POLICY-083",
+      undefined,
+      parsed.error.issues.slice(0, 50).map((i) => ({ path: jsonPath(i.path), message: i.message })),
+    );
   }
   const bundle = parsed.data;
   if (bundleHash(bundle) !== bundle.bundle_metadata.sha256) throw new CasegraphError("CG-POLICY-084");
@@ -134,16 +165,19 @@ export function integrityProblems(b: CompiledBundle): FailureIssue[] {
   b.conditional_rules.forEach((r, i) => {
     if (!policies.has(r.policy_id)) out.push({ path: `$.conditional_rules[${i}].policy_id`, message: `unknown policy "${r.policy_id}"` });
     r.conditions.forEach((t, j) => checkTest(`$.conditional_rules[${i}].conditions[${j}]`, t));
-    if (b.variables[r.action.action]?.type !== "bool") out.push({ path: `$.conditional_rules[${i}].action`, message: `"${r.action.action}" is not a boolean variable` });
+    if (b.variables[r.action.action]?.type !== "bool")
+      out.push({ path: `$.conditional_rules[${i}].action`, message: `"${r.action.action}" is not a boolean variable` });
   });
   b.constraints.forEach((c, i) => {
     const r = rules.get(c.rule_id);
-    if (!r || r.policy_id !== c.policy_id || r.action.type !== "prohibited") out.push({ path: `$.constraints[${i}]`, message: `names no prohibition rule "${c.rule_id}"` });
+    if (!r || r.policy_id !== c.policy_id || r.action.type !== "prohibited")
+      out.push({ path: `$.constraints[${i}]`, message: `names no prohibition rule "${c.rule_id}"` });
   });
   b.compiled_paths.forEach((p, i) => {
     if (!rules.has(p.rule_id)) out.push({ path: `$.compiled_paths[${i}].rule_id`, message: `unknown rule "${p.rule_id}"` });
     p.path.forEach((s, j) => {
-      if (!b.decision_nodes.includes(s.var)) out.push({ path: `$.compiled_paths[${i}].path[${j}].var`, message: `"${s.var}" is not a decision node` });
+      if (!b.decision_nodes.includes(s.var))
+        out.push({ path: `$.compiled_paths[${i}].path[${j}].var`, message: `"${s.var}" is not a decision node` });
     });
   });
   b.decision_nodes.forEach((v, i) => {
@@ -151,10 +185,14 @@ export function integrityProblems(b: CompiledBundle): FailureIssue[] {
   });
   b.conflicts.forEach((c, i) => {
     c.rules.forEach((id) => !rules.has(id) && out.push({ path: `$.conflicts[${i}].rules`, message: `unknown rule "${id}"` }));
-    Object.keys(c.witness).forEach((v) => !vars.has(v) && out.push({ path: `$.conflicts[${i}].witness`, message: `unknown variable "${v}"` }));
+    Object.keys(c.witness).forEach(
+      (v) => !vars.has(v) && out.push({ path: `$.conflicts[${i}].witness`, message: `unknown variable "${v}"` }),
+    );
   });
   const pairs: Array<[string, readonly string[]]> = [
-    ...b.dominance_rules.map((d, i) => [`$.dominance_rules[${i}]`, [...d.when.policies_fire, d.then.enforce, d.then.over]] as [string, string[]]),
+    ...b.dominance_rules.map(
+      (d, i) => [`$.dominance_rules[${i}]`, [...d.when.policies_fire, d.then.enforce, d.then.over]] as [string, string[]],
+    ),
     ...b.escalations.map((e, i) => [`$.escalations[${i}]`, e.policies] as [string, string[]]),
   ];
   for (const [path, ids] of pairs) for (const id of ids) if (!policies.has(id)) out.push({ path, message: `unknown policy "${id}"` });

@@ -6,8 +6,15 @@
 // bundle: every list is sorted, nothing depends on time or input order.
 import { CasegraphError, type FailureIssue } from "../domain/failure-codes";
 import {
-  bundleHash, BUNDLE_SCHEMA_VERSION, DEFAULT_THRESHOLDS, DEFAULT_WEIGHTS, loadBundle, type BundleConflict, type BundleRule,
-  type CompiledBundle, type Test,
+  bundleHash,
+  BUNDLE_SCHEMA_VERSION,
+  DEFAULT_THRESHOLDS,
+  DEFAULT_WEIGHTS,
+  loadBundle,
+  type BundleConflict,
+  type BundleRule,
+  type CompiledBundle,
+  type Test,
 } from "./bundle";
 import { keywordsFor } from "./domains";
 import { cmp, PRIORITY_LATTICE, type Condition, type ParsedPolicy } from "./schema";
@@ -41,7 +48,8 @@ export function buildVariables(policies: readonly ParsedPolicy[]): Record<string
       }
       const def: VariableDef = { type: "bool", values: null, binding: { kind: "regex", pattern: decl.pattern, flags: decl.flags } };
       const prior = declared.get(name);
-      if (prior && JSON.stringify(prior.def) !== JSON.stringify(def)) issues.push({ path: `line ${line}: $.extractors.${name}`, message: `defined differently on line ${prior.line}` });
+      if (prior && JSON.stringify(prior.def) !== JSON.stringify(def))
+        issues.push({ path: `line ${line}: $.extractors.${name}`, message: `defined differently on line ${prior.line}` });
       else if (!prior) declared.set(name, { def, line });
     }
   }
@@ -49,7 +57,11 @@ export function buildVariables(policies: readonly ParsedPolicy[]): Record<string
   const domains = new Set<string>(["general"]);
   const resolve = (name: string, where: string): VariableDef | null => {
     const def = vars[name] ?? builtinVariable(name) ?? declared.get(name)?.def ?? null;
-    if (!def) issues.push({ path: where, message: `"${name}" is not a variable Casegraph binds: use a request fact, a built-in answer fact or declare an extractor` });
+    if (!def)
+      issues.push({
+        path: where,
+        message: `"${name}" is not a variable Casegraph binds: use a request fact, a built-in answer fact or declare an extractor`,
+      });
     else vars[name] = def;
     return def;
   };
@@ -59,24 +71,45 @@ export function buildVariables(policies: readonly ParsedPolicy[]): Record<string
       const where = `line ${line}: $.conditions[${i}].parameter`;
       const def = resolve(c.parameter, where);
       if (!def) return;
-      if (!CONDITION_TYPES[c.type].includes(def.type)) issues.push({ path: where, message: `"${c.parameter}" is ${def.type}; a ${c.type} condition needs ${CONDITION_TYPES[c.type].join(" or ")}` });
+      if (!CONDITION_TYPES[c.type].includes(def.type))
+        issues.push({
+          path: where,
+          message: `"${c.parameter}" is ${def.type}; a ${c.type} condition needs ${CONDITION_TYPES[c.type].join(" or ")}`,
+        });
       else if (c.type === "enum") {
         if (c.parameter === "question_domain") c.values.forEach((v) => domains.add(v));
         else {
           const unknown = c.values.filter((v) => !def.values?.includes(v));
-          if (unknown.length) issues.push({ path: `line ${line}: $.conditions[${i}].values`, message: `not values of ${c.parameter}: ${unknown.join(", ")} (allowed: ${def.values?.join(", ")})` });
+          if (unknown.length)
+            issues.push({
+              path: `line ${line}: $.conditions[${i}].values`,
+              message: `not values of ${c.parameter}: ${unknown.join(", ")} (allowed: ${def.values?.join(", ")})`,
+            });
         }
       }
     });
     policy.actions.forEach((a, i) => {
       const where = `line ${line}: $.actions[${i}].action`;
       const def = resolve(a.action, where);
-      if (def && (def.type !== "bool" || def.binding.kind === "request")) issues.push({ path: where, message: `an action must be a boolean answer fact; "${a.action}" is ${def.binding.kind === "request" ? "a request fact" : def.type}` });
+      if (def && (def.type !== "bool" || def.binding.kind === "request"))
+        issues.push({
+          path: where,
+          message: `an action must be a boolean answer fact; "${a.action}" is ${def.binding.kind === "request" ? "a request fact" : def.type}`,
+        });
     });
   }
-  if (issues.length) throw new CasegraphError("CG-POLICY-081", `${issues.length} problem(s) in the policies: ${issues[0]!.path}: ${issues[0]!.message}`, issues.slice(0, 100));
+  if (issues.length)
+    throw new CasegraphError(
+      "CG-POLICY-081",
+      `${issues.length} problem(s) in the policies: ${issues[0]!.path}: ${issues[0]!.message}`,
+      issues.slice(0, 100),
+    );
   vars.question_domain = { ...builtinVariable("question_domain")!, values: [...domains].sort(cmp) };
-  return Object.fromEntries(Object.keys(vars).sort(cmp).map((k) => [k, vars[k]!]));
+  return Object.fromEntries(
+    Object.keys(vars)
+      .sort(cmp)
+      .map((k) => [k, vars[k]!]),
+  );
 }
 
 export function conditionToTest(c: Condition): Test {
@@ -132,16 +165,26 @@ export async function compilePolicies(policies: readonly ParsedPolicy[], solver:
   }
   const nodes = decisionNodes(variables, rules);
   const order = new Map(nodes.map((n, i) => [n, i]));
-  for (const r of rules) r.conditions.sort((a, b) => order.get(a.var)! - order.get(b.var)! || cmp(a.op, b.op) || cmp(JSON.stringify(a.value), JSON.stringify(b.value)));
+  for (const r of rules)
+    r.conditions.sort(
+      (a, b) => order.get(a.var)! - order.get(b.var)! || cmp(a.op, b.op) || cmp(JSON.stringify(a.value), JSON.stringify(b.value)),
+    );
 
   const constraints = rules
     .filter((r) => r.action.type === "prohibited")
-    .map((r) => ({ rule_id: r.rule_id, policy_id: r.policy_id, constraint: `NOT(${r.action.action})`, scope: r.metadata.domain === "general" ? "always" : r.metadata.domain }));
+    .map((r) => ({
+      rule_id: r.rule_id,
+      policy_id: r.policy_id,
+      constraint: `NOT(${r.action.action})`,
+      scope: r.metadata.domain === "general" ? "always" : r.metadata.domain,
+    }));
 
   const compiledPaths = rules.map((r) => ({
     rule_id: r.rule_id,
     policy_id: r.policy_id,
-    path: nodes.filter((n) => r.conditions.some((t) => t.var === n)).map((n) => ({ var: n, tests: r.conditions.filter((t) => t.var === n).map((t) => ({ op: t.op, value: t.value })) })),
+    path: nodes
+      .filter((n) => r.conditions.some((t) => t.var === n))
+      .map((n) => ({ var: n, tests: r.conditions.filter((t) => t.var === n).map((t) => ({ op: t.op, value: t.value })) })),
     leaf_action: `${r.action.type}:${r.action.action}`,
   }));
 
@@ -169,7 +212,10 @@ export async function compilePolicies(policies: readonly ParsedPolicy[], solver:
       policy_ids: sorted.map((p) => p.policy.policy_id),
     },
   } as const;
-  const bundle = { ...withoutHash, bundle_metadata: { ...withoutHash.bundle_metadata, sha256: bundleHash(withoutHash as never) } } as CompiledBundle;
+  const bundle = {
+    ...withoutHash,
+    bundle_metadata: { ...withoutHash.bundle_metadata, sha256: bundleHash(withoutHash as never) },
+  } as CompiledBundle;
   return loadBundle(JSON.parse(JSON.stringify(bundle))); // the same checks a loader makes: a compiled bundle always loads
 }
 
@@ -190,13 +236,22 @@ async function detectConflicts(variables: Record<string, VariableDef>, rules: re
         policies: [first.policy_id, second.policy_id],
         rules: [first.rule_id, second.rule_id],
         action: a.action.action,
-        witness: Object.fromEntries(Object.keys(witness).sort(cmp).map((k) => [k, witness[k]!])),
+        witness: Object.fromEntries(
+          Object.keys(witness)
+            .sort(cmp)
+            .map((k) => [k, witness[k]!]),
+        ),
         resolution: winner ? "dominance" : "escalation",
         ...(winner ? { winner } : {}),
       });
     }
   }
-  conflicts.sort((x, y) => cmp(x.policies.join("\u0000"), y.policies.join("\u0000")) || cmp(x.action, y.action) || cmp(x.rules.join("\u0000"), y.rules.join("\u0000")));
+  conflicts.sort(
+    (x, y) =>
+      cmp(x.policies.join("\u0000"), y.policies.join("\u0000")) ||
+      cmp(x.action, y.action) ||
+      cmp(x.rules.join("\u0000"), y.rules.join("\u0000")),
+  );
   const byRule = new Map(rules.map((r) => [r.rule_id, r]));
   const seen = new Set<string>();
   const dominance: CompiledBundle["dominance_rules"] = [];
@@ -223,7 +278,13 @@ export interface CompileSummary {
   ruleCount: number;
   constraintCount: number;
   pathCount: number;
-  conflicts: Array<{ policies: [string, string]; action: string; witness: Record<string, boolean | number | string>; resolution: "dominance" | "escalation"; winner?: string }>;
+  conflicts: Array<{
+    policies: [string, string];
+    action: string;
+    witness: Record<string, boolean | number | string>;
+    resolution: "dominance" | "escalation";
+    winner?: string;
+  }>;
 }
 
 export function compileSummary(b: CompiledBundle): CompileSummary {
@@ -234,6 +295,12 @@ export function compileSummary(b: CompiledBundle): CompileSummary {
     ruleCount: b.bundle_metadata.rule_count,
     constraintCount: b.bundle_metadata.constraint_count,
     pathCount: b.bundle_metadata.path_count,
-    conflicts: b.conflicts.map((c) => ({ policies: c.policies, action: c.action, witness: c.witness, resolution: c.resolution, ...(c.winner ? { winner: c.winner } : {}) })),
+    conflicts: b.conflicts.map((c) => ({
+      policies: c.policies,
+      action: c.action,
+      witness: c.witness,
+      resolution: c.resolution,
+      ...(c.winner ? { winner: c.winner } : {}),
+    })),
   };
 }

@@ -11,8 +11,12 @@ export function describeConflicts(bundle: CompiledBundle): ConflictView[] {
     const [a, b] = c.rules.map((id) => rules.get(id)!);
     const requirer = a!.action.type === "required" ? a! : b!;
     const prohibiter = requirer === a ? b! : a!;
-    const when = Object.entries(c.witness).map(([k, v]) => `${readable(k)} is ${typeof v === "boolean" ? (v ? "yes" : "no") : v}`).join(", ");
-    const escalation = bundle.escalations.find((e) => e.policies[0] === c.policies[0] && e.policies[1] === c.policies[1] && e.action === c.action);
+    const when = Object.entries(c.witness)
+      .map(([k, v]) => `${readable(k)} is ${typeof v === "boolean" ? (v ? "yes" : "no") : v}`)
+      .join(", ");
+    const escalation = bundle.escalations.find(
+      (e) => e.policies[0] === c.policies[0] && e.policies[1] === c.policies[1] && e.action === c.action,
+    );
     return {
       policies: c.policies,
       action: c.action,

@@ -71,7 +71,10 @@ export const DETECTORS: Record<PiiDetector | "amount", (text: string) => Detecto
   phone: (t) => dedupe(PHONE.flatMap((re) => scan(re, t, "phone"))),
   email: (t) => scan(EMAIL, t, "email"),
   credentials: (t) => CREDENTIALS.flatMap((re) => scan(re, t, "credentials")),
-  amount: (t) => extractFacts(t).numbers.filter((n) => n.kind === "amount").map((n) => ({ detector: "amount", at: n.at, length: n.raw.length })),
+  amount: (t) =>
+    extractFacts(t)
+      .numbers.filter((n) => n.kind === "amount")
+      .map((n) => ({ detector: "amount", at: n.at, length: n.raw.length })),
 };
 
 /** Hits of protected entities' ids and names (whole words, case-insensitive; names of 3+ characters). */
@@ -82,7 +85,8 @@ export function protectedHits(text: string, entities: readonly ProtectedEntity[]
     if (category && e.category !== category) continue;
     for (const name of new Set([e.id, ...e.names].map((n) => n.trim().toLowerCase()).filter((n) => n.length >= 3))) {
       for (let at = lower.indexOf(name); at >= 0; at = lower.indexOf(name, at + 1)) {
-        if (isWordBoundary(lower, at - 1) && isWordBoundary(lower, at + name.length)) out.push({ detector: `protected:${e.category}`, at, length: name.length });
+        if (isWordBoundary(lower, at - 1) && isWordBoundary(lower, at + name.length))
+          out.push({ detector: `protected:${e.category}`, at, length: name.length });
       }
     }
   }

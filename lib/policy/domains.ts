@@ -3,7 +3,27 @@
 import { readable } from "./vocabulary";
 
 export const DOMAIN_KEYWORDS: Record<string, readonly string[]> = {
-  financial: ["amount", "money", "payment", "paid", "pay", "bank", "account", "transfer", "wire", "cash", "transaction", "invoice", "deposit", "withdrawal", "funds", "dollars", "fraud", "procurement", "$"],
+  financial: [
+    "amount",
+    "money",
+    "payment",
+    "paid",
+    "pay",
+    "bank",
+    "account",
+    "transfer",
+    "wire",
+    "cash",
+    "transaction",
+    "invoice",
+    "deposit",
+    "withdrawal",
+    "funds",
+    "dollars",
+    "fraud",
+    "procurement",
+    "$",
+  ],
   informants: ["informant", "informants", "ci", "source", "handler", "cooperator", "tipster", "debrief"],
   victims: ["victim", "victims", "complainant", "survivor", "injured", "deceased"],
   juveniles: ["juvenile", "juveniles", "minor", "minors", "child", "children", "teen", "teenager", "youth", "student"],

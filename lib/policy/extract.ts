@@ -24,7 +24,12 @@ export function regularise(text: string, kind: "md" | "txt" | "html"): Section[]
       .replace(/<h[1-6][^>]*>/gi, "\n# ")
       .replace(/<\/(p|div|li|h[1-6]|tr|br)>|<br\s*\/?>/gi, "\n")
       .replace(/<[^>]+>/g, "")
-      .replace(/&nbsp;/g, " ").replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+      .replace(/&nbsp;/g, " ")
+      .replace(/&amp;/g, "&")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'");
   }
   const sections: Section[] = [];
   let current: Section = { heading: "", text: "" };
@@ -39,13 +44,23 @@ export function regularise(text: string, kind: "md" | "txt" | "html"): Section[]
   return sections.map((s) => ({ heading: s.heading, text: s.text.trim() })).filter((s) => s.text);
 }
 
-const classification = z.object({ sections: z.array(z.object({ index: z.number().int(), isPolicy: z.boolean(), confidence: z.number().min(0).max(1) })) });
+const classification = z.object({
+  sections: z.array(z.object({ index: z.number().int(), isPolicy: z.boolean(), confidence: z.number().min(0).max(1) })),
+});
 const extraction = z.object({ policies: z.array(policySchema) });
 
 const VOCABULARY = `Variables you may use in conditions (parameter) — request facts: ${REQUEST_FACTS.join(", ")} (asker_role in admin|investigator|supervisor; asker_clearance and case_classification in PUBLIC|CUI|CONFIDENTIAL|SECRET|TOP_SECRET|TS_SCI; evidence_age_days an integer). Answer facts (booleans unless noted) usable in conditions and as actions: ${Object.keys(ANSWER_FACTS).join(", ")}, names_protected_<category> (e.g. names_protected_informant, names_protected_juvenile); answer_max_amount is a number. Priorities, highest first: ${Object.keys(PRIORITY_LATTICE).join(", ")}. A policy may declare "extractors": {"name": {"pattern": "<regex>", "flags": "i"}} for an answer fact not listed.`;
 
 async function ask<T>(model: AnswerModel, schema: z.ZodType<T>, system: string, prompt: string): Promise<T | null> {
-  const { text } = await model.generate({ promptVersion: "policy_extract_v1", system, prompt, context: null, question: prompt.slice(0, 200), attempt: 1, schema });
+  const { text } = await model.generate({
+    promptVersion: "policy_extract_v1",
+    system,
+    prompt,
+    context: null,
+    question: prompt.slice(0, 200),
+    attempt: 1,
+    schema,
+  });
   try {
     const parsed = schema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : null;
@@ -65,7 +80,12 @@ export async function extractPolicies(model: AnswerModel, source: string, sectio
   if (model.provider === "offline") throw new CasegraphError("CG-POLICY-087");
   if (sections.length === 0) throw new CasegraphError("CG-POLICY-088", "The document has no text.");
   const listing = sections.map((s, i) => `[${i}] ${s.heading}\n${s.text.slice(0, 1500)}`).join("\n\n");
-  const classified = await ask(model, classification, "You classify sections of an agency policy document. A policy section states what must or must not be done (an obligation, prohibition or restriction). Output JSON only.", listing);
+  const classified = await ask(
+    model,
+    classification,
+    "You classify sections of an agency policy document. A policy section states what must or must not be done (an obligation, prohibition or restriction). Output JSON only.",
+    listing,
+  );
   if (!classified) throw new CasegraphError("CG-POLICY-090");
   const chosen = classified.sections.filter((s) => s.isPolicy && s.confidence >= 0.5 && sections[s.index]).map((s) => s.index);
   const policies = new Map<string, Policy>();
@@ -85,7 +105,12 @@ export async function extractPolicies(model: AnswerModel, source: string, sectio
       prompt += `\n\nYour previous output was refused: ${problem}. Use only the listed variables.`;
     }
   }
-  return { policies: [...policies.values()].sort((a, b) => cmp(a.policy_id, b.policy_id)), sections: sections.length, policySections: chosen.length, rejected };
+  return {
+    policies: [...policies.values()].sort((a, b) => cmp(a.policy_id, b.policy_id)),
+    sections: sections.length,
+    policySections: chosen.length,
+    rejected,
+  };
 }
 
 function checkVocabulary(policies: Policy[]): string | null {

@@ -18,7 +18,12 @@ const timeWindow = z.strictObject({
   value: z.number().int().min(0).max(36_500),
   unit: z.enum(["days", "weeks", "months", "years"]),
 });
-const amountThreshold = z.strictObject({ type: z.literal("amount_threshold"), parameter: identifier, operator: comparison, value: z.number().finite() });
+const amountThreshold = z.strictObject({
+  type: z.literal("amount_threshold"),
+  parameter: identifier,
+  operator: comparison,
+  value: z.number().finite(),
+});
 const enumCondition = z.strictObject({
   type: z.literal("enum"),
   parameter: identifier,
@@ -33,7 +38,13 @@ export const actionSchema = z.strictObject({ type: z.enum(["required", "prohibit
 export type PolicyAction = z.infer<typeof actionSchema>;
 
 /** A bundle-wide answer fact found by a regular expression (seed 001's constraint-derived patterns). */
-export const extractorSchema = z.strictObject({ pattern: z.string().min(1).max(500), flags: z.string().regex(/^[imsu]*$/).default("i") });
+export const extractorSchema = z.strictObject({
+  pattern: z.string().min(1).max(500),
+  flags: z
+    .string()
+    .regex(/^[imsu]*$/)
+    .default("i"),
+});
 export type ExtractorDecl = z.infer<typeof extractorSchema>;
 
 export const policySchema = z.strictObject({
@@ -46,7 +57,10 @@ export const policySchema = z.strictObject({
     priority: z.enum(Object.keys(PRIORITY_LATTICE) as [Priority, ...Priority[]]),
     owner: z.string().min(1).max(200),
     regulatory_linkage: z.array(z.string().min(1).max(300)).max(20),
-    effective_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD").optional(),
+    effective_date: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD")
+      .optional(),
   }),
   /** Answer facts this policy needs that no built-in detector provides: name → regular expression. */
   extractors: z.record(identifier, extractorSchema).optional(),
@@ -91,23 +105,35 @@ export function parsePoliciesJsonl(text: string): ParsedPolicy[] {
   const seen = new Map<string, number>();
   for (const p of out) {
     const first = seen.get(p.policy.policy_id);
-    if (first !== undefined) issues.push({ path: `line ${p.line}: $.policy_id`, message: `duplicate policy_id "${p.policy.policy_id}" (first on line ${first})` });
+    if (first !== undefined)
+      issues.push({ path: `line ${p.line}: $.policy_id`, message: `duplicate policy_id "${p.policy.policy_id}" (first on line ${first})` });
     else seen.set(p.policy.policy_id, p.line);
     const actions = new Map<string, string>();
     for (const a of p.policy.actions) {
       const other = actions.get(a.action);
-      if (other && other !== a.type) issues.push({ path: `line ${p.line}: $.actions`, message: `"${a.action}" is both required and prohibited by the same policy` });
+      if (other && other !== a.type)
+        issues.push({ path: `line ${p.line}: $.actions`, message: `"${a.action}" is both required and prohibited by the same policy` });
       actions.set(a.action, a.type);
     }
   }
   if (issues.length === 0 && out.length === 0) issues.push({ path: "line 1", message: "no policies" });
-  if (issues.length) throw new CasegraphError("CG-POLICY-080", `${issues.length} problem(s) in the policies: ${issues[0]!.path}: ${issues[0]!.message}`, issues.slice(0, 100));
+  if (issues.length)
+    throw new CasegraphError(
+      "CG-POLICY-080",
+      `${issues.length} problem(s) in the policies: ${issues[0]!.path}: ${issues[0]!.message}`,
+      issues.slice(0, 100),
+    );
   return out;
 }
 
 /** The policies as JSON Lines, one per line in policy_id order (what the admin editor saves and `extract` writes). */
 export function policiesToJsonl(policies: readonly Policy[]): string {
-  return [...policies].sort((a, b) => cmp(a.policy_id, b.policy_id)).map((p) => JSON.stringify(p)).join("\n") + "\n";
+  return (
+    [...policies]
+      .sort((a, b) => cmp(a.policy_id, b.policy_id))
+      .map((p) => JSON.stringify(p))
+      .join("\n") + "\n"
+  );
 }
 
 export function jsonPath(path: ReadonlyArray<PropertyKey>): string {

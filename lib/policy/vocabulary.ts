@@ -14,9 +14,7 @@ export interface VariableDef {
 }
 
 export type Binding =
-  | { kind: "request"; fact: RequestFact }
-  | { kind: "detector"; detector: string }
-  | { kind: "regex"; pattern: string; flags: string };
+  { kind: "request"; fact: RequestFact } | { kind: "detector"; detector: string } | { kind: "regex"; pattern: string; flags: string };
 
 export const REQUEST_FACTS = ["asker_role", "asker_clearance", "case_classification", "question_domain", "evidence_age_days"] as const;
 export type RequestFact = (typeof REQUEST_FACTS)[number];
@@ -68,7 +66,8 @@ export function builtinVariable(name: string): VariableDef | null {
   const fact = ANSWER_FACTS[name];
   if (fact) return { type: fact.type, values: null, binding: { kind: "detector", detector: fact.detector } };
   const category = PROTECTED_CATEGORY_FACT.exec(name);
-  if (category && category[1] !== "entity") return { type: "bool", values: null, binding: { kind: "detector", detector: `protected:${category[1]}` } };
+  if (category && category[1] !== "entity")
+    return { type: "bool", values: null, binding: { kind: "detector", detector: `protected:${category[1]}` } };
   return null;
 }
 

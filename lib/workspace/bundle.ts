@@ -9,19 +9,25 @@ export const BUNDLE_FORMAT = "casegraph.workspace/v1";
 
 // Ids and tags are plain printable text: no control characters (they also separate lists in bulk writes).
 const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
-const id = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters")
+const id = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(200, "must be at most 200 characters")
   .regex(NO_CONTROL, "must not contain control characters");
 const tags = z.array(z.string().trim().min(1, "must not be empty").regex(NO_CONTROL, "must not contain control characters")).optional();
 const json = z.record(z.string(), z.unknown());
 
-export const tenantSchema = z.object({
-  id,
-  name: z.string().trim().min(1, "must not be empty"),
-  /** Evidence types the tenant accepts (issue 15); absent or empty: any. */
-  evidenceTypes: z.array(id).optional(),
-  /** Maximum age in days per evidence type; older evidence is expired. */
-  evidenceMaxAgeDays: z.record(id, z.number().positive("must be a positive number of days").max(1_000_000)).optional(),
-}).strict();
+export const tenantSchema = z
+  .object({
+    id,
+    name: z.string().trim().min(1, "must not be empty"),
+    /** Evidence types the tenant accepts (issue 15); absent or empty: any. */
+    evidenceTypes: z.array(id).optional(),
+    /** Maximum age in days per evidence type; older evidence is expired. */
+    evidenceMaxAgeDays: z.record(id, z.number().positive("must be a positive number of days").max(1_000_000)).optional(),
+  })
+  .strict();
 export const licenseSchema = z.object({ id, name: z.string().trim().min(1, "must not be empty"), allows: z.array(z.string()) }).strict();
 export const userSchema = z
   .object({
@@ -104,7 +110,10 @@ export interface CheckedBundle {
   licenses: LicenseItem[];
   users: UserItem[];
   cases: Array<{
-    header: CaseHeader; rawNodes: unknown[]; rawEdges: unknown[]; rawEvidence: unknown[];
+    header: CaseHeader;
+    rawNodes: unknown[];
+    rawEdges: unknown[];
+    rawEvidence: unknown[];
     /** Indexes of evidence items whose content repeats an earlier item of the case: reported, not stored. */
     duplicateEvidence: ReadonlySet<number>;
   }>;
@@ -203,7 +212,8 @@ export function checkBundle(raw: unknown, known: KnownRefs = NO_KNOWN_REFS): { b
   top.tenants.forEach((t, i) => {
     const item = parseWith(tenantSchema, t, ["tenants", i], issues);
     if (!item) return;
-    if (bundleTenants.some((x) => x.id === item.id)) issues.add("CG-IMPORT-005", pathOf(["tenants", i, "id"]), `duplicate tenant id "${item.id}"`);
+    if (bundleTenants.some((x) => x.id === item.id))
+      issues.add("CG-IMPORT-005", pathOf(["tenants", i, "id"]), `duplicate tenant id "${item.id}"`);
     bundleTenants.push(item);
     tenants.add(item.id);
   });
@@ -216,9 +226,11 @@ export function checkBundle(raw: unknown, known: KnownRefs = NO_KNOWN_REFS): { b
   top.licenses.forEach((l, i) => {
     const item = parseWith(licenseSchema, l, ["licenses", i], issues);
     if (!item) return;
-    if (bundleLicenses.some((x) => x.id === item.id)) issues.add("CG-IMPORT-005", pathOf(["licenses", i, "id"]), `duplicate license id "${item.id}"`);
+    if (bundleLicenses.some((x) => x.id === item.id))
+      issues.add("CG-IMPORT-005", pathOf(["licenses", i, "id"]), `duplicate license id "${item.id}"`);
     item.allows.forEach((use, j) => {
-      if (!(LICENSE_USES as readonly string[]).includes(use)) issues.add("CG-IMPORT-012", pathOf(["licenses", i, "allows", j]), `unknown license use "${use}"`);
+      if (!(LICENSE_USES as readonly string[]).includes(use))
+        issues.add("CG-IMPORT-012", pathOf(["licenses", i, "allows", j]), `unknown license use "${use}"`);
     });
     bundleLicenses.push(item);
     licenses.add(item.id);
@@ -235,17 +247,28 @@ export function checkBundle(raw: unknown, known: KnownRefs = NO_KNOWN_REFS): { b
     seenEmails.add(email);
     if (!tenants.has(item.tenant)) issues.add("CG-IMPORT-008", pathOf(["users", i, "tenant"]), `unknown tenant "${item.tenant}"`);
     const priorTenant = known.users.get(email);
-    if (priorTenant && priorTenant !== item.tenant) issues.add("CG-IMPORT-013", pathOf(["users", i, "tenant"]), `user "${email}" already belongs to another tenant`);
+    if (priorTenant && priorTenant !== item.tenant)
+      issues.add("CG-IMPORT-013", pathOf(["users", i, "tenant"]), `user "${email}" already belongs to another tenant`);
     if (item.roles.length === 0) issues.add("CG-IMPORT-012", pathOf(["users", i, "roles"]), "a user needs at least one role");
     item.roles.forEach((role, j) => {
-      if (!(ROLES as readonly string[]).includes(role)) issues.add("CG-IMPORT-012", pathOf(["users", i, "roles", j]), `unknown role "${role}"`);
+      if (!(ROLES as readonly string[]).includes(role))
+        issues.add("CG-IMPORT-012", pathOf(["users", i, "roles", j]), `unknown role "${role}"`);
     });
-    if (!parseClassification(item.clearance)) issues.add("CG-IMPORT-004", pathOf(["users", i, "clearance"]), `unknown marking "${item.clearance}"`);
+    if (!parseClassification(item.clearance))
+      issues.add("CG-IMPORT-004", pathOf(["users", i, "clearance"]), `unknown marking "${item.clearance}"`);
     users.set(email, item.tenant);
     bundleUsers.push({ ...item, email });
   });
 
-  const counts = { tenants: bundleTenants.length, licenses: bundleLicenses.length, users: bundleUsers.length, cases: 0, nodes: 0, edges: 0, evidence: 0 };
+  const counts = {
+    tenants: bundleTenants.length,
+    licenses: bundleLicenses.length,
+    users: bundleUsers.length,
+    cases: 0,
+    nodes: 0,
+    edges: 0,
+    evidence: 0,
+  };
   const cases: CheckedBundle["cases"] = [];
   const caseIds = new Set<string>();
   const duplicates: FailureIssue[] = [];
@@ -257,7 +280,8 @@ export function checkBundle(raw: unknown, known: KnownRefs = NO_KNOWN_REFS): { b
     caseIds.add(header.id);
     if (!tenants.has(header.tenant)) issues.add("CG-IMPORT-008", at("tenant"), `unknown tenant "${header.tenant}"`);
     const priorTenant = known.cases.get(header.id);
-    if (priorTenant && priorTenant !== header.tenant) issues.add("CG-IMPORT-013", at("id"), `case "${header.id}" already exists in another tenant`);
+    if (priorTenant && priorTenant !== header.tenant)
+      issues.add("CG-IMPORT-013", at("id"), `case "${header.id}" already exists in another tenant`);
     checkMarking(header.classification, at("classification"), issues);
     header.members.forEach((m, j) => {
       const memberTenant = users.get(m.toLowerCase());
@@ -300,8 +324,13 @@ export function checkBundle(raw: unknown, known: KnownRefs = NO_KNOWN_REFS): { b
       }
       const forged = forgedMarkerIn(ev.content);
       if (forged) {
-        issues.add("CG-GROUND-002", at("evidence", i, "content"), forged.reason === "provenance"
-          ? "the text carries a provenance block (footer spoofing)" : "the text carries an identity-injection marker");
+        issues.add(
+          "CG-GROUND-002",
+          at("evidence", i, "content"),
+          forged.reason === "provenance"
+            ? "the text carries a provenance block (footer spoofing)"
+            : "the text carries an identity-injection marker",
+        );
       }
       if (ev.validUntil !== undefined && !parseTimestamp(ev.validUntil)) {
         issues.add("CG-GROUND-004", at("evidence", i, "validUntil"), `not an ISO-8601 timestamp: "${ev.validUntil}"`);
@@ -310,15 +339,21 @@ export function checkBundle(raw: unknown, known: KnownRefs = NO_KNOWN_REFS): { b
       const owner = contentOwner.get(digest);
       if (owner !== undefined && owner !== ev.id) {
         duplicateEvidence.add(i);
-        duplicates.push({ code: "CG-GROUND-003", path: at("evidence", i), message: `evidence "${ev.id}" repeats the content of "${owner}": stored once, as "${owner}"` });
+        duplicates.push({
+          code: "CG-GROUND-003",
+          path: at("evidence", i),
+          message: `evidence "${ev.id}" repeats the content of "${owner}": stored once, as "${owner}"`,
+        });
         return;
       }
       contentOwner.set(digest, ev.id);
       evidenceIds.add(ev.id);
       checkMarking(ev.classification, at("evidence", i, "classification"), issues);
       if (!licenses.has(ev.license)) issues.add("CG-IMPORT-007", at("evidence", i, "license"), `unknown license "${ev.license}"`);
-      if (ev.tenant !== undefined && !tenants.has(ev.tenant)) issues.add("CG-IMPORT-008", at("evidence", i, "tenant"), `unknown tenant "${ev.tenant}"`);
-      if (!parseTimestamp(ev.collectedAt)) issues.add("CG-IMPORT-010", at("evidence", i, "collectedAt"), `not an ISO-8601 timestamp: "${ev.collectedAt}"`);
+      if (ev.tenant !== undefined && !tenants.has(ev.tenant))
+        issues.add("CG-IMPORT-008", at("evidence", i, "tenant"), `unknown tenant "${ev.tenant}"`);
+      if (!parseTimestamp(ev.collectedAt))
+        issues.add("CG-IMPORT-010", at("evidence", i, "collectedAt"), `not an ISO-8601 timestamp: "${ev.collectedAt}"`);
       ev.nodes.forEach((nodeId, j) => {
         if (!nodeIds.has(nodeId)) issues.add("CG-IMPORT-006", at("evidence", i, "nodes", j), `no node "${nodeId}" in case "${header.id}"`);
       });

@@ -23,8 +23,61 @@ export function prng(seed: number) {
   };
 }
 
-const FIRST = ["Amara", "Boris", "Chen", "Dalia", "Emil", "Farah", "Goran", "Hana", "Ivan", "Jana", "Kofi", "Lena", "Marco", "Nadia", "Oskar", "Priya", "Quinn", "Rosa", "Stefan", "Tariq", "Uma", "Viktor", "Wen", "Ximena", "Yusuf", "Zora"];
-const LAST = ["Albescu", "Brandt", "Castillo", "Dimitrov", "Eriksen", "Fontaine", "Galloway", "Haddad", "Ishikawa", "Jovanovic", "Kowalski", "Lindqvist", "Moreau", "Novak", "Okonkwo", "Petrov", "Quintero", "Rahman", "Sandoval", "Takahashi", "Ustinov", "Varga", "Whitfield", "Yilmaz", "Zeller"];
+const FIRST = [
+  "Amara",
+  "Boris",
+  "Chen",
+  "Dalia",
+  "Emil",
+  "Farah",
+  "Goran",
+  "Hana",
+  "Ivan",
+  "Jana",
+  "Kofi",
+  "Lena",
+  "Marco",
+  "Nadia",
+  "Oskar",
+  "Priya",
+  "Quinn",
+  "Rosa",
+  "Stefan",
+  "Tariq",
+  "Uma",
+  "Viktor",
+  "Wen",
+  "Ximena",
+  "Yusuf",
+  "Zora",
+];
+const LAST = [
+  "Albescu",
+  "Brandt",
+  "Castillo",
+  "Dimitrov",
+  "Eriksen",
+  "Fontaine",
+  "Galloway",
+  "Haddad",
+  "Ishikawa",
+  "Jovanovic",
+  "Kowalski",
+  "Lindqvist",
+  "Moreau",
+  "Novak",
+  "Okonkwo",
+  "Petrov",
+  "Quintero",
+  "Rahman",
+  "Sandoval",
+  "Takahashi",
+  "Ustinov",
+  "Varga",
+  "Whitfield",
+  "Yilmaz",
+  "Zeller",
+];
 const PLACES = ["Pier", "Warehouse", "Cafe", "Garage", "Motel", "Marina", "Depot", "Market", "Station", "Lot"];
 const STREETS = ["Harbor", "Canal", "Mill", "Station", "Quarry", "Ferry", "Foundry", "Granary", "Tannery", "Cooper"];
 const MAKES = ["Ford Transit", "Toyota Corolla", "BMW 320d", "VW Golf", "Mercedes Sprinter", "Audi A4", "Nissan Qashqai"];
@@ -45,12 +98,16 @@ const EVIDENCE_TYPES = ["interview_transcript", "phone_record", "surveillance_no
 const SOURCES = ["RMS", "CDR-Import", "Surveillance-Log", "State-Crime-Lab", "Finance-Unit", "Patrol"];
 const LICENSES = ["LIC-INTERNAL", "LIC-INTERNAL", "LIC-INTERNAL", "LIC-INTERNAL", "LIC-PARTNER", "LIC-INGEST-ONLY"];
 
-interface GenNode { id: string; label: string; name: string }
+interface GenNode {
+  id: string;
+  label: string;
+  name: string;
+}
 
 /** Yields the bundle as JSON text chunks, so a 100k-evidence case never sits in memory as one string. */
 export function* generateBundleChunks(options: GenerateOptions): Generator<string> {
   const rand = prng(options.seed ?? 1);
-  const pick = <T,>(list: readonly T[]) => list[Math.floor(rand() * list.length)];
+  const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)];
   const caseId = options.caseId ?? `case-gen-${options.seed ?? 1}`;
   const tenant = options.tenantId ?? "gen-tenant";
   const nodes: GenNode[] = [];
@@ -59,13 +116,26 @@ export function* generateBundleChunks(options: GenerateOptions): Generator<strin
     const id = `${label.slice(0, 3).toUpperCase()}-${String(i + 1).padStart(6, "0")}`;
     let name: string;
     switch (label) {
-      case "Person": name = `${pick(FIRST)} ${pick(LAST)}`; break;
-      case "Location": name = `${pick(STREETS)} ${pick(PLACES)} ${1 + Math.floor(rand() * 90)}`; break;
-      case "Phone": name = `+1-555-${String(Math.floor(rand() * 9000) + 1000)}-${i}`; break;
-      case "Vehicle": name = `${pick(COLOURS)} ${pick(MAKES)} plate ${String.fromCharCode(65 + (i % 26))}${(i * 7919) % 100000}`; break;
-      case "Meeting": name = `Meeting ${i} at ${pick(STREETS)} ${pick(PLACES)}`; break;
-      case "Event": name = `Incident ${i} on ${pick(STREETS)} Street`; break;
-      default: name = `${pick(LAST)} ${pick(["Logistics", "Holdings", "Imports", "Freight"])}`;
+      case "Person":
+        name = `${pick(FIRST)} ${pick(LAST)}`;
+        break;
+      case "Location":
+        name = `${pick(STREETS)} ${pick(PLACES)} ${1 + Math.floor(rand() * 90)}`;
+        break;
+      case "Phone":
+        name = `+1-555-${String(Math.floor(rand() * 9000) + 1000)}-${i}`;
+        break;
+      case "Vehicle":
+        name = `${pick(COLOURS)} ${pick(MAKES)} plate ${String.fromCharCode(65 + (i % 26))}${(i * 7919) % 100000}`;
+        break;
+      case "Meeting":
+        name = `Meeting ${i} at ${pick(STREETS)} ${pick(PLACES)}`;
+        break;
+      case "Event":
+        name = `Incident ${i} on ${pick(STREETS)} Street`;
+        break;
+      default:
+        name = `${pick(LAST)} ${pick(["Logistics", "Holdings", "Imports", "Freight"])}`;
     }
     nodes.push({ id, label, name });
   }
@@ -73,20 +143,34 @@ export function* generateBundleChunks(options: GenerateOptions): Generator<strin
   const tags = () => (rand() < 0.3 ? [pick(TAGS)] : []);
 
   yield `{"format":${JSON.stringify(BUNDLE_FORMAT)},\n"tenants":[{"id":${JSON.stringify(tenant)},"name":"Generated Tenant"}],\n`;
-  yield `"licenses":[{"id":"LIC-INTERNAL","name":"Internal analysis","allows":["ANALYZE","EXPORT","INGEST","INTERNAL_USE"]},` +
+  yield (
+    `"licenses":[{"id":"LIC-INTERNAL","name":"Internal analysis","allows":["ANALYZE","EXPORT","INGEST","INTERNAL_USE"]},` +
     `{"id":"LIC-PARTNER","name":"Partner-shared","allows":["ANALYZE","INGEST"]},` +
-    `{"id":"LIC-INGEST-ONLY","name":"Ingest only","allows":["INGEST"]}],\n`;
-  yield `"users":[{"email":"gen.analyst@gen.example","name":"Generated Analyst","tenant":${JSON.stringify(tenant)},` +
-    `"roles":["investigator"],"clearance":"SECRET","needToKnow":["narcotics","homicide"]}],\n`;
-  yield `"cases":[{"id":${JSON.stringify(caseId)},"tenant":${JSON.stringify(tenant)},"title":"Generated case ${caseId}",` +
-    `"description":"Synthetic case for scale tests.","classification":"CUI","members":["gen.analyst@gen.example"],\n"nodes":[\n`;
+    `{"id":"LIC-INGEST-ONLY","name":"Ingest only","allows":["INGEST"]}],\n`
+  );
+  yield (
+    `"users":[{"email":"gen.analyst@gen.example","name":"Generated Analyst","tenant":${JSON.stringify(tenant)},` +
+    `"roles":["investigator"],"clearance":"SECRET","needToKnow":["narcotics","homicide"]}],\n`
+  );
+  yield (
+    `"cases":[{"id":${JSON.stringify(caseId)},"tenant":${JSON.stringify(tenant)},"title":"Generated case ${caseId}",` +
+    `"description":"Synthetic case for scale tests.","classification":"CUI","members":["gen.analyst@gen.example"],\n"nodes":[\n`
+  );
   for (let i = 0; i < nodes.length; i++) {
     const n = nodes[i];
     const props: Record<string, unknown> = { name: n.name };
     if (n.label === "Person") props.age = 20 + Math.floor(rand() * 50);
     const m = rand() < 0.15 ? marking() : undefined;
     const t = rand() < 0.1 ? tags() : [];
-    yield JSON.stringify({ id: n.id, label: n.label, properties: props, ...(m ? { classification: m } : {}), ...(t.length ? { needToKnow: t } : {}) }) + (i < nodes.length - 1 ? ",\n" : "\n");
+    yield (
+      JSON.stringify({
+        id: n.id,
+        label: n.label,
+        properties: props,
+        ...(m ? { classification: m } : {}),
+        ...(t.length ? { needToKnow: t } : {}),
+      }) + (i < nodes.length - 1 ? ",\n" : "\n")
+    );
   }
   yield `],\n"edges":[\n`;
   const edgeCount = options.edges ?? Math.round(options.nodes * 1.5);
@@ -125,11 +209,20 @@ export function* generateBundleChunks(options: GenerateOptions): Generator<strin
     }[type]!;
     const m = marking();
     const t = tags();
-    yield (i ? ",\n" : "") + JSON.stringify({
-      id: `EV-${String(i + 1).padStart(7, "0")}`, type, content, sourceSystem: SOURCES[EVIDENCE_TYPES.indexOf(type)],
-      classification: m, ...(t.length ? { needToKnow: t } : {}), license: pick(LICENSES),
-      collectedAt: when.toISOString(), nodes: about.map((n) => n.id),
-    });
+    yield (
+      (i ? ",\n" : "") +
+      JSON.stringify({
+        id: `EV-${String(i + 1).padStart(7, "0")}`,
+        type,
+        content,
+        sourceSystem: SOURCES[EVIDENCE_TYPES.indexOf(type)],
+        classification: m,
+        ...(t.length ? { needToKnow: t } : {}),
+        license: pick(LICENSES),
+        collectedAt: when.toISOString(),
+        nodes: about.map((n) => n.id),
+      })
+    );
   }
   yield `\n]}]}\n`;
 }

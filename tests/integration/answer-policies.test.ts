@@ -40,7 +40,11 @@ describeEachDatabase("answer policies", (fixture) => {
     useTestRuntime(db);
     await importDemo(db);
     bundle = await compilePolicies(parsePoliciesJsonl(readFileSync("prisma/demo/policies/metro-pd.jsonl", "utf8")), new Z3PolicySolver());
-    [reyes, okafor, park] = await Promise.all(["det.reyes@metro.example", "sup.okafor@metro.example", "lead.park@metro.example"].map((email) => loadActor(db.prisma, { email }, "session")));
+    [reyes, okafor, park] = await Promise.all(
+      ["det.reyes@metro.example", "sup.okafor@metro.example", "lead.park@metro.example"].map((email) =>
+        loadActor(db.prisma, { email }, "session"),
+      ),
+    );
   });
   afterAll(async () => {
     clearTestRuntime();
@@ -48,7 +52,9 @@ describeEachDatabase("answer policies", (fixture) => {
   });
 
   const entries = async (kind: string) =>
-    (await fixture().db.prisma.ledgerEntry.findMany({ where: { kind }, orderBy: { seq: "asc" } })).map((e) => (typeof e.payload === "string" ? JSON.parse(e.payload) : e.payload) as any);
+    (await fixture().db.prisma.ledgerEntry.findMany({ where: { kind }, orderBy: { seq: "asc" } })).map(
+      (e) => (typeof e.payload === "string" ? JSON.parse(e.payload) : e.payload) as any,
+    );
 
   it("without an active bundle the answer carries no compliance and its entry no bundle", async () => {
     const out = await askQuestion(reyes, QUESTION);
@@ -63,9 +69,15 @@ describeEachDatabase("answer policies", (fixture) => {
     await activateAsOperator(db.prisma, "metro-pd", bundle, admin);
     const listing = await listBundlesOf(db.prisma, "metro-pd");
     expect(listing.active).toBe(bundle.bundle_metadata.sha256);
-    expect(listing.bundles).toEqual([expect.objectContaining({ sha256: bundle.bundle_metadata.sha256, policyCount: 9, conflictCount: 2, active: true })]);
+    expect(listing.bundles).toEqual([
+      expect.objectContaining({ sha256: bundle.bundle_metadata.sha256, policyCount: 9, conflictCount: 2, active: true }),
+    ]);
     const [entry] = await entries("admin.policy.activate");
-    expect(entry).toMatchObject({ before: { bundleSha256: null }, after: { bundleSha256: bundle.bundle_metadata.sha256 }, target: { type: "answer_policy", id: "metro-pd" } });
+    expect(entry).toMatchObject({
+      before: { bundleSha256: null },
+      after: { bundleSha256: bundle.bundle_metadata.sha256 },
+      target: { type: "answer_policy", id: "metro-pd" },
+    });
     // Activating it again changes nothing and writes nothing.
     await activateAsOperator(db.prisma, "metro-pd", bundle, admin);
     expect(await entries("admin.policy.activate")).toHaveLength(1);
@@ -89,7 +101,9 @@ describeEachDatabase("answer policies", (fixture) => {
     const entry = (await entries("graphrag.answer")).at(-1)!;
     expect(entry.response_type).toBe("escalated");
     expect(entry.answer_policy).toMatchObject({ bundle_sha256: bundle.bundle_metadata.sha256, action: "ESCALATE", review_id: reviewId });
-    expect(await myHeldAnswers(fixture().db.prisma, reyes, CASE)).toEqual([expect.objectContaining({ id: reviewId, status: "pending", answer: null, note: null })]);
+    expect(await myHeldAnswers(fixture().db.prisma, reyes, CASE)).toEqual([
+      expect.objectContaining({ id: reviewId, status: "pending", answer: null, note: null }),
+    ]);
   });
 
   it("a supervisor (also one who is an investigator) gets the answer: the juvenile rule is for non-supervisors", async () => {
@@ -111,7 +125,17 @@ describeEachDatabase("answer policies", (fixture) => {
     expect(detail.highlighted?.some((s) => s.hit && s.text === "Lydia Dunn")).toBe(true);
 
     // A supervisor whose own permissions do not cover the cited evidence reads none of it, nor the claims citing it.
-    await db.prisma.user.create({ data: { id: "u-sup-public", email: "sup.public@metro.example", name: "Sup Public", tenantId: "metro-pd", roles: ["supervisor"], clearance: "PUBLIC", needToKnow: [] } });
+    await db.prisma.user.create({
+      data: {
+        id: "u-sup-public",
+        email: "sup.public@metro.example",
+        name: "Sup Public",
+        tenantId: "metro-pd",
+        roles: ["supervisor"],
+        clearance: "PUBLIC",
+        needToKnow: [],
+      },
+    });
     const low = await getReview(db.prisma, await loadActor(db.prisma, { email: "sup.public@metro.example" }, "session"), reviewId);
     expect(low.hiddenEvidence).toBeGreaterThan(0);
     expect(low.evidence.map((e) => e.id)).toEqual(["EV-C-001"]); // the PUBLIC press release only
@@ -125,7 +149,11 @@ describeEachDatabase("answer policies", (fixture) => {
     await decideReview(db.prisma, okafor, reviewId, "approve", "Lydia Dunn is 26 now; the juvenile record rule does not apply.");
     expect(await codeOf(decideReview(db.prisma, okafor, reviewId, "reject", null))).toBe("CG-REVIEW-002");
     const [entry] = await entries("review.approve");
-    expect(entry).toMatchObject({ target: { type: "answer_review", id: reviewId }, before: { status: "pending", bundleSha256: bundle.bundle_metadata.sha256 }, after: { status: "approved" } });
+    expect(entry).toMatchObject({
+      target: { type: "answer_review", id: reviewId },
+      before: { status: "pending", bundleSha256: bundle.bundle_metadata.sha256 },
+      after: { status: "approved" },
+    });
     expect(entry.after.noteSha256).toMatch(/^[0-9a-f]{64}$/);
 
     const mine = await myHeldAnswers(db.prisma, reyes, CASE);
@@ -144,7 +172,19 @@ describeEachDatabase("answer policies", (fixture) => {
     // Separation of duties: a held answer a supervisor asked is decided by another supervisor.
     const own = { ...mine[0]!, id: "review-own" };
     await db.prisma.answerReview.create({
-      data: { id: own.id, tenantId: "metro-pd", caseId: CASE, askerId: okafor.userId, askerEmail: okafor.email, requestId: "r", auditId: "a", question: "q", bundleSha256: bundle.bundle_metadata.sha256, draft: {}, compliance: {} },
+      data: {
+        id: own.id,
+        tenantId: "metro-pd",
+        caseId: CASE,
+        askerId: okafor.userId,
+        askerEmail: okafor.email,
+        requestId: "r",
+        auditId: "a",
+        question: "q",
+        bundleSha256: bundle.bundle_metadata.sha256,
+        draft: {},
+        compliance: {},
+      },
     });
     expect(await codeOf(decideReview(db.prisma, okafor, own.id, "reject", null))).toBe("CG-REVIEW-004");
   });

@@ -63,7 +63,13 @@ describeEachDatabase("what a reviewer sees of an entry", (fixture) => {
   it("a reviewer's export is redacted and says so; an operator's export is complete", async () => {
     const { db } = fixture();
     const admin = await loadActor(db.prisma, { email: "admin@cyber.example" }, "cli");
-    const reviewer = await buildArtifact(ledger, { fromSeq: seq, toSeq: seq, tenantId: "cyber-jcu", includeQuestionText: false, reviewer: { viewer: admin, stores: reviewerStores(db) } });
+    const reviewer = await buildArtifact(ledger, {
+      fromSeq: seq,
+      toSeq: seq,
+      tenantId: "cyber-jcu",
+      includeQuestionText: false,
+      reviewer: { viewer: admin, stores: reviewerStores(db) },
+    });
     const json = artifactJson(reviewer);
     for (const id of hiddenFromAdmin) expect(json).not.toContain(id);
     expect(reviewer.hiddenItems).toBeGreaterThan(0);

@@ -28,7 +28,14 @@ describeEachDatabase("guard basics", (fixture) => {
     const { db } = fixture();
     useTestRuntime(db);
     await importDemo(db);
-    token = (await issueToken(db.prisma, { userId: userIdFor("det.reyes@metro.example"), name: "t", expiresAt: new Date(Date.now() + 60_000), createdBy: null })).token;
+    token = (
+      await issueToken(db.prisma, {
+        userId: userIdFor("det.reyes@metro.example"),
+        name: "t",
+        expiresAt: new Date(Date.now() + 60_000),
+        createdBy: null,
+      })
+    ).token;
   });
   afterAll(() => clearTestRuntime());
 

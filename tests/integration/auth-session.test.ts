@@ -3,7 +3,15 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import {
-  APP_ORIGIN, DEMO_PASSWORD, clearTestRuntime, cookieHeaderFrom, importDemo, nextHeadersMock, request, setRequest, useTestRuntime,
+  APP_ORIGIN,
+  DEMO_PASSWORD,
+  clearTestRuntime,
+  cookieHeaderFrom,
+  importDemo,
+  nextHeadersMock,
+  request,
+  setRequest,
+  useTestRuntime,
 } from "../support/auth-fixture";
 import { describeEachDatabase } from "../support/databases";
 import { openDatabase } from "@/lib/adapters/prisma/db";
@@ -44,12 +52,22 @@ const harborProbe = authedRoute({}, async (_req, { actor }) => {
     where: { caseId: "case-harbor" },
     select: { tenantId: true, classification: true, needToKnow: true, license: { select: { allows: true } } },
   });
-  const visible = items.filter((e) => evidenceDenialReason(actor, { tenantId: e.tenantId, classification: e.classification, needToKnow: e.needToKnow, licenseUses: e.license.allows }) === null);
+  const visible = items.filter(
+    (e) =>
+      evidenceDenialReason(actor, {
+        tenantId: e.tenantId,
+        classification: e.classification,
+        needToKnow: e.needToKnow,
+        licenseUses: e.license.allows,
+      }) === null,
+  );
   return Response.json({ visible: visible.length, total: items.length, clearance: actor.clearance });
 });
 
 function get(route: (req: Request, ctx: { params: Promise<Record<string, never>> }) => Promise<Response>, headers: Record<string, string>) {
-  return route(new Request("http://casegraph.test/api/probe", { headers: { host: "casegraph.test", ...headers } }), { params: Promise.resolve({}) });
+  return route(new Request("http://casegraph.test/api/probe", { headers: { host: "casegraph.test", ...headers } }), {
+    params: Promise.resolve({}),
+  });
 }
 
 describeEachDatabase("sign-in, sessions and revocation", (fixture, kind) => {
@@ -91,7 +109,9 @@ describeEachDatabase("sign-in, sessions and revocation", (fixture, kind) => {
       const cookie = setCookies.find((c) => c.startsWith("casegraph.session_token="))!;
       expect(cookie).toMatch(/HttpOnly/i);
       expect(cookie).toMatch(/SameSite=Lax/i);
-      const res = await me(new Request("http://casegraph.test/api/me", { headers: { cookie: cookieHeaderFrom(setCookies) } }), { params: Promise.resolve({}) });
+      const res = await me(new Request("http://casegraph.test/api/me", { headers: { cookie: cookieHeaderFrom(setCookies) } }), {
+        params: Promise.resolve({}),
+      });
       expect(await res.json()).toMatchObject({ email: REYES, via: "session", clearance: "SECRET" });
     });
 
@@ -112,22 +132,38 @@ describeEachDatabase("sign-in, sessions and revocation", (fixture, kind) => {
     });
 
     it("has no public sign-up, no password endpoint and no session-token endpoint over HTTP", async () => {
-      for (const path of ["/api/auth/sign-up/email", "/api/auth/sign-in/email", "/api/auth/change-password", "/api/auth/update-user", "/api/auth/request-password-reset"]) {
-        const res = await authHandler.POST(new Request(`http://casegraph.test${path}`, {
-          method: "POST", headers: { "content-type": "application/json", origin: APP_ORIGIN },
-          body: JSON.stringify({ email: "eve@evil.example", password: "eve-password-123", name: "Eve" }),
-        }));
+      for (const path of [
+        "/api/auth/sign-up/email",
+        "/api/auth/sign-in/email",
+        "/api/auth/change-password",
+        "/api/auth/update-user",
+        "/api/auth/request-password-reset",
+      ]) {
+        const res = await authHandler.POST(
+          new Request(`http://casegraph.test${path}`, {
+            method: "POST",
+            headers: { "content-type": "application/json", origin: APP_ORIGIN },
+            body: JSON.stringify({ email: "eve@evil.example", password: "eve-password-123", name: "Eve" }),
+          }),
+        );
         expect(res.status, path).toBe(404);
       }
       // better-auth itself also refuses sign-up (disableSignUp), even from the server.
       const auth = await authFor(fixture().db.prisma);
-      await expect(auth.api.signUpEmail({ body: { email: "eve@evil.example", password: "eve-password-123", name: "Eve" } })).rejects.toThrow();
+      await expect(
+        auth.api.signUpEmail({ body: { email: "eve@evil.example", password: "eve-password-123", name: "Eve" } }),
+      ).rejects.toThrow();
       expect(await fixture().db.prisma.user.findUnique({ where: { email: "eve@evil.example" } })).toBeNull();
       // get-session would hand the raw session token to page scripts (undoing HttpOnly): it does not exist over HTTP,
       // and /api/me says who is signed in without any token.
-      const session = await authHandler.GET(new Request("http://casegraph.test/api/auth/get-session", { headers: { cookie: adminCookie } }));
+      const session = await authHandler.GET(
+        new Request("http://casegraph.test/api/auth/get-session", { headers: { cookie: adminCookie } }),
+      );
       expect(session.status).toBe(404);
-      const token = adminCookie.split(";").map((c) => c.trim().split("=")[1]).find(Boolean)!;
+      const token = adminCookie
+        .split(";")
+        .map((c) => c.trim().split("=")[1])
+        .find(Boolean)!;
       const who = await get(me, { cookie: adminCookie });
       const body = await who.text();
       expect(JSON.parse(body).email).toBe(ADMIN);
@@ -147,7 +183,13 @@ describeEachDatabase("sign-in, sessions and revocation", (fixture, kind) => {
   });
 
   describe("Origin checks on state-changing actions (acceptance 3)", () => {
-    const cases: Array<[string, string | null]> = [["cross-origin", "https://evil.example"], ["null", "null"], ["missing", null], ["look-alike", "http://casegraph.test.evil.example"], ["other scheme", "ftp://casegraph.test"]];
+    const cases: Array<[string, string | null]> = [
+      ["cross-origin", "https://evil.example"],
+      ["null", "null"],
+      ["missing", null],
+      ["look-alike", "http://casegraph.test.evil.example"],
+      ["other scheme", "ftp://casegraph.test"],
+    ];
     for (const [label, origin] of cases) {
       it(`refuses a ${label} Origin on admin actions and on sign-in, before anything happens`, async () => {
         const { prisma } = fixture().db;
@@ -170,12 +212,19 @@ describeEachDatabase("sign-in, sessions and revocation", (fixture, kind) => {
       // Same host, other scheme or port: another origin (issue 11 §13).
       for (const origin of ["https://casegraph.test", "http://casegraph.test:8080"]) {
         setRequest({ cookie: adminCookie, origin });
-        expect(await admin.renameTenantAction({ name: "Metro Police Department" }), origin).toMatchObject({ ok: false, error: { code: "CG-AUTH-005" } });
+        expect(await admin.renameTenantAction({ name: "Metro Police Department" }), origin).toMatchObject({
+          ok: false,
+          error: { code: "CG-AUTH-005" },
+        });
       }
     });
 
     it("never trusts X-Forwarded-Host: a forged one does not make a foreign origin ours", async () => {
-      setRequest({ cookie: adminCookie, origin: "https://evil.example", extra: { "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" } });
+      setRequest({
+        cookie: adminCookie,
+        origin: "https://evil.example",
+        extra: { "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" },
+      });
       expect(await admin.renameTenantAction({ name: "Pwned" })).toMatchObject({ ok: false, error: { code: "CG-AUTH-005" } });
       // A forged Host is only ever compared with http://<that host>: it cannot make an https page of another site ours.
       setRequest({ cookie: adminCookie, origin: "https://evil.example", host: "evil.example" });
@@ -189,13 +238,18 @@ describeEachDatabase("sign-in, sessions and revocation", (fixture, kind) => {
       const before = await (await get(harborProbe, { cookie })).json();
       expect(before.clearance).toBe("SECRET");
       const u = await fixture().db.prisma.user.findUniqueOrThrow({ where: { email: REYES } });
-      expect(await asAdmin(() => admin.updateUserAction({ userId: u.id, name: u.name, roles: ["investigator"], clearance: "CUI", needToKnow: u.needToKnow })))
-        .toMatchObject({ ok: true });
+      expect(
+        await asAdmin(() =>
+          admin.updateUserAction({ userId: u.id, name: u.name, roles: ["investigator"], clearance: "CUI", needToKnow: u.needToKnow }),
+        ),
+      ).toMatchObject({ ok: true });
       const after = await (await get(harborProbe, { cookie })).json();
       expect(after.clearance).toBe("CUI");
       expect(after.visible).toBeLessThan(before.visible);
       // Same session cookie, no re-login: nothing about permissions lives in the session.
-      await asAdmin(() => admin.updateUserAction({ userId: u.id, name: u.name, roles: ["investigator"], clearance: "SECRET", needToKnow: u.needToKnow }));
+      await asAdmin(() =>
+        admin.updateUserAction({ userId: u.id, name: u.name, roles: ["investigator"], clearance: "SECRET", needToKnow: u.needToKnow }),
+      );
       expect((await (await get(harborProbe, { cookie })).json()).visible).toBe(before.visible);
     });
 
@@ -203,9 +257,13 @@ describeEachDatabase("sign-in, sessions and revocation", (fixture, kind) => {
       const cookie = await signInVia(REYES);
       const before = await (await get(harborProbe, { cookie })).json();
       const u = await fixture().db.prisma.user.findUniqueOrThrow({ where: { email: REYES } });
-      await asAdmin(() => admin.updateUserAction({ userId: u.id, name: u.name, roles: ["investigator"], clearance: "SECRET", needToKnow: [] }));
+      await asAdmin(() =>
+        admin.updateUserAction({ userId: u.id, name: u.name, roles: ["investigator"], clearance: "SECRET", needToKnow: [] }),
+      );
       expect((await (await get(harborProbe, { cookie })).json()).visible).toBeLessThan(before.visible);
-      await asAdmin(() => admin.updateUserAction({ userId: u.id, name: u.name, roles: ["investigator"], clearance: "SECRET", needToKnow: u.needToKnow }));
+      await asAdmin(() =>
+        admin.updateUserAction({ userId: u.id, name: u.name, roles: ["investigator"], clearance: "SECRET", needToKnow: u.needToKnow }),
+      );
     });
 
     it("a removed membership denies the very next request, by session and by token", async () => {
@@ -214,13 +272,19 @@ describeEachDatabase("sign-in, sessions and revocation", (fixture, kind) => {
       const bearer = { authorization: `Bearer ${(await ownToken(KIM, "kim")).token}` };
       expect((await get(harborProbe, { cookie })).status).toBe(200);
       expect((await get(harborProbe, bearer)).status).toBe(200);
-      expect(await asAdmin(() => admin.removeMemberAction({ caseId: "case-harbor", userId: kim }))).toMatchObject({ ok: true, data: { removed: true } });
+      expect(await asAdmin(() => admin.removeMemberAction({ caseId: "case-harbor", userId: kim }))).toMatchObject({
+        ok: true,
+        data: { removed: true },
+      });
       for (const h of [{ cookie }, bearer]) {
         const res = await get(harborProbe, h);
         expect(res.status).toBe(404);
         expect((await res.json()).error.code).toBe("CG-ACCESS-001");
       }
-      expect(await asAdmin(() => admin.addMemberAction({ caseId: "case-harbor", userId: kim }))).toMatchObject({ ok: true, data: { added: true } });
+      expect(await asAdmin(() => admin.addMemberAction({ caseId: "case-harbor", userId: kim }))).toMatchObject({
+        ok: true,
+        data: { added: true },
+      });
       expect((await get(harborProbe, { cookie })).status).toBe(200);
     });
 
@@ -229,11 +293,27 @@ describeEachDatabase("sign-in, sessions and revocation", (fixture, kind) => {
       const supOnly = authedRoute({ roles: ["supervisor"] }, async () => Response.json({ ok: true }));
       expect((await get(supOnly, { cookie })).status).toBe(200);
       const u = await fixture().db.prisma.user.findUniqueOrThrow({ where: { email: "lead.park@metro.example" } });
-      await asAdmin(() => admin.updateUserAction({ userId: u.id, name: u.name, roles: ["investigator"], clearance: u.clearance as "TOP_SECRET", needToKnow: u.needToKnow }));
+      await asAdmin(() =>
+        admin.updateUserAction({
+          userId: u.id,
+          name: u.name,
+          roles: ["investigator"],
+          clearance: u.clearance as "TOP_SECRET",
+          needToKnow: u.needToKnow,
+        }),
+      );
       const res = await get(supOnly, { cookie });
       expect(res.status).toBe(403);
       expect((await res.json()).error.code).toBe("CG-ACCESS-002");
-      await asAdmin(() => admin.updateUserAction({ userId: u.id, name: u.name, roles: ["investigator", "supervisor"], clearance: u.clearance as "TOP_SECRET", needToKnow: u.needToKnow }));
+      await asAdmin(() =>
+        admin.updateUserAction({
+          userId: u.id,
+          name: u.name,
+          roles: ["investigator", "supervisor"],
+          clearance: u.clearance as "TOP_SECRET",
+          needToKnow: u.needToKnow,
+        }),
+      );
     });
 
     it("deactivation ends the sessions, refuses tokens and sign-in; reactivation restores sign-in only", async () => {
@@ -241,7 +321,10 @@ describeEachDatabase("sign-in, sessions and revocation", (fixture, kind) => {
       const cookie = await signInVia(KIM);
       const kim = userIdFor(KIM);
       const issued = await ownToken(KIM, "kim2");
-      expect(await asAdmin(() => admin.setUserActiveAction({ userId: kim, active: false }))).toMatchObject({ ok: true, data: { active: false } });
+      expect(await asAdmin(() => admin.setUserActiveAction({ userId: kim, active: false }))).toMatchObject({
+        ok: true,
+        data: { active: false },
+      });
       expect(await prisma.session.count({ where: { userId: kim } })).toBe(0);
       const bySession = await get(me, { cookie });
       expect(bySession.status).toBe(401);
@@ -249,7 +332,10 @@ describeEachDatabase("sign-in, sessions and revocation", (fixture, kind) => {
       expect(byToken.status).toBe(403);
       expect((await byToken.json()).error.code).toBe("CG-AUTH-003");
       setRequest({});
-      expect(await signInAction({ email: KIM, password: DEMO_PASSWORD })).toEqual({ ok: false, error: { code: "CG-AUTH-006", message: "Invalid email or password." } });
+      expect(await signInAction({ email: KIM, password: DEMO_PASSWORD })).toEqual({
+        ok: false,
+        error: { code: "CG-AUTH-006", message: "Invalid email or password." },
+      });
       expect(await asAdmin(() => admin.setUserActiveAction({ userId: kim, active: true }))).toMatchObject({ ok: true });
       expect((await get(me, { cookie })).status).toBe(401); // Old sessions stay dead.
       await signInVia(KIM);
@@ -258,7 +344,10 @@ describeEachDatabase("sign-in, sessions and revocation", (fixture, kind) => {
     it("a password reset ends the user's sessions and only the new password works", async () => {
       const cookie = await signInVia(KIM);
       const kim = userIdFor(KIM);
-      expect(await asAdmin(() => admin.resetPasswordAction({ userId: kim, password: "short" }))).toMatchObject({ ok: false, error: { code: "CG-INPUT-001", issues: [{ path: "password" }] } });
+      expect(await asAdmin(() => admin.resetPasswordAction({ userId: kim, password: "short" }))).toMatchObject({
+        ok: false,
+        error: { code: "CG-INPUT-001", issues: [{ path: "password" }] },
+      });
       expect(await asAdmin(() => admin.resetPasswordAction({ userId: kim, password: "a-brand-new-password" }))).toMatchObject({ ok: true });
       expect((await get(me, { cookie })).status).toBe(401);
       setRequest({});
@@ -269,7 +358,10 @@ describeEachDatabase("sign-in, sessions and revocation", (fixture, kind) => {
 
     it("an expired session is refused", async () => {
       const cookie = await signInVia(KIM);
-      await fixture().db.prisma.session.updateMany({ where: { userId: userIdFor(KIM) }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+      await fixture().db.prisma.session.updateMany({
+        where: { userId: userIdFor(KIM) },
+        data: { expiresAt: new Date(Date.now() - 1_000) },
+      });
       expect((await get(me, { cookie })).status).toBe(401);
     });
   });
@@ -337,24 +429,36 @@ describeEachDatabase("sign-in, sessions and revocation", (fixture, kind) => {
       try {
         for (let i = 0; i < LOCKOUT_MAX_FAILURES; i++) {
           setRequest({});
-          expect(await signInAction({ email, password: `wrong-${i}-password` })).toMatchObject({ ok: false, error: { code: "CG-AUTH-006" } });
+          expect(await signInAction({ email, password: `wrong-${i}-password` })).toMatchObject({
+            ok: false,
+            error: { code: "CG-AUTH-006" },
+          });
         }
         expect(spy).toHaveBeenCalledTimes(LOCKOUT_MAX_FAILURES);
         // The 6th, with the RIGHT password: refused, and better-auth (the password check) is never called.
         setRequest({});
-        expect(await signInAction({ email, password: DEMO_PASSWORD })).toEqual({ ok: false, error: { code: "CG-AUTH-004", message: "Too many attempts. Try again later." } });
+        expect(await signInAction({ email, password: DEMO_PASSWORD })).toEqual({
+          ok: false,
+          error: { code: "CG-AUTH-004", message: "Too many attempts. Try again later." },
+        });
         expect(spy).toHaveBeenCalledTimes(LOCKOUT_MAX_FAILURES);
         expect(request.cookies.size).toBe(0);
         // Per account: another account is unaffected.
         await signInVia("lead.park@metro.example");
         // Also for an email in other letter case.
         setRequest({});
-        expect(await signInAction({ email: email.toUpperCase(), password: DEMO_PASSWORD })).toMatchObject({ ok: false, error: { code: "CG-AUTH-004" } });
+        expect(await signInAction({ email: email.toUpperCase(), password: DEMO_PASSWORD })).toMatchObject({
+          ok: false,
+          error: { code: "CG-AUTH-004" },
+        });
         // A minute later the account opens again, and a success clears the count.
         await prisma.$executeRaw`UPDATE "login_attempt" SET created_at = created_at - interval '61 seconds' WHERE email = ${email}`;
         await signInVia(email);
         setRequest({});
-        expect(await signInAction({ email, password: "wrong-again-password" })).toMatchObject({ ok: false, error: { code: "CG-AUTH-006" } });
+        expect(await signInAction({ email, password: "wrong-again-password" })).toMatchObject({
+          ok: false,
+          error: { code: "CG-AUTH-006" },
+        });
       } finally {
         spy.mockRestore();
       }
@@ -367,7 +471,12 @@ describeEachDatabase("sign-in, sessions and revocation", (fixture, kind) => {
       const spy = vi.spyOn(auth.api, "signInEmail");
       try {
         const results = await Promise.all(
-          Array.from({ length: 12 }, (_, i) => signInWithPassword(prisma, { email, password: `guess-${i}-password` }, new Headers()).then(() => "ok", (e) => e.code)),
+          Array.from({ length: 12 }, (_, i) =>
+            signInWithPassword(prisma, { email, password: `guess-${i}-password` }, new Headers()).then(
+              () => "ok",
+              (e) => e.code,
+            ),
+          ),
         );
         expect(results.filter((c) => c === "CG-AUTH-006")).toHaveLength(LOCKOUT_MAX_FAILURES);
         expect(results.filter((c) => c === "CG-AUTH-004")).toHaveLength(12 - LOCKOUT_MAX_FAILURES);
@@ -383,9 +492,13 @@ describeEachDatabase("sign-in, sessions and revocation", (fixture, kind) => {
         const other = await openDatabase({ url: fixture().url, migrate: false, poolSize: 2 });
         try {
           for (let i = 0; i < LOCKOUT_MAX_FAILURES; i++) {
-            await expect(signInWithPassword(fixture().db.prisma, { email, password: `wrong-${i}-password` }, new Headers())).rejects.toMatchObject({ code: "CG-AUTH-006" });
+            await expect(
+              signInWithPassword(fixture().db.prisma, { email, password: `wrong-${i}-password` }, new Headers()),
+            ).rejects.toMatchObject({ code: "CG-AUTH-006" });
           }
-          await expect(signInWithPassword(other.prisma, { email, password: DEMO_PASSWORD }, new Headers())).rejects.toMatchObject({ code: "CG-AUTH-004" });
+          await expect(signInWithPassword(other.prisma, { email, password: DEMO_PASSWORD }, new Headers())).rejects.toMatchObject({
+            code: "CG-AUTH-004",
+          });
         } finally {
           await other.close();
         }

@@ -14,7 +14,14 @@ import { pathToFileURL } from "node:url";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
-  APP_ORIGIN, DEMO_PASSWORD, clearTestRuntime, cookieHeaderFrom, importDemo, nextHeadersMock, setRequest, useTestRuntime,
+  APP_ORIGIN,
+  DEMO_PASSWORD,
+  clearTestRuntime,
+  cookieHeaderFrom,
+  importDemo,
+  nextHeadersMock,
+  setRequest,
+  useTestRuntime,
 } from "../support/auth-fixture";
 import { describeEachDatabase } from "../support/databases";
 import type { Database } from "@/lib/adapters/prisma/db";
@@ -39,7 +46,8 @@ const PUBLIC: Record<string, string> = {
   "route GET app/api/auth/[...all]/route.ts": "better-auth handler behind an allow-list (sign-out only; every GET is a coded 404)",
   "route POST app/api/auth/[...all]/route.ts": "better-auth handler behind an allow-list (sign-out only); better-auth checks the Origin",
   "action signInAction app/(auth)/actions.ts": "sign-in cannot need a session; Origin-checked, lockout, generic errors (auth tests)",
-  "action signInFormAction app/(auth)/actions.ts": "the login form (works without JavaScript); runs signInAction: Origin-checked, lockout, generic errors",
+  "action signInFormAction app/(auth)/actions.ts":
+    "the login form (works without JavaScript); runs signInAction: Origin-checked, lockout, generic errors",
   "action signOutAction app/(auth)/actions.ts": "ends the caller's own session; Origin-checked (auth tests)",
 };
 
@@ -112,7 +120,10 @@ describe("authorization coverage (discovered from the source tree)", () => {
 
   it("public entries are exactly the public endpoints that exist, and none of them is also guarded", () => {
     const keys = new Set(discovered.endpoints.map((e) => e.key));
-    expect(Object.keys(PUBLIC).filter((k) => !keys.has(k)), "stale PUBLIC entries").toEqual([]);
+    expect(
+      Object.keys(PUBLIC).filter((k) => !keys.has(k)),
+      "stale PUBLIC entries",
+    ).toEqual([]);
     expect(discovered.endpoints.filter((e) => PUBLIC[e.key] && guardOf(e.fn)).map((e) => e.key)).toEqual([]);
   });
 
@@ -122,7 +133,10 @@ describe("authorization coverage (discovered from the source tree)", () => {
 
   it("every guarded endpoint has a row in the matrix", () => {
     const guarded = discovered.endpoints.filter((e) => !PUBLIC[e.key]).map((e) => e.key);
-    expect(guarded.filter((k) => !MATRIX[k]), "add a MATRIX row (own/other tenant, own/other case) for").toEqual([]);
+    expect(
+      guarded.filter((k) => !MATRIX[k]),
+      "add a MATRIX row (own/other tenant, own/other case) for",
+    ).toEqual([]);
     // Rows may name endpoints another issue is still building; they run once the endpoint exists.
     const waiting = Object.keys(MATRIX).filter((k) => !guarded.includes(k));
     if (waiting.length) console.warn(`authz matrix: rows without an endpoint yet: ${waiting.join(", ")}`);
@@ -182,7 +196,12 @@ const CYBER_USER = "analyst.ng@cyber.example";
 const id = (email: string) => userIdFor(email);
 
 async function tokenOf(db: Database, email: string): Promise<string> {
-  const t = await issueToken(db.prisma, { userId: id(email), name: "matrix", expiresAt: new Date(Date.now() + 3_600_000), createdBy: null });
+  const t = await issueToken(db.prisma, {
+    userId: id(email),
+    name: "matrix",
+    expiresAt: new Date(Date.now() + 3_600_000),
+    createdBy: null,
+  });
   return t.id;
 }
 
@@ -209,7 +228,11 @@ function workbenchRows(): Record<string, Row> {
       `action ${name} ${file}`,
       {
         roles: ["investigator", "supervisor"],
-        scopes: { "own-case": cell(build)("own-case"), "other-case": cell(build)("other-case"), "other-tenant": cell(build)("other-tenant") },
+        scopes: {
+          "own-case": cell(build)("own-case"),
+          "other-case": cell(build)("other-case"),
+          "other-tenant": cell(build)("other-tenant"),
+        },
         notApplicable: "own tenant = own case for a case read",
         scopeDenial: "CG-ACCESS-001",
       } satisfies Row,
@@ -225,7 +248,8 @@ const { testSigner } = await import("../support/ledger");
 const matrixSigner = testSigner();
 async function ledgerEntryOf(db: Database, tenantId: string): Promise<number> {
   const ledger = new PrismaLedger(db);
-  if ((await ledger.head()).size === 0) await ledger.append({ kind: "matrix.fixture", tenantId: "metro-pd", payload: { tenant_id: "metro-pd" } });
+  if ((await ledger.head()).size === 0)
+    await ledger.append({ kind: "matrix.fixture", tenantId: "metro-pd", payload: { tenant_id: "metro-pd" } });
   return (await ledger.append({ kind: "matrix.fixture", tenantId, payload: { tenant_id: tenantId } })).seq;
 }
 async function firstEntryAndCheckpoint(db: Database): Promise<undefined> {
@@ -235,8 +259,15 @@ async function firstEntryAndCheckpoint(db: Database): Promise<undefined> {
 }
 async function answerEntryAndCheckpoint(db: Database): Promise<undefined> {
   const ledger = new PrismaLedger(db, { signer: async () => matrixSigner });
-  const found = await db.prisma.$queryRaw<unknown[]>`SELECT 1 FROM "ledger" WHERE kind = 'graphrag.answer' AND payload->>'request_id' = 'matrix-request'`;
-  if (!found.length) await ledger.append({ kind: "graphrag.answer", tenantId: "metro-pd", payload: { request_id: "matrix-request", tenant_id: "metro-pd" } });
+  const found = await db.prisma.$queryRaw<
+    unknown[]
+  >`SELECT 1 FROM "ledger" WHERE kind = 'graphrag.answer' AND payload->>'request_id' = 'matrix-request'`;
+  if (!found.length)
+    await ledger.append({
+      kind: "graphrag.answer",
+      tenantId: "metro-pd",
+      payload: { request_id: "matrix-request", tenant_id: "metro-pd" },
+    });
   await ledger.checkpoint();
   return undefined;
 }
@@ -314,7 +345,19 @@ const AUDIT_ROWS: Record<string, Row> = {
 async function heldAnswer(db: Database, tenantId: string, caseId: string, askerEmail: string): Promise<string> {
   const reviewId = `matrix-review-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   await db.prisma.answerReview.create({
-    data: { id: reviewId, tenantId, caseId, askerId: id(askerEmail), askerEmail, requestId: "matrix", auditId: "matrix", question: "matrix", bundleSha256: "0".repeat(64), draft: {}, compliance: {} },
+    data: {
+      id: reviewId,
+      tenantId,
+      caseId,
+      askerId: id(askerEmail),
+      askerEmail,
+      requestId: "matrix",
+      auditId: "matrix",
+      question: "matrix",
+      bundleSha256: "0".repeat(64),
+      draft: {},
+      compliance: {},
+    },
   });
   return reviewId;
 }
@@ -322,8 +365,14 @@ const decideRow = (decision: "approve" | "reject"): Row => ({
   roles: ["supervisor"],
   request: { method: "POST", path: `/api/reviews/matrix/${decision}` },
   scopes: {
-    "own-tenant": async (ctx) => ({ $params: { id: await heldAnswer(ctx.db, "metro-pd", "case-harbor", PEOPLE.investigator.email) }, note: "matrix" }),
-    "other-tenant": async (ctx) => ({ $params: { id: await heldAnswer(ctx.db, "cyber-jcu", OTHER_TENANT_CASE, CYBER_USER) }, note: "matrix" }),
+    "own-tenant": async (ctx) => ({
+      $params: { id: await heldAnswer(ctx.db, "metro-pd", "case-harbor", PEOPLE.investigator.email) },
+      note: "matrix",
+    }),
+    "other-tenant": async (ctx) => ({
+      $params: { id: await heldAnswer(ctx.db, "cyber-jcu", OTHER_TENANT_CASE, CYBER_USER) },
+      note: "matrix",
+    }),
   },
   notApplicable: "reviews belong to tenants; a supervisor reviews any case of their tenant",
   scopeDenial: "CG-REVIEW-001",
@@ -447,7 +496,14 @@ const MATRIX: Record<string, Row> = {
   "action createUserAction app/(workbench)/admin/actions.ts": {
     roles: ["admin"],
     scopes: {
-      "own-tenant": async (ctx) => ({ email: `m.${ctx.fresh()}@metro.example`, name: "Matrix", roles: ["investigator"], clearance: "CUI", needToKnow: "", password: "matrix-password-1" }),
+      "own-tenant": async (ctx) => ({
+        email: `m.${ctx.fresh()}@metro.example`,
+        name: "Matrix",
+        roles: ["investigator"],
+        clearance: "CUI",
+        needToKnow: "",
+        password: "matrix-password-1",
+      }),
     },
     notApplicable: "creates in the admin's own tenant; no tenant can be named",
     scopeDenial: "-",
@@ -455,7 +511,13 @@ const MATRIX: Record<string, Row> = {
   "action updateUserAction app/(workbench)/admin/actions.ts": {
     roles: ["admin"],
     scopes: {
-      "own-tenant": async () => ({ userId: id(METRO_TARGET), name: "Matrix Target", roles: ["investigator"], clearance: "CUI", needToKnow: "narcotics" }),
+      "own-tenant": async () => ({
+        userId: id(METRO_TARGET),
+        name: "Matrix Target",
+        roles: ["investigator"],
+        clearance: "CUI",
+        needToKnow: "narcotics",
+      }),
       "other-tenant": async () => ({ userId: id(CYBER_USER), name: "Hijacked", roles: ["admin"], clearance: "TS_SCI", needToKnow: "" }),
     },
     scopeDenial: "CG-ACCESS-003",
@@ -575,7 +637,8 @@ interface Outcome {
 function expected(row: Row, kind: Endpoint["kind"], principal: Principal, scope: Scope): { allow: boolean; code: string } {
   if (principal === "none") return { allow: false, code: "CG-AUTH-001" };
   // Routes refuse the dead token; server actions take no tokens at all (a browser session only), so it is "no session".
-  if (principal === "expired-token" || principal === "revoked-token") return { allow: false, code: kind === "route" ? "CG-AUTH-002" : "CG-AUTH-001" };
+  if (principal === "expired-token" || principal === "revoked-token")
+    return { allow: false, code: kind === "route" ? "CG-AUTH-002" : "CG-AUTH-001" };
   if (row.roles.length && !row.roles.includes(principal)) return { allow: false, code: "CG-ACCESS-002" };
   if (scope === "own-tenant" || scope === "own-case") return { allow: true, code: "-" };
   return { allow: false, code: row.scopeDenial };
@@ -594,7 +657,17 @@ describeEachDatabase("authorization matrix", (fixture) => {
     // Fixture: the supervisor is a member of one case (ledgerline) and not of the other (harbor); a throwaway metro user
     // for the admin actions to change; one license owned by each tenant.
     await db.prisma.caseMember.create({ data: { caseId: "case-ledgerline", userId: id(PEOPLE.supervisor.email) } });
-    await db.prisma.user.create({ data: { id: id(METRO_TARGET), email: METRO_TARGET, name: "Matrix Target", tenantId: "metro-pd", roles: ["investigator"], clearance: "CUI", needToKnow: [] } });
+    await db.prisma.user.create({
+      data: {
+        id: id(METRO_TARGET),
+        email: METRO_TARGET,
+        name: "Matrix Target",
+        tenantId: "metro-pd",
+        roles: ["investigator"],
+        clearance: "CUI",
+        needToKnow: [],
+      },
+    });
     await db.prisma.caseMember.create({ data: { caseId: "case-ledgerline", userId: id(METRO_TARGET) } });
     await db.prisma.license.create({ data: { id: "LIC-METRO-OWN", name: "Metro own", allows: ["ANALYZE"], tenantId: "metro-pd" } });
     await db.prisma.license.create({ data: { id: "LIC-CYBER-OWN", name: "Cyber own", allows: ["ANALYZE"], tenantId: "cyber-jcu" } });
@@ -605,8 +678,18 @@ describeEachDatabase("authorization matrix", (fixture) => {
       sessions.set(p, cookieHeaderFrom(setCookies));
     }
     // Tokens of the investigator: one expired, one revoked. Valid otherwise: only the expiry/revocation denies them.
-    const expired = await issueToken(db.prisma, { userId: id(PEOPLE.investigator.email), name: "expired", expiresAt: new Date(Date.now() - 1_000), createdBy: null });
-    const revoked = await issueToken(db.prisma, { userId: id(PEOPLE.investigator.email), name: "revoked", expiresAt: new Date(Date.now() + 3_600_000), createdBy: null });
+    const expired = await issueToken(db.prisma, {
+      userId: id(PEOPLE.investigator.email),
+      name: "expired",
+      expiresAt: new Date(Date.now() - 1_000),
+      createdBy: null,
+    });
+    const revoked = await issueToken(db.prisma, {
+      userId: id(PEOPLE.investigator.email),
+      name: "revoked",
+      expiresAt: new Date(Date.now() + 3_600_000),
+      createdBy: null,
+    });
     await db.prisma.apiToken.update({ where: { id: revoked.id }, data: { revokedAt: new Date() } });
     tokens.set("expired-token", expired.token);
     tokens.set("revoked-token", revoked.token);
@@ -623,7 +706,12 @@ describeEachDatabase("authorization matrix", (fixture) => {
     if (principal === "expired-token" || principal === "revoked-token") headers.authorization = `Bearer ${tokens.get(principal)}`;
     else if (principal !== "none") {
       if (via === "token") {
-        const t = await issueToken(fixture().db.prisma, { userId: id(PEOPLE[principal].email), name: "cell", expiresAt: new Date(Date.now() + 60_000), createdBy: null });
+        const t = await issueToken(fixture().db.prisma, {
+          userId: id(PEOPLE[principal].email),
+          name: "cell",
+          expiresAt: new Date(Date.now() + 60_000),
+          createdBy: null,
+        });
         headers.authorization = `Bearer ${t.token}`;
       } else headers.cookie = sessions.get(principal)!;
     }
@@ -633,7 +721,9 @@ describeEachDatabase("authorization matrix", (fixture) => {
       init.body = JSON.stringify(payload);
       headers["content-type"] = "application/json";
     }
-    const res = (await ep.fn(new Request(`http://casegraph.test${$path ?? row.request!.path}`, init), { params: Promise.resolve($params ?? row.request!.params ?? {}) })) as Response;
+    const res = (await ep.fn(new Request(`http://casegraph.test${$path ?? row.request!.path}`, init), {
+      params: Promise.resolve($params ?? row.request!.params ?? {}),
+    })) as Response;
     const body = (await res.json().catch(() => ({}))) as { error?: { code?: string } };
     const code = body?.error?.code ?? null;
     const denied = res.status === 401 || res.status === 403 || res.status === 404 || /^CG-(AUTH|ACCESS)-/.test(code ?? "");
@@ -682,7 +772,8 @@ describeEachDatabase("authorization matrix", (fixture) => {
             for (const scope of SCOPES) {
               const build = row.scopes[scope];
               if (!build) {
-                if (principal === "admin" && via === "session") table.push({ endpoint: ep.key, principal: "*", scope, expected: "n/a", got: row.notApplicable ?? "n/a" });
+                if (principal === "admin" && via === "session")
+                  table.push({ endpoint: ep.key, principal: "*", scope, expected: "n/a", got: row.notApplicable ?? "n/a" });
                 continue;
               }
               const person = principal in PEOPLE ? PEOPLE[principal as keyof typeof PEOPLE] : PEOPLE.admin;
@@ -697,7 +788,10 @@ describeEachDatabase("authorization matrix", (fixture) => {
                 expected: want.allow ? "allow" : `deny ${want.code}`,
                 got: got.allowed ? `allow${got.status ? ` ${got.status}` : ""}` : `deny ${got.code}${got.status ? ` ${got.status}` : ""}`,
               });
-              if (!ok) failures.push(`${principal} × ${scope}: expected ${want.allow ? "allow" : want.code}, got ${got.allowed ? "allow" : got.code} ${got.status ?? ""}`);
+              if (!ok)
+                failures.push(
+                  `${principal} × ${scope}: expected ${want.allow ? "allow" : want.code}, got ${got.allowed ? "allow" : got.code} ${got.status ?? ""}`,
+                );
             }
           }
           expect(failures).toEqual([]);
@@ -707,7 +801,12 @@ describeEachDatabase("authorization matrix", (fixture) => {
         it("refuses a cross-origin, a `null` and a missing Origin before doing anything (CG-AUTH-005)", async () => {
           const build = row.scopes["own-tenant"] ?? row.scopes["own-case"]!;
           const principal: Principal = row.roles.includes("admin") ? "admin" : "investigator";
-          const input = await build({ db: fixture().db, principal, person: PEOPLE[principal as "admin"], fresh: () => `o${(counter++).toString(36)}` });
+          const input = await build({
+            db: fixture().db,
+            principal,
+            person: PEOPLE[principal as "admin"],
+            fresh: () => `o${(counter++).toString(36)}`,
+          });
           for (const origin of ["https://evil.example", "null", null, "http://casegraph.test.evil.example"]) {
             setRequest({ cookie: sessions.get(principal), origin });
             const result = (await ep.fn(input)) as { ok: boolean; error?: { code: string } };
@@ -717,11 +816,27 @@ describeEachDatabase("authorization matrix", (fixture) => {
       } else if (row.request!.method !== "GET") {
         it("refuses a cookie-authenticated call from a foreign, `null` or missing Origin (a Bearer token needs none)", async () => {
           const build = row.scopes["own-case"] ?? row.scopes["own-tenant"]!;
-          const input = await build({ db: fixture().db, principal: "investigator", person: PEOPLE.investigator, fresh: () => `o${(counter++).toString(36)}` });
+          const input = await build({
+            db: fixture().db,
+            principal: "investigator",
+            person: PEOPLE.investigator,
+            fresh: () => `o${(counter++).toString(36)}`,
+          });
           for (const origin of ["https://evil.example", "null", null]) {
-            const headers: Record<string, string> = { host: "casegraph.test", cookie: sessions.get("investigator")!, "content-type": "application/json" };
+            const headers: Record<string, string> = {
+              host: "casegraph.test",
+              cookie: sessions.get("investigator")!,
+              "content-type": "application/json",
+            };
             if (origin) headers.origin = origin;
-            const res = (await ep.fn(new Request(`http://casegraph.test${row.request!.path}`, { method: row.request!.method, headers, body: JSON.stringify(input) }), { params: Promise.resolve(row.request!.params ?? {}) })) as Response;
+            const res = (await ep.fn(
+              new Request(`http://casegraph.test${row.request!.path}`, {
+                method: row.request!.method,
+                headers,
+                body: JSON.stringify(input),
+              }),
+              { params: Promise.resolve(row.request!.params ?? {}) },
+            )) as Response;
             expect(res.status, `Origin ${origin}`).toBe(403);
             expect((await res.json()).error.code).toBe("CG-AUTH-005");
           }

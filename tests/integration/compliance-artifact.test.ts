@@ -44,7 +44,9 @@ describeEachDatabase("compliance artifact", (fixture, kind) => {
     expect(renderArtifact(await complianceArtifact(db.prisma, ledger, requestId, "metro-pd", "read"))).toBe(text);
     // Another tenant's supervisor does not get it; an unknown id neither.
     await expect(complianceArtifact(db.prisma, ledger, requestId, "cyber-jcu", "read")).rejects.toMatchObject({ code: "CG-GROUND-030" });
-    await expect(complianceArtifact(db.prisma, ledger, "no-such-request", "metro-pd", "read")).rejects.toMatchObject({ code: "CG-GROUND-030" });
+    await expect(complianceArtifact(db.prisma, ledger, "no-such-request", "metro-pd", "read")).rejects.toMatchObject({
+      code: "CG-GROUND-030",
+    });
   });
 
   it("fails after one changed byte anywhere, naming the first check that does not hold", async () => {
@@ -83,7 +85,10 @@ describeEachDatabase("compliance artifact", (fixture, kind) => {
     const good = path.join(dir, "good.json");
     const bad = path.join(dir, "bad.json");
     writeFileSync(good, text);
-    writeFileSync(bad, text.replace(/"evidenceCount": (\d+)/, (_m, n) => `"evidenceCount": ${Number(n) + 1}`));
+    writeFileSync(
+      bad,
+      text.replace(/"evidenceCount": (\d+)/, (_m, n) => `"evidenceCount": ${Number(n) + 1}`),
+    );
     const ok = await runCli(["audit", "verify-artifact", good]);
     expect(ok.code, ok.stderr).toBe(0);
     const no = await runCli(["audit", "verify-artifact", bad]);

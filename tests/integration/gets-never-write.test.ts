@@ -5,7 +5,16 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { PrismaLedger } from "@/lib/adapters/prisma/ledger";
-import { APP_ORIGIN, clearTestRuntime, cookieHeaderFrom, DEMO_PASSWORD, importDemo, nextHeadersMock, setRequest, useTestRuntime } from "../support/auth-fixture";
+import {
+  APP_ORIGIN,
+  clearTestRuntime,
+  cookieHeaderFrom,
+  DEMO_PASSWORD,
+  importDemo,
+  nextHeadersMock,
+  setRequest,
+  useTestRuntime,
+} from "../support/auth-fixture";
 import { describeEachDatabase } from "../support/databases";
 
 vi.mock("next/headers", () => nextHeadersMock);
@@ -31,7 +40,9 @@ describeEachDatabase("GETs never write", (fixture) => {
     ledger = useTestRuntime(db);
     await importDemo(db);
     setRequest({});
-    cookie = cookieHeaderFrom((await signInWithPassword(db.prisma, { email: "sup.okafor@metro.example", password: DEMO_PASSWORD }, new Headers())).setCookies);
+    cookie = cookieHeaderFrom(
+      (await signInWithPassword(db.prisma, { email: "sup.okafor@metro.example", password: DEMO_PASSWORD }, new Headers())).setCookies,
+    );
   });
   afterAll(() => clearTestRuntime());
 
@@ -52,7 +63,9 @@ describeEachDatabase("GETs never write", (fixture) => {
       const mod = (await import(file)) as { GET?: Handler };
       if (!mod.GET) continue;
       for (const q of queries) {
-        const res = await mod.GET(new Request(`http://casegraph.test/api/x${q}`, { headers: headers() }), { params: Promise.resolve({ all: "get-session" } as Record<string, string>) });
+        const res = await mod.GET(new Request(`http://casegraph.test/api/x${q}`, { headers: headers() }), {
+          params: Promise.resolve({ all: "get-session" } as Record<string, string>),
+        });
         called++;
         expect(res.status, `${file}${q}`).toBeLessThan(500);
       }
@@ -60,7 +73,9 @@ describeEachDatabase("GETs never write", (fixture) => {
     expect(called).toBeGreaterThan(10);
     expect(await state()).toEqual(before);
     const { GET: proofGet } = await import("@/app/api/audit/proof/inclusion/route");
-    const res = await proofGet(new Request("http://casegraph.test/api/audit/proof/inclusion?seq=1", { headers: headers() }), { params: Promise.resolve({}) });
+    const res = await proofGet(new Request("http://casegraph.test/api/audit/proof/inclusion?seq=1", { headers: headers() }), {
+      params: Promise.resolve({}),
+    });
     expect(res.status).toBe(409);
     expect((await res.json()).error.code).toBe("CG-AUDIT-010");
   });
@@ -69,11 +84,14 @@ describeEachDatabase("GETs never write", (fixture) => {
     const exportRoute = await import("@/app/api/audit/export/route");
     expect("GET" in exportRoute).toBe(false);
     const post = (origin: string) =>
-      exportRoute.POST(new Request("http://casegraph.test/api/audit/export", {
-        method: "POST",
-        headers: headers({ origin, "content-type": "application/x-www-form-urlencoded" }),
-        body: new URLSearchParams({ from: "1", to: "2" }),
-      }), { params: Promise.resolve({}) });
+      exportRoute.POST(
+        new Request("http://casegraph.test/api/audit/export", {
+          method: "POST",
+          headers: headers({ origin, "content-type": "application/x-www-form-urlencoded" }),
+          body: new URLSearchParams({ from: "1", to: "2" }),
+        }),
+        { params: Promise.resolve({}) },
+      );
     const before = await state();
     const forged = await post("https://evil.example");
     expect(forged.status).toBe(403);
@@ -86,15 +104,21 @@ describeEachDatabase("GETs never write", (fixture) => {
 
   it("POST /api/audit/checkpoint signs one at the head; then GET returns it and proofs can be read", async () => {
     const route = await import("@/app/api/audit/checkpoint/route");
-    const signed = await route.POST(new Request("http://casegraph.test/api/audit/checkpoint", { method: "POST", headers: headers() }), { params: Promise.resolve({}) });
+    const signed = await route.POST(new Request("http://casegraph.test/api/audit/checkpoint", { method: "POST", headers: headers() }), {
+      params: Promise.resolve({}),
+    });
     expect(signed.status).toBe(200);
     const { checkpoint } = await signed.json();
     expect(checkpoint.treeSize).toBe((await ledger.head()).size);
-    const read = await route.GET(new Request("http://casegraph.test/api/audit/checkpoint", { headers: headers() }), { params: Promise.resolve({}) });
+    const read = await route.GET(new Request("http://casegraph.test/api/audit/checkpoint", { headers: headers() }), {
+      params: Promise.resolve({}),
+    });
     expect((await read.json()).checkpoint).toEqual(checkpoint);
     const { GET: proofGet } = await import("@/app/api/audit/proof/inclusion/route");
     const before = await state();
-    const proof = await proofGet(new Request("http://casegraph.test/api/audit/proof/inclusion?seq=1", { headers: headers() }), { params: Promise.resolve({}) });
+    const proof = await proofGet(new Request("http://casegraph.test/api/audit/proof/inclusion?seq=1", { headers: headers() }), {
+      params: Promise.resolve({}),
+    });
     expect(proof.status).toBe(200);
     expect((await proof.json()).checkpoint.treeSize).toBe(checkpoint.treeSize);
     expect(await state()).toEqual(before);

@@ -20,14 +20,27 @@ function contractBundle() {
   const bundle = demoBundle();
   const harbor = bundle.cases.find((c: any) => c.id === "case-harbor");
   bundle.cases.push({
-    id: "case-twin", tenant: "cyber-jcu", title: "Twin", description: "", classification: "CUI", members: [],
-    nodes: harbor.nodes.map((n: any) => ({ ...n, properties: { ...n.properties, name: `Twin ${nodeName(n.id, n.properties ?? {})}`, twin: true } })),
+    id: "case-twin",
+    tenant: "cyber-jcu",
+    title: "Twin",
+    description: "",
+    classification: "CUI",
+    members: [],
+    nodes: harbor.nodes.map((n: any) => ({
+      ...n,
+      properties: { ...n.properties, name: `Twin ${nodeName(n.id, n.properties ?? {})}`, twin: true },
+    })),
     edges: harbor.edges.map((e: any) => ({ ...e, properties: { ...(e.properties ?? {}), twin: true } })),
     evidence: [],
   });
   const node = (id: string, name: string, label = "Thing") => ({ id, label, properties: { name } });
   bundle.cases.push({
-    id: "case-text", tenant: "metro-pd", title: "Text rules", description: "", classification: "PUBLIC", members: [],
+    id: "case-text",
+    tenant: "metro-pd",
+    title: "Text rules",
+    description: "",
+    classification: "PUBLIC",
+    members: [],
     nodes: [
       node("x\u{1F600}", "Alpha beta"), // code point order: "x\uE000" < "x\u{1F600}" (UTF-16 order says the opposite)
       node("x\uE000", "Alpha gamma"),
@@ -37,8 +50,10 @@ function contractBundle() {
       node("n-quote", "“Bayline” Freight"),
       node("n-greek", "ΟΔΟΣ"),
       node("n-long", `${"k".repeat(101)} keep`),
-      node("n-inject", "') DETACH DELETE n // title:* \\ \"q\""),
-      node("A", "Hub"), node("B", "Leaf one"), node("C", "Leaf two"),
+      node("n-inject", '\') DETACH DELETE n // title:* \\ "q"'),
+      node("A", "Hub"),
+      node("B", "Leaf one"),
+      node("C", "Leaf two"),
     ],
     edges: [
       { id: "e\u{1F600}", source: "A", target: "C", type: "LINK" },
@@ -84,8 +99,14 @@ describeEachDatabase("CaseGraphStore contract", (fixture, kind) => {
     for (const [name, store] of stores) {
       for (const c of cases) {
         const outline = await store.outline(scopeOf(c), { maxNodes: 10_000, maxEdges: 10_000 });
-        expect(outline.nodes.map((n) => n.id), `${name}: ${c.id}`).toEqual(c.nodes.map((n) => n.id).sort(compareIds));
-        expect(outline.edges.map((e) => e.id), `${name}: ${c.id}`).toEqual(c.edges.map((e) => e.id).sort(compareIds));
+        expect(
+          outline.nodes.map((n) => n.id),
+          `${name}: ${c.id}`,
+        ).toEqual(c.nodes.map((n) => n.id).sort(compareIds));
+        expect(
+          outline.edges.map((e) => e.id),
+          `${name}: ${c.id}`,
+        ).toEqual(c.edges.map((e) => e.id).sort(compareIds));
         const foreign = await store.outline({ tenantId: `${c.tenantId}-other`, caseId: c.id }, { maxNodes: 10, maxEdges: 10 });
         expect([...foreign.nodes, ...foreign.edges], `${name}: ${c.id} under another tenant`).toEqual([]);
       }
@@ -94,16 +115,50 @@ describeEachDatabase("CaseGraphStore contract", (fixture, kind) => {
 
   describe("seed nodes", () => {
     const queries = (): Array<[string, string, SeedQuery]> => [
-      ["case-harbor", "ids, names and words together", { ids: ["p-dunn", "veh-tahoe", "nope"], phrases: ["raymond dunn", "bayline seafood co."], terms: ["dunn", "tahoe", "pier", "kings"], limit: 200 }],
-      ["case-harbor", "a node found by id and by words keeps its id match", { ids: ["p-dunn"], phrases: [], terms: ["dunn", "raymond"], limit: 200 }],
-      ["case-harbor", "the text cut keeps the highest ranks, then the lowest ids", { ids: [], phrases: [], terms: ["dunn", "harbor", "kings", "person"], limit: 3 }],
-      ["case-harbor", "limit 0 leaves only id and name matches", { ids: ["p-dunn"], phrases: ["victor marchetti"], terms: ["dunn"], limit: 0 }],
+      [
+        "case-harbor",
+        "ids, names and words together",
+        {
+          ids: ["p-dunn", "veh-tahoe", "nope"],
+          phrases: ["raymond dunn", "bayline seafood co."],
+          terms: ["dunn", "tahoe", "pier", "kings"],
+          limit: 200,
+        },
+      ],
+      [
+        "case-harbor",
+        "a node found by id and by words keeps its id match",
+        { ids: ["p-dunn"], phrases: [], terms: ["dunn", "raymond"], limit: 200 },
+      ],
+      [
+        "case-harbor",
+        "the text cut keeps the highest ranks, then the lowest ids",
+        { ids: [], phrases: [], terms: ["dunn", "harbor", "kings", "person"], limit: 3 },
+      ],
+      [
+        "case-harbor",
+        "limit 0 leaves only id and name matches",
+        { ids: ["p-dunn"], phrases: ["victor marchetti"], terms: ["dunn"], limit: 0 },
+      ],
       ["case-harbor", "nothing", { ids: [], phrases: [], terms: [], limit: 10 }],
       ["case-nightjar", "a compound identifier term", { ids: [], phrases: [], terms: ["ws-fin-0231", "phishing"], limit: 50 }],
       ["case-text", "code point order at the cut", { ids: [], phrases: [], terms: ["alpha"], limit: 1 }],
-      ["case-text", "simple lower-casing, compound words, punctuation", { ids: [], phrases: ["i̇stanbul port", "istanbul port", "οδοσ", "οδος"], terms: ["istanbul", "ws-fin-0231", "x", "bayline", "com"], limit: 50 }],
+      [
+        "case-text",
+        "simple lower-casing, compound words, punctuation",
+        {
+          ids: [],
+          phrases: ["i̇stanbul port", "istanbul port", "οδοσ", "οδος"],
+          terms: ["istanbul", "ws-fin-0231", "x", "bayline", "com"],
+          limit: 50,
+        },
+      ],
       ["case-text", "tokens over 100 characters are not searchable", { ids: [], phrases: [], terms: ["k".repeat(101), "keep"], limit: 50 }],
-      ["case-text", "query syntax of either store is plain text", { ids: ["') DETACH DELETE n //"], phrases: ["\""], terms: ["detach", "title:*", "\\", "\"q\"", "scope:*", "OR", "*:*"], limit: 50 }],
+      [
+        "case-text",
+        "query syntax of either store is plain text",
+        { ids: ["') DETACH DELETE n //"], phrases: ['"'], terms: ["detach", "title:*", "\\", '"q"', "scope:*", "OR", "*:*"], limit: 50 },
+      ],
     ];
 
     it("match the contract: kind, rank and order, per store", async () => {
@@ -124,9 +179,15 @@ describeEachDatabase("CaseGraphStore contract", (fixture, kind) => {
         const got = Object.fromEntries((await store.findSeedNodes(scopeOf(c), q)).map((s) => [s.node.id, `${s.match}:${s.rank}`]));
         expect(got, name).toEqual({ "ist-1": "name:0", "n-greek": "name:0", "n-ws": "text:1", "n-mail": "text:2", "n-quote": "text:1" });
         const cut = await store.findSeedNodes(scopeOf(c), { ids: [], phrases: [], terms: ["alpha"], limit: 1 });
-        expect(cut.map((s) => s.node.id), name).toEqual(["x\uE000"]);
+        expect(
+          cut.map((s) => s.node.id),
+          name,
+        ).toEqual(["x\uE000"]);
         const injected = await store.findSeedNodes(scopeOf(c), { ids: [], phrases: [], terms: ["detach", "delete"], limit: 5 });
-        expect(injected.map((s) => [s.node.id, s.rank]), name).toEqual([["n-inject", 2]]);
+        expect(
+          injected.map((s) => [s.node.id, s.rank]),
+          name,
+        ).toEqual([["n-inject", 2]]);
       }
     });
 
@@ -158,8 +219,22 @@ describeEachDatabase("CaseGraphStore contract", (fixture, kind) => {
       const c = caseOf("case-harbor");
       for (const [name, store] of stores) {
         const cut = await store.outline(scopeOf(c), { maxNodes: 5, maxEdges: 7 });
-        expect(cut.nodes.map((n) => n.id), name).toEqual(byId(c.nodes).slice(0, 5).map((n) => n.id));
-        expect(cut.edges.map((e) => e.id), name).toEqual(byId(c.edges).slice(0, 7).map((e) => e.id));
+        expect(
+          cut.nodes.map((n) => n.id),
+          name,
+        ).toEqual(
+          byId(c.nodes)
+            .slice(0, 5)
+            .map((n) => n.id),
+        );
+        expect(
+          cut.edges.map((e) => e.id),
+          name,
+        ).toEqual(
+          byId(c.edges)
+            .slice(0, 7)
+            .map((e) => e.id),
+        );
         expect(cut.truncated, name).toBe(true);
         const exact = await store.outline(scopeOf(c), { maxNodes: c.nodes.length, maxEdges: c.edges.length });
         expect(exact.truncated, name).toBe(false);
@@ -170,9 +245,16 @@ describeEachDatabase("CaseGraphStore contract", (fixture, kind) => {
       const harbor = caseOf("case-harbor");
       for (const [name, store] of stores) {
         // The twin holds the same ids in another tenant; asked under the wrong tenant a case reads as empty.
-        expect(await store.outline({ tenantId: "cyber-jcu", caseId: harbor.id }, { maxNodes: 10, maxEdges: 10 }), name).toEqual({ nodes: [], edges: [], truncated: false });
+        expect(await store.outline({ tenantId: "cyber-jcu", caseId: harbor.id }, { maxNodes: 10, maxEdges: 10 }), name).toEqual({
+          nodes: [],
+          edges: [],
+          truncated: false,
+        });
         const twin = await store.outline(scopeOf(caseOf("case-twin")), { maxNodes: 10_000, maxEdges: 10_000 });
-        expect(twin.nodes.every((n) => n.tenantId === "cyber-jcu" && n.name.startsWith("Twin ")), name).toBe(true);
+        expect(
+          twin.nodes.every((n) => n.tenantId === "cyber-jcu" && n.name.startsWith("Twin ")),
+          name,
+        ).toBe(true);
       }
     });
   });
@@ -180,13 +262,17 @@ describeEachDatabase("CaseGraphStore contract", (fixture, kind) => {
   describe("k-hop expansion", () => {
     function samples(): Array<{ caseName: string; seeds: string[]; limits: SubgraphLimits }> {
       const rand = prng(7);
-      const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
+      const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
       const out: Array<{ caseName: string; seeds: string[]; limits: SubgraphLimits }> = [];
       for (const caseName of ["case-harbor", "case-nightjar", "case-ledgerline"]) {
         const ids = caseOf(caseName).nodes.map((n) => n.id);
         for (let i = 0; i < 14; i++) {
           const seeds = Array.from({ length: 1 + Math.floor(rand() * 3) }, () => pick(ids));
-          out.push({ caseName, seeds, limits: { hops: pick([0, 1, 2, 2, 3]), maxNodes: pick([1, 2, 5, 20, 50, 100, 200]), maxEdges: pick([1, 3, 10, 40, 200, 400]) } });
+          out.push({
+            caseName,
+            seeds,
+            limits: { hops: pick([0, 1, 2, 2, 3]), maxNodes: pick([1, 2, 5, 20, 50, 100, 200]), maxEdges: pick([1, 3, 10, 40, 200, 400]) },
+          });
         }
       }
       out.push({ caseName: "case-harbor", seeds: ["nope", "p-dunn", "p-dunn"], limits: { hops: 2, maxNodes: 30, maxEdges: 60 } });
@@ -207,7 +293,8 @@ describeEachDatabase("CaseGraphStore contract", (fixture, kind) => {
     });
 
     it("respects the caps and reports truncation; hops are breadth-first distances when nothing was cut", async () => {
-      let truncatedSeen = 0, wholeSeen = 0;
+      let truncatedSeen = 0,
+        wholeSeen = 0;
       for (const { caseName, seeds, limits } of samples()) {
         const c = caseOf(caseName);
         const known = new Set(c.nodes.map((n) => n.id));
@@ -223,11 +310,20 @@ describeEachDatabase("CaseGraphStore contract", (fixture, kind) => {
           if (!g.truncated) {
             wholeSeen++;
             // Nothing was cut: exactly the nodes within `hops` of a seed, at their BFS distance, and every edge among them.
-            const dist = bfsDistances(c, seeds.filter((s) => known.has(s)));
-            const within = [...dist].filter(([, d]) => d <= limits.hops).map(([id]) => id).sort();
+            const dist = bfsDistances(
+              c,
+              seeds.filter((s) => known.has(s)),
+            );
+            const within = [...dist]
+              .filter(([, d]) => d <= limits.hops)
+              .map(([id]) => id)
+              .sort();
             expect([...ids].sort(), name).toEqual(within);
             for (const n of g.nodes) expect(n.hop, name).toBe(dist.get(n.id));
-            const among = c.edges.filter((e) => ids.has(e.source) && ids.has(e.target)).map((e) => e.id).sort();
+            const among = c.edges
+              .filter((e) => ids.has(e.source) && ids.has(e.target))
+              .map((e) => e.id)
+              .sort();
             expect(g.edges.map((e) => e.id).sort(), name).toEqual(among);
           } else truncatedSeen++;
         }
@@ -241,7 +337,10 @@ describeEachDatabase("CaseGraphStore contract", (fixture, kind) => {
       for (const [name, store] of stores) {
         const g = await store.expand(scopeOf(c), ["A"], { hops: 1, maxNodes: 10, maxEdges: 1 });
         // e\uE000 (A→B) comes before e\u{1F600} (A→C) in code point order, so the one edge read leads to B.
-        expect(g.nodes.map((n) => `${n.id}@${n.hop}`), name).toEqual(["A@0", "B@1"]);
+        expect(
+          g.nodes.map((n) => `${n.id}@${n.hop}`),
+          name,
+        ).toEqual(["A@0", "B@1"]);
         expect(g.truncated, name).toBe(true);
       }
     });
@@ -253,7 +352,7 @@ describeEachDatabase("CaseGraphStore contract", (fixture, kind) => {
         const c = caseOf(caseName);
         const nodeIds = [...c.nodes.map((n) => n.id).reverse(), "nope"];
         const edgeIds = [...c.edges.map((e) => e.id).reverse(), "nope"];
-        const byId = (a: { id: string }, b: { id: string }) => (Buffer.compare(Buffer.from(a.id), Buffer.from(b.id)));
+        const byId = (a: { id: string }, b: { id: string }) => Buffer.compare(Buffer.from(a.id), Buffer.from(b.id));
         for (const [name, store] of stores) {
           expect(await store.nodesByIds(scopeOf(c), nodeIds), name).toEqual([...c.nodes].sort(byId));
           expect(await store.edgesByIds(scopeOf(c), edgeIds), name).toEqual([...c.edges].sort(byId));
@@ -265,15 +364,30 @@ describeEachDatabase("CaseGraphStore contract", (fixture, kind) => {
 
   describe("tenant and case isolation", () => {
     it("a query for a case never returns another case's node or edge, even with the same ids", async () => {
-      const harbor = caseOf("case-harbor"), twin = caseOf("case-twin");
+      const harbor = caseOf("case-harbor"),
+        twin = caseOf("case-twin");
       const ids = harbor.nodes.map((n) => n.id);
-      const everything: SeedQuery = { ids, phrases: harbor.nodes.map((n) => n.name.toLowerCase()), terms: ["twin", "dunn", "harbor"], limit: 500 };
+      const everything: SeedQuery = {
+        ids,
+        phrases: harbor.nodes.map((n) => n.name.toLowerCase()),
+        terms: ["twin", "dunn", "harbor"],
+        limit: 500,
+      };
       for (const [name, store] of stores) {
-        for (const [c, isTwin] of [[harbor, false], [twin, true]] as const) {
+        for (const [c, isTwin] of [
+          [harbor, false],
+          [twin, true],
+        ] as const) {
           const seeds = await store.findSeedNodes(scopeOf(c), everything);
           const sub = await store.expand(scopeOf(c), ids, { hops: 3, maxNodes: 500, maxEdges: 500 });
           const nodes = [...seeds.map((s) => s.node), ...sub.nodes, ...(await store.nodesByIds(scopeOf(c), ids))];
-          const edges = [...sub.edges, ...(await store.edgesByIds(scopeOf(c), harbor.edges.map((e) => e.id)))];
+          const edges = [
+            ...sub.edges,
+            ...(await store.edgesByIds(
+              scopeOf(c),
+              harbor.edges.map((e) => e.id),
+            )),
+          ];
           expect(nodes.length, name).toBeGreaterThan(0);
           expect(edges.length, name).toBeGreaterThan(0);
           for (const n of nodes) {
@@ -289,14 +403,28 @@ describeEachDatabase("CaseGraphStore contract", (fixture, kind) => {
     });
 
     it("a case asked for under another tenant is empty", async () => {
-      const harbor = caseOf("case-harbor"), twin = caseOf("case-twin");
+      const harbor = caseOf("case-harbor"),
+        twin = caseOf("case-twin");
       const ids = harbor.nodes.map((n) => n.id);
       for (const [name, store] of stores) {
-        for (const scope of [{ tenantId: twin.tenantId, caseId: harbor.id }, { tenantId: harbor.tenantId, caseId: twin.id }]) {
+        for (const scope of [
+          { tenantId: twin.tenantId, caseId: harbor.id },
+          { tenantId: harbor.tenantId, caseId: twin.id },
+        ]) {
           expect(await store.findSeedNodes(scope, { ids, phrases: ["raymond dunn"], terms: ["dunn"], limit: 50 }), name).toEqual([]);
-          expect(await store.expand(scope, ids, { hops: 2, maxNodes: 50, maxEdges: 50 }), name).toEqual({ nodes: [], edges: [], truncated: false });
+          expect(await store.expand(scope, ids, { hops: 2, maxNodes: 50, maxEdges: 50 }), name).toEqual({
+            nodes: [],
+            edges: [],
+            truncated: false,
+          });
           expect(await store.nodesByIds(scope, ids), name).toEqual([]);
-          expect(await store.edgesByIds(scope, harbor.edges.map((e) => e.id)), name).toEqual([]);
+          expect(
+            await store.edgesByIds(
+              scope,
+              harbor.edges.map((e) => e.id),
+            ),
+            name,
+          ).toEqual([]);
         }
       }
     });

@@ -45,8 +45,13 @@ describeEachDatabase("answer reuse, kill switches and provenance", (fixture) => 
     const r = await askQuestion(reyes, { caseId: CASE, question: "Who was seen at Pier 9?" });
     expect(r.ok).toBe(true);
     const p = (r.body as any).answer.provenance;
-    expect(p).toMatchObject({ mode: "normal", evidenceCount: cited(r.body).length, sources: cited(r.body), timestamp: r.body.timestamp,
-      killSwitches: { DISABLE_ANSWER_REUSE: false, DISABLE_MODEL: false, DISABLE_EXPORTS: false } });
+    expect(p).toMatchObject({
+      mode: "normal",
+      evidenceCount: cited(r.body).length,
+      sources: cited(r.body),
+      timestamp: r.body.timestamp,
+      killSwitches: { DISABLE_ANSWER_REUSE: false, DISABLE_MODEL: false, DISABLE_EXPORTS: false },
+    });
     expect(p.queryHash).toMatch(/^[0-9a-f]{16}$/);
     const entry = await answerEntry(r.body.requestId);
     expect(entry.provenance_sha256).toBe(sha256Hex(canonicalJson(p)));
@@ -58,10 +63,16 @@ describeEachDatabase("answer reuse, kill switches and provenance", (fixture) => 
     const again = await askQuestion(reyes, { caseId: CASE, question: "  what happened at  PIER 9? " });
     expect(again.ok).toBe(true);
     const p = (again.body as any).answer.provenance;
-    expect(p).toMatchObject({ mode: "reused", reusedFrom: first.body.requestId, queryHash: (first.body as any).answer.provenance.queryHash });
+    expect(p).toMatchObject({
+      mode: "reused",
+      reusedFrom: first.body.requestId,
+      queryHash: (first.body as any).answer.provenance.queryHash,
+    });
     expect(again.body.requestId).not.toBe(first.body.requestId);
     expect((again.body as any).answer.answerText).toBe((first.body as any).answer.answerText);
-    expect(await decisions(again.body.requestId)).toEqual([expect.objectContaining({ decision: "granted", candidate_request_id: first.body.requestId })]);
+    expect(await decisions(again.body.requestId)).toEqual([
+      expect.objectContaining({ decision: "granted", candidate_request_id: first.body.requestId }),
+    ]);
     const entry = await answerEntry(again.body.requestId);
     expect(entry.reused_from).toBe(first.body.requestId);
     expect(entry.answer_sha256).toBe((await answerEntry(first.body.requestId)).answer_sha256);
@@ -86,16 +97,27 @@ describeEachDatabase("answer reuse, kill switches and provenance", (fixture) => 
     const first = await askQuestion(reyes, q);
     const ids = cited(first.body);
     expect(ids.length).toBeGreaterThan(0);
-    await db.prisma.evidence.update({ where: { caseId_id: { caseId: CASE, id: ids[0] } }, data: { content: { set: (await db.prisma.evidence.findUniqueOrThrow({ where: { caseId_id: { caseId: CASE, id: ids[0] } } })).content + " (amended)" } } });
+    await db.prisma.evidence.update({
+      where: { caseId_id: { caseId: CASE, id: ids[0] } },
+      data: {
+        content: {
+          set: (await db.prisma.evidence.findUniqueOrThrow({ where: { caseId_id: { caseId: CASE, id: ids[0] } } })).content + " (amended)",
+        },
+      },
+    });
     const edited = await askQuestion(reyes, q);
     expect((edited.body as any).answer.provenance.mode).toBe("normal");
-    expect(await decisions(edited.body.requestId)).toEqual([expect.objectContaining({ decision: "denied", reason: "evidence_changed", evidence_id: ids[0] })]);
+    expect(await decisions(edited.body.requestId)).toEqual([
+      expect.objectContaining({ decision: "denied", reason: "evidence_changed", evidence_id: ids[0] }),
+    ]);
 
     const fresh = cited(edited.body);
     await revokeEvidence(db.prisma, admin, { caseId: CASE, evidenceId: fresh[0], reason: "court order" });
     const afterRevoke = await askQuestion(reyes, q);
     expect((afterRevoke.body as any).answer.provenance.mode).toBe("normal");
-    expect(await decisions(afterRevoke.body.requestId)).toEqual([expect.objectContaining({ decision: "denied", reason: "evidence_inactive_or_missing", evidence_id: fresh[0] })]);
+    expect(await decisions(afterRevoke.body.requestId)).toEqual([
+      expect.objectContaining({ decision: "denied", reason: "evidence_inactive_or_missing", evidence_id: fresh[0] }),
+    ]);
     expect(cited(afterRevoke.body)).not.toContain(fresh[0]);
   });
 

@@ -25,7 +25,9 @@ function hiddenOnlyNames(): string[] {
     ...s.visible.nodes.map((n) => `${n.id} ${n.label} ${JSON.stringify(n.properties ?? {})}`),
     ...s.visible.edges.map((e) => JSON.stringify(e)),
     s.case.title,
-  ].join(" ").toLowerCase();
+  ]
+    .join(" ")
+    .toLowerCase();
   const names = new Set<string>();
   for (const e of s.hidden.evidence) for (const w of e.content.match(/\b[A-Z][a-z]{3,}\b/g) ?? []) names.add(w);
   // Not a word of the visible case in any form (a shared stem would make the visible retrieval differ).
@@ -67,7 +69,10 @@ describeEachDatabase("hidden counts in answers", (fixture) => {
     // What it says instead: the case totals, the same numbers the case list shows her.
     const [listed] = (await listCases(kim)).filter((c) => c.id === CASE);
     const hidden = hiddenUnknowns(baseline.body);
-    expect(hidden.map((u: any) => u.counts)).toEqual([{ evidence: listed.hidden.evidence }, { nodes: listed.hidden.nodes, edges: listed.hidden.edges }]);
+    expect(hidden.map((u: any) => u.counts)).toEqual([
+      { evidence: listed.hidden.evidence },
+      { nodes: listed.hidden.nodes, edges: listed.hidden.edges },
+    ]);
     expect(listed.hidden.evidence).toBeGreaterThan(0);
   });
 
@@ -83,7 +88,9 @@ describeEachDatabase("hidden counts in answers", (fixture) => {
     const { db } = fixture();
     const word = words[0];
     await askQuestion(kim, { caseId: CASE, question: `Who is ${word}?` });
-    const [row] = await db.prisma.$queryRaw<Array<{ payload: any }>>`SELECT payload FROM "ledger" WHERE kind = 'graphrag.answer' ORDER BY seq DESC LIMIT 1`;
+    const [row] = await db.prisma.$queryRaw<
+      Array<{ payload: any }>
+    >`SELECT payload FROM "ledger" WHERE kind = 'graphrag.answer' ORDER BY seq DESC LIMIT 1`;
     expect(row.payload.policy_filtered_count).toBeGreaterThan(0);
     // Her history does not show the per-question count either.
     const history = await questionHistory(await openCase(kim, CASE), kim);

@@ -31,7 +31,12 @@ describeEachDatabase("ledger append-only in the database", (fixture) => {
     ledger = new PrismaLedger(fixture().db, { signer: async () => signer, checkpointEvery: 5 });
     for (let i = 0; i < 12; i++) {
       const q = `question ${i}`;
-      await ledger.append({ kind: "graphrag.answer", tenantId: "t1", payload: { i, query_sha256: sha256Text(q) }, redactable: { questionText: q } });
+      await ledger.append({
+        kind: "graphrag.answer",
+        tenantId: "t1",
+        payload: { i, query_sha256: sha256Text(q) },
+        redactable: { questionText: q },
+      });
     }
     await ledger.flush();
   });
@@ -54,7 +59,11 @@ describeEachDatabase("ledger append-only in the database", (fixture) => {
 
   it("checkpoints are append-only too", async () => {
     const { db } = fixture();
-    for (const sql of [`UPDATE "ledger_checkpoint" SET root_hash = repeat('0', 64)`, `DELETE FROM "ledger_checkpoint"`, `TRUNCATE "ledger_checkpoint"`]) {
+    for (const sql of [
+      `UPDATE "ledger_checkpoint" SET root_hash = repeat('0', 64)`,
+      `DELETE FROM "ledger_checkpoint"`,
+      `TRUNCATE "ledger_checkpoint"`,
+    ]) {
       await rejects(db.prisma.$executeRawUnsafe(sql), /CGL01|append-only/);
     }
     expect((await ledger.listCheckpoints()).map((c) => c.treeSize)).toEqual([10, 5]);
@@ -62,11 +71,21 @@ describeEachDatabase("ledger append-only in the database", (fixture) => {
 
   it("the redactable part can only be erased: no delete, no rewrite, no second erase", async () => {
     const { db } = fixture();
-    for (const sql of [`DELETE FROM "ledger_redactable" WHERE seq = 1`, `TRUNCATE "ledger_redactable"`, `UPDATE "ledger_redactable" SET question_text = 'other' WHERE seq = 2`, `UPDATE "ledger_redactable" SET seq = 99 WHERE seq = 2`]) {
+    for (const sql of [
+      `DELETE FROM "ledger_redactable" WHERE seq = 1`,
+      `TRUNCATE "ledger_redactable"`,
+      `UPDATE "ledger_redactable" SET question_text = 'other' WHERE seq = 2`,
+      `UPDATE "ledger_redactable" SET seq = 99 WHERE seq = 2`,
+    ]) {
       await rejects(db.prisma.$executeRawUnsafe(sql), /CGL01|append-only|only allows erasing/);
     }
-    expect(await db.prisma.$executeRawUnsafe(`UPDATE "ledger_redactable" SET question_text = NULL, erased_at = now() WHERE seq = 2`)).toBe(1);
-    await rejects(db.prisma.$executeRawUnsafe(`UPDATE "ledger_redactable" SET question_text = NULL, erased_at = now() WHERE seq = 2`), /only allows erasing/);
+    expect(await db.prisma.$executeRawUnsafe(`UPDATE "ledger_redactable" SET question_text = NULL, erased_at = now() WHERE seq = 2`)).toBe(
+      1,
+    );
+    await rejects(
+      db.prisma.$executeRawUnsafe(`UPDATE "ledger_redactable" SET question_text = NULL, erased_at = now() WHERE seq = 2`),
+      /only allows erasing/,
+    );
     const [e2] = await ledger.entries(2, 2);
     expect(e2.questionText).toBeNull();
     expect(e2.questionErasedAt).not.toBeNull();
@@ -78,7 +97,9 @@ describeEachDatabase("ledger append-only in the database", (fixture) => {
     const head = await ledger.head();
     const seq = head.size + 1;
     const createdAt = new Date().toISOString();
-    const make = (over: Partial<{ seq: number; prev: string; body: string; hash: string; kind: string; at: string; subtrees: string[] }> = {}) => {
+    const make = (
+      over: Partial<{ seq: number; prev: string; body: string; hash: string; kind: string; at: string; subtrees: string[] }> = {},
+    ) => {
       const s = over.seq ?? seq;
       const kind = over.kind ?? "note";
       const at = over.at ?? createdAt;
@@ -87,11 +108,20 @@ describeEachDatabase("ledger append-only in the database", (fixture) => {
       const hash = over.hash ?? hashOfBody(prev, body);
       return db.prisma.$executeRawUnsafe(
         `INSERT INTO "ledger" (seq, prev_hash, entry_hash, kind, body, created_at, subtree_hashes) VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7::text[])`,
-        s, prev, hash, kind, body, at, over.subtrees ?? [],
+        s,
+        prev,
+        hash,
+        kind,
+        body,
+        at,
+        over.subtrees ?? [],
       );
     };
     await rejects(make({ prev: "a".repeat(64) }), /CGL02|continue the chain/);
-    await rejects(make({ seq: seq + 1, body: entryBodyOf({ seq: seq + 1, kind: "note", createdAt, payload: { x: 1 } }) }), /CGL02|continue the chain/);
+    await rejects(
+      make({ seq: seq + 1, body: entryBodyOf({ seq: seq + 1, kind: "note", createdAt, payload: { x: 1 } }) }),
+      /CGL02|continue the chain/,
+    );
     await rejects(make({ hash: "b".repeat(64) }), /CGL02|not sha256/);
     await rejects(make({ kind: "other", body: entryBodyOf({ seq, kind: "note", createdAt, payload: { x: 1 } }) }), /CGL02|does not match/);
     const earlier = new Date(Date.parse(head.createdAt!) - 60_000).toISOString();
@@ -104,8 +134,12 @@ describeEachDatabase("ledger append-only in the database", (fixture) => {
   });
 
   it("question text must be bound to the entry by query_sha256; one bad entry in a batch does not fail the others", async () => {
-    await expect(ledger.append({ kind: "graphrag.answer", payload: { query_sha256: sha256Text("a") }, redactable: { questionText: "b" } })).rejects.toMatchObject({ code: "CG-AUDIT-001" });
-    await expect(ledger.append({ kind: "graphrag.answer", payload: {}, redactable: { questionText: "b" } })).rejects.toMatchObject({ code: "CG-AUDIT-001" });
+    await expect(
+      ledger.append({ kind: "graphrag.answer", payload: { query_sha256: sha256Text("a") }, redactable: { questionText: "b" } }),
+    ).rejects.toMatchObject({ code: "CG-AUDIT-001" });
+    await expect(ledger.append({ kind: "graphrag.answer", payload: {}, redactable: { questionText: "b" } })).rejects.toMatchObject({
+      code: "CG-AUDIT-001",
+    });
     const before = (await ledger.head()).size;
     // "\u0000" cannot be stored in PostgreSQL JSON: that entry fails, the ones queued with it are written.
     const results = await Promise.allSettled([
@@ -154,7 +188,11 @@ describe.runIf(backends.includes("postgresql"))("an application role cannot swit
       const signer = testSigner();
       const ledger = new PrismaLedger(appDb, { signer: async () => signer, checkpointEvery: 2 });
       for (let i = 0; i < 4; i++) {
-        await ledger.append({ kind: "graphrag.answer", payload: { i, query_sha256: sha256Text(`q${i}`) }, redactable: { questionText: `q${i}` } });
+        await ledger.append({
+          kind: "graphrag.answer",
+          payload: { i, query_sha256: sha256Text(`q${i}`) },
+          redactable: { questionText: `q${i}` },
+        });
       }
       await ledger.flush();
       expect(await runRetention(ledger, 1, new Date(Date.now() + 2 * 86_400_000))).toMatchObject({ erased: 4 });
@@ -175,7 +213,12 @@ describe.runIf(backends.includes("postgresql"))("an application role cannot swit
       );
 
       const report = await ledger.verify({ trustedKeys: [signer.publicKey] });
-      expect(report).toMatchObject({ ok: true, size: 5, protectionProblems: [], connectedAs: { role, superuser: false, ownsLedger: false, canBypass: false } });
+      expect(report).toMatchObject({
+        ok: true,
+        size: 5,
+        protectionProblems: [],
+        connectedAs: { role, superuser: false, ownsLedger: false, canBypass: false },
+      });
       // The owner (the migrating role) still could, and verify says so when connected as it.
       const owner = await new PrismaLedger(fresh.db).verify({ trustedKeys: [signer.publicKey] });
       expect(owner.connectedAs).toMatchObject({ canBypass: true });

@@ -25,7 +25,12 @@ describe.runIf(backends.includes("postgresql"))("casegraph audit (PostgreSQL)", 
     const ledger = new PrismaLedger(fresh.db);
     for (let i = 0; i < 12; i++) {
       const q = `question number ${i}`;
-      await ledger.append({ kind: "graphrag.answer", tenantId: i % 3 ? "t1" : "t2", payload: { i, query_sha256: sha256Text(q), prompt_version: "prompt_v1" }, redactable: { questionText: q } });
+      await ledger.append({
+        kind: "graphrag.answer",
+        tenantId: i % 3 ? "t1" : "t2",
+        payload: { i, query_sha256: sha256Text(q), prompt_version: "prompt_v1" },
+        redactable: { questionText: q },
+      });
     }
   });
 
@@ -62,7 +67,10 @@ describe.runIf(backends.includes("postgresql"))("casegraph audit (PostgreSQL)", 
     const other = testSigner();
     const { signCheckpoint } = await import("@/lib/domain/checkpoint");
     const resigned = JSON.parse(await readFile(proofFile, "utf8"));
-    resigned.checkpoint = signCheckpoint({ treeSize: resigned.checkpoint.treeSize, rootHash: resigned.checkpoint.rootHash, time: resigned.checkpoint.time }, other.privateKey);
+    resigned.checkpoint = signCheckpoint(
+      { treeSize: resigned.checkpoint.treeSize, rootHash: resigned.checkpoint.rootHash, time: resigned.checkpoint.time },
+      other.privateKey,
+    );
     resigned.publicKey = other.publicKeyPem;
     await writeFile(forgedFile, JSON.stringify(resigned));
     expect((await cli(["audit", "verify-proof", forgedFile], bare)).code).toBe(0);
@@ -117,12 +125,22 @@ describe.runIf(backends.includes("postgresql"))("casegraph audit (PostgreSQL)", 
   it("with PostgreSQL and no signing key: refused in production (CG-SYS-003, nothing invented); generated into the data folder otherwise", async () => {
     const own = await mkdtemp(path.join(os.tmpdir(), "cg-pg-key-"));
     try {
-      const prod = await cli(["audit", "checkpoint"], { ...env, CASEGRAPH_DATA_DIR: own, CASEGRAPH_LEDGER_SIGNING_KEY: "", NODE_ENV: "production" });
+      const prod = await cli(["audit", "checkpoint"], {
+        ...env,
+        CASEGRAPH_DATA_DIR: own,
+        CASEGRAPH_LEDGER_SIGNING_KEY: "",
+        NODE_ENV: "production",
+      });
       expect(prod.code).toBe(1);
       expect(prod.stderr).toContain("CG-SYS-003");
       expect(prod.stderr).toContain("CASEGRAPH_LEDGER_SIGNING_KEY");
       await expect(stat(path.join(own, "ledger-signing-key.pem"))).rejects.toThrow();
-      const dev = await cli(["audit", "checkpoint"], { ...env, CASEGRAPH_DATA_DIR: own, CASEGRAPH_LEDGER_SIGNING_KEY: "", NODE_ENV: "development" });
+      const dev = await cli(["audit", "checkpoint"], {
+        ...env,
+        CASEGRAPH_DATA_DIR: own,
+        CASEGRAPH_LEDGER_SIGNING_KEY: "",
+        NODE_ENV: "development",
+      });
       expect(dev.code, dev.stderr).toBe(0);
       expect((await stat(path.join(own, "ledger-signing-key.pem"))).mode & 0o777).toBe(0o600);
     } finally {

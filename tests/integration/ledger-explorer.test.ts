@@ -9,7 +9,14 @@ import { leafHashOfEntry, verifyInclusion } from "@/lib/domain/merkle";
 import { entryHashOf } from "@/lib/domain/ledger-chain";
 import { artifactCsv, artifactJson, buildArtifact, exportAndRecord } from "@/lib/server/audit/export";
 import { reviewerStores } from "@/lib/server/audit/visibility";
-import { auditEntryDetail, explorerFiltersSchema, explorerOptions, listAuditEntries, questionQuery, type ExplorerFilters } from "@/lib/server/audit/explorer";
+import {
+  auditEntryDetail,
+  explorerFiltersSchema,
+  explorerOptions,
+  listAuditEntries,
+  questionQuery,
+  type ExplorerFilters,
+} from "@/lib/server/audit/explorer";
 import { importDemo } from "../support/auth-fixture";
 import { describeEachDatabase } from "../support/databases";
 import { bypassingTriggers, testSigner } from "../support/ledger";
@@ -42,7 +49,13 @@ function specs(): Spec[] {
     const tenant = i % 5 === 4 ? "cyber-jcu" : "metro-pd";
     const day = DAYS[Math.floor((i / 90) * DAYS.length)];
     if (i % 11 === 3) {
-      out.push({ tenant, actor: tenant === "metro-pd" ? "admin@metro.example" : "admin@cyber.example", caseId: null, kind: "admin.user.update", day });
+      out.push({
+        tenant,
+        actor: tenant === "metro-pd" ? "admin@metro.example" : "admin@cyber.example",
+        caseId: null,
+        kind: "admin.user.update",
+        day,
+      });
       continue;
     }
     out.push({
@@ -99,13 +112,37 @@ describeEachDatabase("audit explorer and export", (fixture) => {
       const payload: Record<string, unknown> =
         s.kind === "graphrag.answer"
           ? {
-              tenant_id: s.tenant, actor_id: userId.get(s.actor), case_id: s.caseId, query_sha256: s.q ? sha256Text(s.q) : null,
-              response_type: s.rt, needs_review: s.review, all_citations_in_context: !s.outside, policy_filtered_count: s.filtered,
-              model: s.model, prompt_version: s.pv, citation_ids: s.cites, citation_count: s.cites?.length, confidence: s.review ? 0.3 : 0.8, latency_ms: 12,
+              tenant_id: s.tenant,
+              actor_id: userId.get(s.actor),
+              case_id: s.caseId,
+              query_sha256: s.q ? sha256Text(s.q) : null,
+              response_type: s.rt,
+              needs_review: s.review,
+              all_citations_in_context: !s.outside,
+              policy_filtered_count: s.filtered,
+              model: s.model,
+              prompt_version: s.pv,
+              citation_ids: s.cites,
+              citation_count: s.cites?.length,
+              confidence: s.review ? 0.3 : 0.8,
+              latency_ms: 12,
             }
           : { actor: { id: userId.get(s.actor) }, target: { type: "user", id: "u-x", tenantId: s.tenant }, before: {}, after: {} };
       const [e] = await db.prisma.$transaction((tx) =>
-        appendInTx(tx, [{ kind: s.kind, payload, tenantId: s.tenant, actorId: userId.get(s.actor) ?? null, caseId: s.caseId, ...(s.q ? { redactable: { questionText: s.q } } : {}) }], () => at),
+        appendInTx(
+          tx,
+          [
+            {
+              kind: s.kind,
+              payload,
+              tenantId: s.tenant,
+              actorId: userId.get(s.actor) ?? null,
+              caseId: s.caseId,
+              ...(s.q ? { redactable: { questionText: s.q } } : {}),
+            },
+          ],
+          () => at,
+        ),
       );
       seqOf.set(s, e.seq);
     }
@@ -120,7 +157,15 @@ describeEachDatabase("audit explorer and export", (fixture) => {
       .filter((s) => s.tenant === tenant)
       .filter((s) => !f.user || userId.get(s.actor) === f.user)
       .filter((s) => !f.case || s.caseId === f.case)
-      .filter((s) => f.kind === "all" || (f.kind === "answers" ? s.kind === "graphrag.answer" : f.kind === "admin" ? s.kind.startsWith("admin.") : s.kind.startsWith("audit.")))
+      .filter(
+        (s) =>
+          f.kind === "all" ||
+          (f.kind === "answers"
+            ? s.kind === "graphrag.answer"
+            : f.kind === "admin"
+              ? s.kind.startsWith("admin.")
+              : s.kind.startsWith("audit.")),
+      )
       .filter((s) => !f.from || s.day >= f.from)
       .filter((s) => !f.to || s.day <= f.to)
       .filter((s) => !f.responseType || s.rt === f.responseType)
@@ -129,7 +174,20 @@ describeEachDatabase("audit explorer and export", (fixture) => {
       .filter((s) => !f.needsReview || s.review === true)
       .filter((s) => !f.citationsOutside || s.outside === true)
       .filter((s) => !f.policyFiltered || (s.filtered ?? 0) > 0)
-      .filter((s) => !f.q || (s.q !== undefined && questionQuery(f.q) !== null && questionQuery(f.q)!.split(" & ").every((t) => s.q!.toLowerCase().match(/[\p{L}\p{N}]+/gu)!.some((w) => w.startsWith(t.replace(":*", ""))))))
+      .filter(
+        (s) =>
+          !f.q ||
+          (s.q !== undefined &&
+            questionQuery(f.q) !== null &&
+            questionQuery(f.q)!
+              .split(" & ")
+              .every((t) =>
+                s
+                  .q!.toLowerCase()
+                  .match(/[\p{L}\p{N}]+/gu)!
+                  .some((w) => w.startsWith(t.replace(":*", ""))),
+              )),
+      )
       .map((s) => seqOf.get(s)!)
       .sort((a, b) => b - a);
 
@@ -183,7 +241,9 @@ describeEachDatabase("audit explorer and export", (fixture) => {
     expect(cyber).toEqual(expectedSeqs("cyber-jcu", explorerFiltersSchema.parse({})));
     expect(metro.filter((s) => cyber.includes(s))).toEqual([]);
     const cyberAnswer = all.find((s) => s.tenant === "cyber-jcu" && s.kind === "graphrag.answer")!;
-    await expect(auditEntryDetail(fixture().db.prisma, ledger, reviewerStores(fixture().db), sup, seqOf.get(cyberAnswer)!)).rejects.toMatchObject({ code: "CG-ACCESS-003" });
+    await expect(
+      auditEntryDetail(fixture().db.prisma, ledger, reviewerStores(fixture().db), sup, seqOf.get(cyberAnswer)!),
+    ).rejects.toMatchObject({ code: "CG-ACCESS-003" });
     const options = await explorerOptions(fixture().db.prisma, sup);
     expect(options.users.every((u) => u.email.endsWith("@metro.example"))).toBe(true);
     expect(options.models).toEqual(["offline:casegraph-extractive-v1", "openai:gpt-4o"]);
@@ -207,9 +267,16 @@ describeEachDatabase("audit explorer and export", (fixture) => {
     expect(forSup.question).toMatchObject({ text: s.q, matchesHash: true, source: "stored" });
 
     // Text swapped behind the ledger's back (superuser, triggers off) no longer matches the hashed digest.
-    await bypassingTriggers(fixture().db, [{ sql: `UPDATE "ledger_redactable" SET question_text = 'something else' WHERE seq = $1`, params: [seq] }]);
-    expect((await auditEntryDetail(fixture().db.prisma, ledger, reviewerStores(fixture().db), sup, seq)).question).toMatchObject({ text: "something else", matchesHash: false });
-    await bypassingTriggers(fixture().db, [{ sql: `UPDATE "ledger_redactable" SET question_text = $2 WHERE seq = $1`, params: [seq, s.q] }]);
+    await bypassingTriggers(fixture().db, [
+      { sql: `UPDATE "ledger_redactable" SET question_text = 'something else' WHERE seq = $1`, params: [seq] },
+    ]);
+    expect((await auditEntryDetail(fixture().db.prisma, ledger, reviewerStores(fixture().db), sup, seq)).question).toMatchObject({
+      text: "something else",
+      matchesHash: false,
+    });
+    await bypassingTriggers(fixture().db, [
+      { sql: `UPDATE "ledger_redactable" SET question_text = $2 WHERE seq = $1`, params: [seq, s.q] },
+    ]);
   });
 
   it("the compliance artifact is deterministic, every entry in it is provable offline, and exporting is recorded", async () => {
@@ -220,7 +287,11 @@ describeEachDatabase("audit explorer and export", (fixture) => {
     expect(a).toBe(b);
     const artifact = JSON.parse(a);
     expect(artifact.format).toBe("casegraph.compliance-artifact/v1");
-    expect(artifact.entries.map((e: { seq: number }) => e.seq)).toEqual(expectedSeqs("metro-pd", explorerFiltersSchema.parse({})).filter((s) => s >= 5 && s <= 60).sort((x, y) => x - y));
+    expect(artifact.entries.map((e: { seq: number }) => e.seq)).toEqual(
+      expectedSeqs("metro-pd", explorerFiltersSchema.parse({}))
+        .filter((s) => s >= 5 && s <= 60)
+        .sort((x, y) => x - y),
+    );
     expect(artifact.checkpoint.treeSize).toBe(60);
     expect(verifyCheckpoint(artifact.checkpoint, signer.publicKey)).toBe(true);
     for (const e of artifact.entries) {
@@ -232,10 +303,20 @@ describeEachDatabase("audit explorer and export", (fixture) => {
     expect(artifact.evidenceIdsCited).toContain("EV-C-013");
     expect(artifact.killSwitches).toEqual({ recorded: [] });
 
-    const recorded = await exportAndRecord(ledger, req, { userId: sup.userId, email: sup.email, tenantId: sup.tenantId, via: "session" }, "json");
+    const recorded = await exportAndRecord(
+      ledger,
+      req,
+      { userId: sup.userId, email: sup.email, tenantId: sup.tenantId, via: "session" },
+      "json",
+    );
     expect(recorded.text).toBe(a); // recording the export afterwards does not change what was exported
     const [entry] = await ledger.entries(recorded.recordedSeq, recorded.recordedSeq);
-    expect(entry).toMatchObject({ kind: "audit.export", tenantId: "metro-pd", actorId: sup.userId, payload: { artifact_sha256: sha256Text(a), entry_count: artifact.entries.length, from_seq: 5, to_seq: 60 } });
+    expect(entry).toMatchObject({
+      kind: "audit.export",
+      tenantId: "metro-pd",
+      actorId: sup.userId,
+      payload: { artifact_sha256: sha256Text(a), entry_count: artifact.entries.length, from_seq: 5, to_seq: 60 },
+    });
     expect(recorded.recordedSeq).toBe(head + 1);
     const exports = await listAuditEntries(fixture().db.prisma, sup, explorerFiltersSchema.parse({ kind: "audit" }));
     expect(exports.rows.map((r) => r.seq)).toContain(recorded.recordedSeq);
@@ -245,21 +326,36 @@ describeEachDatabase("audit explorer and export", (fixture) => {
     const { db } = fixture();
     const q = '=HYPERLINK("http://evil.example","click"), and "quotes"';
     const [e] = await db.prisma.$transaction((tx) =>
-      appendInTx(tx, [{ kind: "graphrag.answer", tenantId: "metro-pd", payload: { query_sha256: sha256Text(q), response_type: "answer" }, redactable: { questionText: q } }]),
+      appendInTx(tx, [
+        {
+          kind: "graphrag.answer",
+          tenantId: "metro-pd",
+          payload: { query_sha256: sha256Text(q), response_type: "answer" },
+          redactable: { questionText: q },
+        },
+      ]),
     );
     const csv = artifactCsv(await buildArtifact(ledger, { fromSeq: e.seq, toSeq: e.seq, tenantId: "metro-pd", includeQuestionText: true }));
     const lines = csv.trimEnd().split("\r\n");
     expect(lines).toHaveLength(2);
     expect(lines[0].split(",")[0]).toBe("seq");
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil.example"",""click""), and ""quotes"""`);
-    const noText = artifactCsv(await buildArtifact(ledger, { fromSeq: e.seq, toSeq: e.seq, tenantId: "metro-pd", includeQuestionText: false }));
+    const noText = artifactCsv(
+      await buildArtifact(ledger, { fromSeq: e.seq, toSeq: e.seq, tenantId: "metro-pd", includeQuestionText: false }),
+    );
     expect(noText).not.toContain("HYPERLINK");
   });
 
   it("an export range outside the ledger or too wide is refused", async () => {
     const head = (await ledger.head()).size;
-    await expect(buildArtifact(ledger, { fromSeq: 0, toSeq: 3, tenantId: null, includeQuestionText: false })).rejects.toMatchObject({ code: "CG-INPUT-005" });
-    await expect(buildArtifact(ledger, { fromSeq: 1, toSeq: head + 1, tenantId: null, includeQuestionText: false })).rejects.toMatchObject({ code: "CG-INPUT-005" });
-    await expect(buildArtifact(ledger, { fromSeq: 5, toSeq: 4, tenantId: null, includeQuestionText: false })).rejects.toMatchObject({ code: "CG-INPUT-005" });
+    await expect(buildArtifact(ledger, { fromSeq: 0, toSeq: 3, tenantId: null, includeQuestionText: false })).rejects.toMatchObject({
+      code: "CG-INPUT-005",
+    });
+    await expect(buildArtifact(ledger, { fromSeq: 1, toSeq: head + 1, tenantId: null, includeQuestionText: false })).rejects.toMatchObject({
+      code: "CG-INPUT-005",
+    });
+    await expect(buildArtifact(ledger, { fromSeq: 5, toSeq: 4, tenantId: null, includeQuestionText: false })).rejects.toMatchObject({
+      code: "CG-INPUT-005",
+    });
   });
 });

@@ -16,7 +16,13 @@ describeEachDatabase("ledger maintenance", (fixture) => {
     const ledger = useTestRuntime(db);
     const q = "a question asked 400 days ago";
     const old = Date.now() - 400 * 86_400_000;
-    await db.prisma.$transaction((tx) => appendInTx(tx, [{ kind: "graphrag.answer", tenantId: "t1", payload: { query_sha256: sha256Text(q) }, redactable: { questionText: q } }], () => old));
+    await db.prisma.$transaction((tx) =>
+      appendInTx(
+        tx,
+        [{ kind: "graphrag.answer", tenantId: "t1", payload: { query_sha256: sha256Text(q) }, redactable: { questionText: q } }],
+        () => old,
+      ),
+    );
     const r = await runLedgerMaintenance();
     expect(r.retention).toMatchObject({ erased: 1, recordedSeq: 2 });
     expect(r.checkpoints).toEqual([2]);
@@ -31,7 +37,8 @@ describeEachDatabase("ledger maintenance", (fixture) => {
   it("catch-up signs the missed multiple of N and the head, once; without a key it does nothing", async () => {
     const { db } = fixture();
     const signer = testSigner();
-    for (let i = 0; i < 25; i++) await db.prisma.$transaction((tx) => appendInTx(tx, [{ kind: "admin.user.update", tenantId: "t1", payload: { i } }]));
+    for (let i = 0; i < 25; i++)
+      await db.prisma.$transaction((tx) => appendInTx(tx, [{ kind: "admin.user.update", tenantId: "t1", payload: { i } }]));
     expect(await catchUpCheckpoints(new PrismaLedger(db), 10)).toEqual([]);
     const ledger = new PrismaLedger(db, { signer: async () => signer });
     expect(await catchUpCheckpoints(ledger, 10)).toEqual([20, 27]);

@@ -22,9 +22,11 @@ describeEachDatabase("ledger proofs", (fixture) => {
   beforeAll(async () => {
     ledger = new PrismaLedger(fixture().db, { signer: async () => signer, checkpointEvery: EVERY });
     // Mixed batches (group commit) and single appends.
-    for (let i = 0; i < N; ) {
+    for (let i = 0; i < N;) {
       const n = Math.min(1 + (i % 7), N - i);
-      await Promise.all(Array.from({ length: n }, (_, j) => ledger.append({ kind: "graphrag.answer", tenantId: "t1", payload: { i: i + j } })));
+      await Promise.all(
+        Array.from({ length: n }, (_, j) => ledger.append({ kind: "graphrag.answer", tenantId: "t1", payload: { i: i + j } })),
+      );
       i += n;
     }
     await ledger.flush();
@@ -60,7 +62,21 @@ describeEachDatabase("ledger proofs", (fixture) => {
     for (const cp of cps) {
       expect(cp.keyId).toBe(signer.keyId);
       expect(cp.rootHash).toBe(rootOfLeaves(leaves.slice(0, cp.treeSize)));
-      expect(verifyProofFile({ format: "casegraph.ledger-proof/v1", type: "consistency", fromSize: cp.treeSize, toSize: cp.treeSize, path: [], fromCheckpoint: cp, toCheckpoint: cp, publicKey: signer.publicKeyPem }, signer.publicKey).ok).toBe(true);
+      expect(
+        verifyProofFile(
+          {
+            format: "casegraph.ledger-proof/v1",
+            type: "consistency",
+            fromSize: cp.treeSize,
+            toSize: cp.treeSize,
+            path: [],
+            fromCheckpoint: cp,
+            toCheckpoint: cp,
+            publicKey: signer.publicKeyPem,
+          },
+          signer.publicKey,
+        ).ok,
+      ).toBe(true);
     }
   });
 
@@ -72,7 +88,10 @@ describeEachDatabase("ledger proofs", (fixture) => {
     expect(good).toMatchObject({ ok: true, type: "inclusion", keySource: "given", keyId: signer.keyId });
     expect(verifyProofFile(JSON.parse(JSON.stringify(file))).keySource).toBe("embedded");
 
-    const failed = (f: unknown, k = key) => verifyProofFile(f, k).checks.filter((c) => !c.ok).map((c) => c.name);
+    const failed = (f: unknown, k = key) =>
+      verifyProofFile(f, k)
+        .checks.filter((c) => !c.ok)
+        .map((c) => c.name);
     const clone = (): InclusionProofFile => JSON.parse(JSON.stringify(file));
     let f = clone();
     (f.entry.payload as Record<string, unknown>).i = 999;
@@ -164,7 +183,10 @@ describe.runIf(backends.includes("postgresql"))("ledger under 50 concurrent writ
       const leaves = rows.map((r) => leafHashOfEntry(r.entry_hash));
       const root = (await ledger.checkpointAt(1000))!.rootHash;
       expect(root).toBe(rootOfLeaves(leaves));
-      const proofs = await ledger.inclusionProofs(rows.map((r) => r.seq), 1000);
+      const proofs = await ledger.inclusionProofs(
+        rows.map((r) => r.seq),
+        1000,
+      );
       for (const r of rows) expect(verifyInclusion(r.seq - 1, 1000, leaves[r.seq - 1], proofs.get(r.seq)!, root)).toBe(true);
       for (let i = 0; i + 1 < cps.length; i++) {
         const file = await consistencyProofFor(ledger, cps[i], cps[i + 1], "read");

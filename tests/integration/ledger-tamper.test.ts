@@ -50,7 +50,11 @@ describeEachDatabase("ledger tamper evidence", (fixture) => {
     const rnd = prng(7);
     for (let i = 0; i < N; i++) {
       const s = Array.from({ length: 16 }, () => letters[Math.floor(rnd() * 26)]).join("");
-      await ledger.append({ kind: i % 5 === 0 ? "admin.user.update" : "graphrag.answer", tenantId: "t1", payload: { i, s, nested: { b: [1, 2, { c: "ü" }], a: null } } });
+      await ledger.append({
+        kind: i % 5 === 0 ? "admin.user.update" : "graphrag.answer",
+        tenantId: "t1",
+        payload: { i, s, nested: { b: [1, 2, { c: "ü" }], a: null } },
+      });
     }
     await ledger.flush();
     original = await rawRows(db);
@@ -99,7 +103,14 @@ describeEachDatabase("ledger tamper evidence", (fixture) => {
         const prev = k === 1 ? GENESIS_HASH : rows[k - 2].entry_hash;
         const createdAt = rows[k - 1].created_at;
         const body = entryBodyOf({ seq: k, kind: "graphrag.answer", createdAt, payload: { forged: true } });
-        const forged: RawLedgerRow = { ...rows[k - 1], seq: k, kind: "graphrag.answer", prev_hash: prev, body, entry_hash: hashOfBody(prev, body) };
+        const forged: RawLedgerRow = {
+          ...rows[k - 1],
+          seq: k,
+          kind: "graphrag.answer",
+          prev_hash: prev,
+          body,
+          entry_hash: hashOfBody(prev, body),
+        };
         const fixedPrefix = withSubtrees([...rows.slice(0, k - 1), forged]);
         const shifted = rows.slice(k - 1).map((r) => ({ ...r, seq: r.seq + 1 }));
         shifted[0].prev_hash = forged.entry_hash;

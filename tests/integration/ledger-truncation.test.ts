@@ -12,10 +12,17 @@ import { backends, describeEachDatabase, freshDatabase } from "../support/databa
 import { bypassingTriggers, testSigner } from "../support/ledger";
 
 const append = (ledger: PrismaLedger, n: number) =>
-  Promise.all(Array.from({ length: n }, (_, i) => {
-    const q = `question ${i}`;
-    return ledger.append({ kind: "graphrag.answer", tenantId: "t1", payload: { i, query_sha256: sha256Text(q) }, redactable: { questionText: q } });
-  }));
+  Promise.all(
+    Array.from({ length: n }, (_, i) => {
+      const q = `question ${i}`;
+      return ledger.append({
+        kind: "graphrag.answer",
+        tenantId: "t1",
+        payload: { i, query_sha256: sha256Text(q) },
+        redactable: { questionText: q },
+      });
+    }),
+  );
 
 /** The attack: the newest entries from `from` on, and every checkpoint row, gone. */
 const cutFrom = (from: number) => [

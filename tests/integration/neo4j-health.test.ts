@@ -30,14 +30,21 @@ describe("health: the graph store", () => {
     const started = Date.now();
     const { status, body } = await healthWith({ ...(await embedded()), NEO4J_URI: DEAD_NEO4J_URI });
     expect(status).toBe(503);
-    expect(body, JSON.stringify(body)).toMatchObject({ status: "degraded", database: { ok: true }, graph: { ok: false, kind: "neo4j", error: "CG-GRAPH-001" } });
+    expect(body, JSON.stringify(body)).toMatchObject({
+      status: "degraded",
+      database: { ok: true },
+      graph: { ok: false, kind: "neo4j", error: "CG-GRAPH-001" },
+    });
     expect(JSON.stringify(body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|bolt:/);
     expect(Date.now() - started).toBeLessThan(30_000); // most of it is the embedded database's first open
   });
 
   it.runIf(neo4jAvailable())("is healthy with a live Neo4j and reports its latency", async () => {
     const { status, body } = await healthWith({
-      ...(await embedded()), NEO4J_URI: TEST_NEO4J_URI, NEO4J_USER: process.env.TEST_NEO4J_USER, NEO4J_PASSWORD: process.env.TEST_NEO4J_PASSWORD,
+      ...(await embedded()),
+      NEO4J_URI: TEST_NEO4J_URI,
+      NEO4J_USER: process.env.TEST_NEO4J_USER,
+      NEO4J_PASSWORD: process.env.TEST_NEO4J_PASSWORD,
     });
     expect(status).toBe(200);
     expect(body.graph).toMatchObject({ ok: true, kind: "neo4j" });

@@ -17,9 +17,12 @@ import { describeEachDatabase } from "../support/databases";
 import { demoBundle } from "../support/demo";
 import { DEAD_NEO4J_URI, TEST_NEO4J_URI, neo4jAvailable, testNeo4jConfig, testNeo4jStore, uniqueCaseIds } from "../support/neo4j";
 
-
 /** Everything both stores hold for each case of the bundle, read through the port. */
-async function graphs(db: Database, store: { nodesByIds: PrismaGraphStore["nodesByIds"]; edgesByIds: PrismaGraphStore["edgesByIds"] }, bundle: any) {
+async function graphs(
+  db: Database,
+  store: { nodesByIds: PrismaGraphStore["nodesByIds"]; edgesByIds: PrismaGraphStore["edgesByIds"] },
+  bundle: any,
+) {
   const out: Record<string, unknown> = {};
   for (const c of bundle.cases) {
     const scope: CaseScope = { tenantId: c.tenant, caseId: c.id };
@@ -41,9 +44,18 @@ function changed(bundle: any) {
   moved.id ??= `${moved.source}:${moved.type}:${moved.target}`;
   moved.target = "n-added";
   next.cases.push({
-    id: `${harbor.id}-new`, tenant: harbor.tenant, title: "New", description: "", classification: "CUI", members: [],
-    nodes: [{ id: "a", label: "Thing", properties: { name: "Alpha" } }, { id: "b", label: "Thing", properties: { name: "Beta" } }],
-    edges: [{ id: "ab", source: "a", target: "b", type: "LINK" }], evidence: [],
+    id: `${harbor.id}-new`,
+    tenant: harbor.tenant,
+    title: "New",
+    description: "",
+    classification: "CUI",
+    members: [],
+    nodes: [
+      { id: "a", label: "Thing", properties: { name: "Alpha" } },
+      { id: "b", label: "Thing", properties: { name: "Beta" } },
+    ],
+    edges: [{ id: "ab", source: "a", target: "b", type: "LINK" }],
+    evidence: [],
   });
   return next;
 }
@@ -52,7 +64,13 @@ function changed(bundle: any) {
 class FailingWrites extends Neo4jGraphWrites {
   calls = 0;
   failing = false;
-  constructor(conn: Neo4jConnection, ready: () => Promise<void>, private readonly failAt: number, private readonly dead: boolean, leaseMs: number) {
+  constructor(
+    conn: Neo4jConnection,
+    ready: () => Promise<void>,
+    private readonly failAt: number,
+    private readonly dead: boolean,
+    leaseMs: number,
+  ) {
     super(conn, ready, leaseMs);
   }
   private check() {
@@ -135,7 +153,10 @@ describeEachDatabase("import with Neo4j configured", (fixture, kind) => {
     const neo4jBefore = await graphs(db, store, bundle);
     const dead = Neo4jGraphStore.connect({ uri: DEAD_NEO4J_URI });
     const started = performance.now();
-    const err = await importBundleWithGraph(db, next, dead).then(() => null, (e) => e);
+    const err = await importBundleWithGraph(db, next, dead).then(
+      () => null,
+      (e) => e,
+    );
     await dead.close();
     expect(err).toBeInstanceOf(CasegraphError);
     expect((err as CasegraphError).toJSON().error).toMatchObject({ code: "CG-GRAPH-004", issues: [{ code: "CG-GRAPH-001" }] });
@@ -159,7 +180,10 @@ describeEachDatabase("import with Neo4j configured", (fixture, kind) => {
     const neo4jBefore = await graphs(db, store, changed(bundle));
     // Revert to the original bundle's content, failing at the second edge batch (after nodes and edges were written).
     const flaky = new FailingStore(2, false);
-    const err = await importBundleWithGraph(db, bundle, flaky).then(() => null, (e) => e);
+    const err = await importBundleWithGraph(db, bundle, flaky).then(
+      () => null,
+      (e) => e,
+    );
     expect(err).toMatchObject({ code: "CG-GRAPH-004" });
     expect(flaky.calls).toBeGreaterThanOrEqual(2);
     expect(await exportWorkspace(db.prisma)).toBe(before);
@@ -173,13 +197,21 @@ describeEachDatabase("import with Neo4j configured", (fixture, kind) => {
     const next = structuredClone(bundle);
     next.cases[0].nodes[1].classification = "PUBLIC"; // lowered in Neo4j's first batch, never in PostgreSQL
     const dying = new FailingStore(1, true, 1);
-    const err = await importBundleWithGraph(db, next, dying).then(() => null, (e) => e);
+    const err = await importBundleWithGraph(db, next, dying).then(
+      () => null,
+      (e) => e,
+    );
     expect(err).toMatchObject({ code: "CG-GRAPH-004" });
     expect(await exportWorkspace(db.prisma)).toBe(before);
     const c = next.cases[0];
     await new Promise((r) => setTimeout(r, 20)); // its 1 ms lease lapses
     const scope = { tenantId: c.tenant, caseId: c.id };
-    expect(await store.nodesByIds(scope, [c.nodes[1].id]).then(() => null, (e) => e.code)).toBe("CG-GRAPH-005");
+    expect(
+      await store.nodesByIds(scope, [c.nodes[1].id]).then(
+        () => null,
+        (e) => e.code,
+      ),
+    ).toBe("CG-GRAPH-005");
     // Running the import again (Neo4j back) rebuilds that case from PostgreSQL and serves it again.
     const again = await importBundleWithGraph(db, next, store);
     expect(again.graph.rebuilt).toContain(c.id);
@@ -191,13 +223,24 @@ describeEachDatabase("import with Neo4j configured", (fixture, kind) => {
     if (!url) return expect(kind).toBe("pglite"); // the CLI needs a server database to share with this test
     const cli = (args: string[], neo4jUri: string) =>
       runCli(args, {
-        env: { DATABASE_URL: url, NEO4J_URI: neo4jUri, NEO4J_USER: testNeo4jConfig().user ?? "", NEO4J_PASSWORD: testNeo4jConfig().password ?? "", CASEGRAPH_SEED_DEMO: "never" },
+        env: {
+          DATABASE_URL: url,
+          NEO4J_URI: neo4jUri,
+          NEO4J_USER: testNeo4jConfig().user ?? "",
+          NEO4J_PASSWORD: testNeo4jConfig().password ?? "",
+          CASEGRAPH_SEED_DEMO: "never",
+        },
         timeout: 180_000,
       });
     const c = bundle.cases[2];
     const scope = { tenantId: c.tenant, caseId: c.id };
     await store.writes.deleteCase(c.id);
-    expect(await store.nodesByIds(scope, [c.nodes[0].id]).then(() => null, (e) => e.code)).toBe("CG-GRAPH-005");
+    expect(
+      await store.nodesByIds(scope, [c.nodes[0].id]).then(
+        () => null,
+        (e) => e.code,
+      ),
+    ).toBe("CG-GRAPH-005");
     const sync = await cli(["graph", "sync", "--case", c.id], TEST_NEO4J_URI);
     expect(sync.code, sync.stderr).toBe(0);
     expect(JSON.parse(sync.stdout)).toMatchObject({ ok: true, cases: [{ caseId: c.id, nodes: c.nodes.length, edges: c.edges.length }] });

@@ -58,7 +58,12 @@ describeNeo4j("answer pipeline: Neo4j graph store vs PostgreSQL graph store", ()
       const model = new OfflineExtractiveModel();
       viaPostgres = pipelineDeps(db, ledger, model, readEnv({}));
       // The wiring picks Neo4j when NEO4J_URI is set; its store is then used as configured for tests.
-      const wired = pipelineDeps(db, ledger, model, readEnv({ NEO4J_URI: TEST_NEO4J_URI, NEO4J_USER: testNeo4jConfig().user, NEO4J_PASSWORD: testNeo4jConfig().password }));
+      const wired = pipelineDeps(
+        db,
+        ledger,
+        model,
+        readEnv({ NEO4J_URI: TEST_NEO4J_URI, NEO4J_USER: testNeo4jConfig().user, NEO4J_PASSWORD: testNeo4jConfig().password }),
+      );
       expect(viaPostgres.graph).toBeInstanceOf(PrismaGraphStore);
       expect(wired.graph).toBeInstanceOf(Neo4jGraphStore);
       viaNeo4j = { ...wired, graph: neo4j };
@@ -71,8 +76,11 @@ describeNeo4j("answer pipeline: Neo4j graph store vs PostgreSQL graph store", ()
     });
 
     it("gives byte-identical answer JSON for every member of every demo case and a set of questions", async () => {
-      let compared = 0, answered = 0, expected = 0;
-      for (const c of bundle.cases) expected += c.members.length * ((QUESTIONS[c.id.slice(0, -suffix.length)] ?? []).slice(0, 5).length + EXTRA.length);
+      let compared = 0,
+        answered = 0,
+        expected = 0;
+      for (const c of bundle.cases)
+        expected += c.members.length * ((QUESTIONS[c.id.slice(0, -suffix.length)] ?? []).slice(0, 5).length + EXTRA.length);
       for (const c of bundle.cases) {
         const original = c.id.slice(0, -suffix.length);
         const questions = [...(QUESTIONS[original] ?? []).slice(0, 5).map((q) => q.question), ...EXTRA];
@@ -105,7 +113,11 @@ describe("answer pipeline when Neo4j is dead or does not hold the case", () => {
     db = await openDatabase({ dataDir: "memory://", migrate: true });
     bundle = demoBundle();
     // PostgreSQL only: a case that no Neo4j has ever been given.
-    bundle.cases.push({ ...bundle.cases[0], id: unloaded, evidence: bundle.cases[0].evidence.map((e: any) => ({ ...e, id: `${e.id}-u` })) });
+    bundle.cases.push({
+      ...bundle.cases[0],
+      id: unloaded,
+      evidence: bundle.cases[0].evidence.map((e: any) => ({ ...e, id: `${e.id}-u` })),
+    });
     await importBundle(db, bundle);
     ledger = new PrismaLedger(db.prisma);
     actor = await loadActor(db.prisma, { email: "lead.park@metro.example" }, "cli");

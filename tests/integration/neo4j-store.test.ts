@@ -16,13 +16,20 @@ import { DEAD_NEO4J_URI, describeNeo4j, testNeo4jStore, uniqueCaseIds } from "..
 const node = (id: string, name = id) => ({ id, label: "Thing", name, properties: { name }, classification: "PUBLIC", needToKnow: [] });
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
-  const err = await p.then(() => null, (e) => e);
+  const err = await p.then(
+    () => null,
+    (e) => e,
+  );
   expect(err).toBeInstanceOf(CasegraphError);
   return (err as CasegraphError).code;
 }
 
 /** Everything a store holds for a case, read through the port (ids taken from PostgreSQL). */
-async function snapshot(db: Database, store: { nodesByIds: PrismaGraphStore["nodesByIds"]; edgesByIds: PrismaGraphStore["edgesByIds"] }, scope: CaseScope) {
+async function snapshot(
+  db: Database,
+  store: { nodesByIds: PrismaGraphStore["nodesByIds"]; edgesByIds: PrismaGraphStore["edgesByIds"] },
+  scope: CaseScope,
+) {
   const nodeIds = (await db.prisma.graphNode.findMany({ where: { caseId: scope.caseId }, select: { id: true } })).map((n) => n.id);
   const edgeIds = (await db.prisma.graphEdge.findMany({ where: { caseId: scope.caseId }, select: { id: true } })).map((e) => e.id);
   return { nodes: await store.nodesByIds(scope, nodeIds), edges: await store.edgesByIds(scope, edgeIds) };
@@ -41,7 +48,10 @@ describe("Neo4j store on a dead Neo4j (nothing listens)", () => {
       ];
       for (const [name, call] of calls) {
         const started = performance.now();
-        const err = await call().then(() => null, (e) => e);
+        const err = await call().then(
+          () => null,
+          (e) => e,
+        );
         const ms = performance.now() - started;
         expect(err, name).toBeInstanceOf(CasegraphError);
         expect((err as CasegraphError).code, name).toBe("CG-GRAPH-001");
@@ -82,12 +92,16 @@ describeNeo4j("Neo4j store on the real Neo4j", () => {
       await again.ensureSchema();
       await again.ensureSchema();
       const constraints = await again.conn.read((tx) => tx.run("SHOW CONSTRAINTS YIELD name, type, labelsOrTypes, properties"));
-      const byName = new Map(constraints.records.map((r) => [r.get("name"), { type: r.get("type"), on: r.get("labelsOrTypes"), props: r.get("properties") }]));
+      const byName = new Map(
+        constraints.records.map((r) => [r.get("name"), { type: r.get("type"), on: r.get("labelsOrTypes"), props: r.get("properties") }]),
+      );
       expect(byName.get("cg_case_node_key")).toEqual({ type: "UNIQUENESS", on: ["CaseNode"], props: ["caseId", "id"] });
       expect(byName.get("cg_case_edge_key")).toEqual({ type: "RELATIONSHIP_UNIQUENESS", on: ["EDGE"], props: ["caseId", "id"] });
       expect(byName.get("cg_case_graph_key")).toEqual({ type: "UNIQUENESS", on: ["CaseGraph"], props: ["caseId"] });
       const indexes = await again.conn.read((tx) => tx.run("SHOW INDEXES YIELD name, type, state, properties"));
-      const idx = new Map(indexes.records.map((r) => [r.get("name"), { type: r.get("type"), state: r.get("state"), props: r.get("properties") }]));
+      const idx = new Map(
+        indexes.records.map((r) => [r.get("name"), { type: r.get("type"), state: r.get("state"), props: r.get("properties") }]),
+      );
       expect(idx.get("cg_case_node_text")).toEqual({ type: "FULLTEXT", state: "ONLINE", props: ["searchText", "scope"] });
       expect(idx.get("cg_case_node_name")).toEqual({ type: "RANGE", state: "ONLINE", props: ["caseId", "nameLower"] });
     } finally {
@@ -100,13 +114,35 @@ describeNeo4j("Neo4j store on the real Neo4j", () => {
     await store.writes.beginWrite(scope);
     await store.writes.writeNodes(scope, [node("a"), node("b")], "s1", { fresh: true });
     expect(await codeOf(store.writes.writeNodes(scope, [node("c"), node("a")], "s1", { fresh: true }))).toBe("CG-GRAPH-002");
-    await store.writes.writeEdges(scope, [{ id: "e", source: "a", target: "b", type: "T", properties: {}, classification: "PUBLIC", needToKnow: [] }], "s1", { fresh: true });
-    expect(await codeOf(store.writes.writeEdges(scope, [{ id: "e", source: "b", target: "a", type: "T", properties: {}, classification: "PUBLIC", needToKnow: [] }], "s1", { fresh: true }))).toBe("CG-GRAPH-002");
+    await store.writes.writeEdges(
+      scope,
+      [{ id: "e", source: "a", target: "b", type: "T", properties: {}, classification: "PUBLIC", needToKnow: [] }],
+      "s1",
+      { fresh: true },
+    );
+    expect(
+      await codeOf(
+        store.writes.writeEdges(
+          scope,
+          [{ id: "e", source: "b", target: "a", type: "T", properties: {}, classification: "PUBLIC", needToKnow: [] }],
+          "s1",
+          { fresh: true },
+        ),
+      ),
+    ).toBe("CG-GRAPH-002");
     // An edge to a node Neo4j does not hold is refused too, and nothing of its batch stays.
-    expect(await codeOf(store.writes.writeEdges(scope, [
-      { id: "e2", source: "a", target: "b", type: "T", properties: {}, classification: "PUBLIC", needToKnow: [] },
-      { id: "e3", source: "a", target: "nope", type: "T", properties: {}, classification: "PUBLIC", needToKnow: [] },
-    ], "s1"))).toBe("CG-GRAPH-004");
+    expect(
+      await codeOf(
+        store.writes.writeEdges(
+          scope,
+          [
+            { id: "e2", source: "a", target: "b", type: "T", properties: {}, classification: "PUBLIC", needToKnow: [] },
+            { id: "e3", source: "a", target: "nope", type: "T", properties: {}, classification: "PUBLIC", needToKnow: [] },
+          ],
+          "s1",
+        ),
+      ),
+    ).toBe("CG-GRAPH-004");
     await store.writes.markReady([scope]);
     expect((await store.nodesByIds(scope, ["a", "b", "c"])).map((n) => n.id)).toEqual(["a", "b"]);
     expect((await store.edgesByIds(scope, ["e", "e2", "e3"])).map((e) => `${e.id}:${e.source}->${e.target}`)).toEqual(["e:a->b"]);
@@ -117,12 +153,31 @@ describeNeo4j("Neo4j store on the real Neo4j", () => {
     const scope = scopeOf("upsert");
     await store.writes.beginWrite(scope);
     await store.writes.writeNodes(scope, [node("a"), node("b"), node("c")], "s1");
-    await store.writes.writeEdges(scope, [{ id: "e", source: "a", target: "b", type: "T", properties: { v: 1 }, classification: "PUBLIC", needToKnow: [] }], "s1");
+    await store.writes.writeEdges(
+      scope,
+      [{ id: "e", source: "a", target: "b", type: "T", properties: { v: 1 }, classification: "PUBLIC", needToKnow: [] }],
+      "s1",
+    );
     await store.writes.writeNodes(scope, [{ ...node("a"), classification: "SECRET", needToKnow: ["x"] }], "s2");
-    await store.writes.writeEdges(scope, [{ id: "e", source: "c", target: "a", type: "U", properties: { v: 2 }, classification: "CUI", needToKnow: [] }], "s2");
+    await store.writes.writeEdges(
+      scope,
+      [{ id: "e", source: "c", target: "a", type: "U", properties: { v: 2 }, classification: "CUI", needToKnow: [] }],
+      "s2",
+    );
     await store.writes.markReady([scope]);
     expect(await store.nodesByIds(scope, ["a"])).toMatchObject([{ id: "a", classification: "SECRET", needToKnow: ["x"] }]);
-    expect(await store.edgesByIds(scope, ["e"])).toEqual([{ id: "e", tenantId: scope.tenantId, source: "c", target: "a", type: "U", properties: { v: 2 }, classification: "CUI", needToKnow: [] }]);
+    expect(await store.edgesByIds(scope, ["e"])).toEqual([
+      {
+        id: "e",
+        tenantId: scope.tenantId,
+        source: "c",
+        target: "a",
+        type: "U",
+        properties: { v: 2 },
+        classification: "CUI",
+        needToKnow: [],
+      },
+    ]);
     expect(await store.writes.counts(scope)).toEqual({ nodes: 3, edges: 1 });
   });
 
@@ -160,8 +215,26 @@ describeNeo4j("Neo4j store on the real Neo4j", () => {
   it("deletes a case completely", async () => {
     const scope = scopeOf("delete");
     await store.writes.beginWrite(scope);
-    await store.writes.writeNodes(scope, Array.from({ length: 2_500 }, (_, i) => node(`n${i}`)), "s", { fresh: true });
-    await store.writes.writeEdges(scope, Array.from({ length: 2_400 }, (_, i) => ({ id: `e${i}`, source: `n${i}`, target: `n${i + 1}`, type: "T", properties: {}, classification: "PUBLIC", needToKnow: [] })), "s", { fresh: true });
+    await store.writes.writeNodes(
+      scope,
+      Array.from({ length: 2_500 }, (_, i) => node(`n${i}`)),
+      "s",
+      { fresh: true },
+    );
+    await store.writes.writeEdges(
+      scope,
+      Array.from({ length: 2_400 }, (_, i) => ({
+        id: `e${i}`,
+        source: `n${i}`,
+        target: `n${i + 1}`,
+        type: "T",
+        properties: {},
+        classification: "PUBLIC",
+        needToKnow: [],
+      })),
+      "s",
+      { fresh: true },
+    );
     await store.writes.markReady([scope]);
     expect(await store.writes.counts(scope)).toEqual({ nodes: 2_500, edges: 2_400 });
     expect(await store.writes.deleteCase(scope.caseId)).toBe(2_500);
@@ -188,7 +261,13 @@ describeNeo4j("Neo4j store on the real Neo4j", () => {
       const scope = { tenantId: c.tenant, caseId: c.id };
       expect(await codeOf(store.nodesByIds(scope, ["p-dunn"]))).toBe("CG-GRAPH-005");
       const result = await syncCase(db.prisma, store, c.id);
-      expect(result).toMatchObject({ caseId: c.id, deleted: false, nodes: c.nodes.length, edges: c.edges.length, removed: { nodes: 0, edges: 0 } });
+      expect(result).toMatchObject({
+        caseId: c.id,
+        deleted: false,
+        nodes: c.nodes.length,
+        edges: c.edges.length,
+        removed: { nodes: 0, edges: 0 },
+      });
       expect(await snapshot(db, store, scope)).toEqual(await snapshot(db, new PrismaGraphStore(db.prisma), scope));
     });
 
@@ -198,9 +277,17 @@ describeNeo4j("Neo4j store on the real Neo4j", () => {
       await syncCase(db.prisma, store, c.id);
       const expected = await snapshot(db, new PrismaGraphStore(db.prisma), scope);
       await store.conn.write(async (tx) => {
-        await tx.run("MATCH (n:CaseNode) WHERE n.caseId = $caseId AND n.id IS NOT NULL WITH n ORDER BY n.id LIMIT 3 DETACH DELETE n", { caseId: c.id });
-        await tx.run("MATCH (n:CaseNode {caseId: $caseId}) WITH n ORDER BY n.id DESC LIMIT 2 SET n.classification = 'PUBLIC', n.needToKnow = []", { caseId: c.id });
-        await tx.run("CREATE (:CaseNode {caseId: $caseId, tenantId: $tenantId, id: 'stray', name: 'stray', stamp: 'old'})", { caseId: c.id, tenantId: c.tenant });
+        await tx.run("MATCH (n:CaseNode) WHERE n.caseId = $caseId AND n.id IS NOT NULL WITH n ORDER BY n.id LIMIT 3 DETACH DELETE n", {
+          caseId: c.id,
+        });
+        await tx.run(
+          "MATCH (n:CaseNode {caseId: $caseId}) WITH n ORDER BY n.id DESC LIMIT 2 SET n.classification = 'PUBLIC', n.needToKnow = []",
+          { caseId: c.id },
+        );
+        await tx.run("CREATE (:CaseNode {caseId: $caseId, tenantId: $tenantId, id: 'stray', name: 'stray', stamp: 'old'})", {
+          caseId: c.id,
+          tenantId: c.tenant,
+        });
       });
       expect(await snapshot(db, store, scope)).not.toEqual(expected);
       const result = await syncCase(db.prisma, store, c.id);
@@ -225,7 +312,11 @@ describeNeo4j("Neo4j store on the real Neo4j", () => {
       caseIds.push(...fresh.cases.map((c: any) => c.id));
       await importBundleWithGraph(db, fresh, store);
       for (const c of fresh.cases) {
-        expect(await syncCase(db.prisma, store, c.id)).toMatchObject({ nodes: c.nodes.length, edges: c.edges.length, removed: { nodes: 0, edges: 0 } });
+        expect(await syncCase(db.prisma, store, c.id)).toMatchObject({
+          nodes: c.nodes.length,
+          edges: c.edges.length,
+          removed: { nodes: 0, edges: 0 },
+        });
       }
     });
   });

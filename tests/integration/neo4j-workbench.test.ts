@@ -9,9 +9,7 @@ import { closeGraphStores, configuredNeo4jStore } from "@/lib/server/runtime/gra
 import { listCases } from "@/lib/server/workbench/cases";
 import { graphView, searchNodes, visibleCaseGraph } from "@/lib/server/workbench/graph";
 import { openCase } from "@/lib/server/workbench/scope";
-import {
-  DEMO_PASSWORD, clearTestRuntime, cookieHeaderFrom, nextHeadersMock, setRequest, useTestRuntime,
-} from "../support/auth-fixture";
+import { DEMO_PASSWORD, clearTestRuntime, cookieHeaderFrom, nextHeadersMock, setRequest, useTestRuntime } from "../support/auth-fixture";
 import { describeEachDatabase } from "../support/databases";
 import { demoBundle } from "../support/demo";
 import { TEST_NEO4J_URI, describeNeo4j, testNeo4jConfig, uniqueCaseIds } from "../support/neo4j";
@@ -63,7 +61,11 @@ describeNeo4j("workbench reads through the configured graph store", () => {
 
       // The server action behind the inspector returns it too.
       setRequest({});
-      const { setCookies } = await signInWithPassword(db.prisma, { email: "lead.park@metro.example", password: DEMO_PASSWORD }, new Headers());
+      const { setCookies } = await signInWithPassword(
+        db.prisma,
+        { email: "lead.park@metro.example", password: DEMO_PASSWORD },
+        new Headers(),
+      );
       setRequest({ cookie: cookieHeaderFrom(setCookies) });
       const details = await loadNodeDetails({ caseId, nodeId: node.id });
       expect(details).toMatchObject({ ok: true, data: { node: { id: node.id, name: renamed } } });

@@ -34,7 +34,10 @@ describeEachDatabase("operator overrides", (fixture) => {
     }
   });
 
-  const overrideEntries = async () => (await fixture().db.prisma.ledgerEntry.findMany({ where: { kind: "override.apply" }, select: { payload: true } })).map((r) => r.payload as any);
+  const overrideEntries = async () =>
+    (await fixture().db.prisma.ledgerEntry.findMany({ where: { kind: "override.apply" }, select: { payload: true } })).map(
+      (r) => r.payload as any,
+    );
 
   it("a valid token releases the held request, after its ledger entry, which never holds the token", async () => {
     const { db } = fixture();

@@ -39,12 +39,17 @@ describe("casegraph policy compile / extract (no database)", () => {
 
   it("bad policies exit 2 with every problem's line", async () => {
     const bad = path.join(dir, "bad.jsonl");
-    await writeFile(bad, `${(await readFile(DEMO, "utf8")).split("\n")[1]}\n{"policy_id":"X","conditions":[],"actions":[{"type":"maybe","action":"cites_evidence"}],"metadata":{}}\n`);
+    await writeFile(
+      bad,
+      `${(await readFile(DEMO, "utf8")).split("\n")[1]}\n{"policy_id":"X","conditions":[],"actions":[{"type":"maybe","action":"cites_evidence"}],"metadata":{}}\n`,
+    );
     const r = await runCli(["policy", "compile", bad, "--out", path.join(dir, "never.json")]);
     expect(r.code).toBe(2);
     const err = JSON.parse(r.stderr).error;
     expect(err.code).toBe("CG-POLICY-080");
-    expect(err.issues.map((i: { path: string }) => i.path)).toEqual(expect.arrayContaining(["line 2: $.actions[0].type", "line 2: $.metadata.source"]));
+    expect(err.issues.map((i: { path: string }) => i.path)).toEqual(
+      expect.arrayContaining(["line 2: $.actions[0].type", "line 2: $.metadata.source"]),
+    );
   });
 
   it("extract with the offline model answers CG-POLICY-087", async () => {
@@ -87,10 +92,20 @@ describe.runIf(backends.includes("postgresql"))("casegraph policy activate / rev
     expect(entry?.payload).toMatchObject({ actor: { email: "admin@metro.example", via: "cli" }, after: { bundleSha256: sha } });
     expect(JSON.parse((await cli(["policy", "list", "--tenant", "metro-pd"])).stdout)).toMatchObject({ active: sha });
 
-    const ask = await cli(["ask", "--user", "det.reyes@metro.example", "--case", "case-harbor", "What did Lydia Dunn tell detectives about her brother Raymond Dunn?"]);
+    const ask = await cli([
+      "ask",
+      "--user",
+      "det.reyes@metro.example",
+      "--case",
+      "case-harbor",
+      "What did Lydia Dunn tell detectives about her brother Raymond Dunn?",
+    ]);
     const answer = JSON.parse(ask.stdout).answer;
     expect(answer.responseType).toBe("escalated");
-    const listed = (await cli(["review", "list", "--tenant", "metro-pd", "--status", "pending"])).stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const listed = (await cli(["review", "list", "--tenant", "metro-pd", "--status", "pending"])).stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(listed.map((r) => r.id)).toEqual([answer.reviewId]);
     const noNote = await cli(["review", "approve", answer.reviewId, "--by", "sup.okafor@metro.example"]);
     expect(JSON.parse(noNote.stderr).error.code).toBe("CG-REVIEW-003");

@@ -4,7 +4,15 @@
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { PrismaLedger } from "@/lib/adapters/prisma/ledger";
 import { userIdFor } from "@/lib/adapters/prisma/workspace";
-import { clearTestRuntime, cookieHeaderFrom, DEMO_PASSWORD, importDemo, nextHeadersMock, setRequest, useTestRuntime } from "../support/auth-fixture";
+import {
+  clearTestRuntime,
+  cookieHeaderFrom,
+  DEMO_PASSWORD,
+  importDemo,
+  nextHeadersMock,
+  setRequest,
+  useTestRuntime,
+} from "../support/auth-fixture";
 import { describeEachDatabase } from "../support/databases";
 
 vi.mock("next/headers", () => nextHeadersMock);
@@ -23,15 +31,29 @@ describeEachDatabase("refused questions are recorded", (fixture) => {
     ledger = useTestRuntime(db);
     await importDemo(db);
     for (const email of ["analyst.ng@cyber.example", "admin@cyber.example"]) {
-      tokens[email] = (await issueToken(db.prisma, { userId: userIdFor(email), name: "refusals", expiresAt: new Date(Date.now() + 600_000), createdBy: null })).token;
+      tokens[email] = (
+        await issueToken(db.prisma, {
+          userId: userIdFor(email),
+          name: "refusals",
+          expiresAt: new Date(Date.now() + 600_000),
+          createdBy: null,
+        })
+      ).token;
     }
   });
   afterAll(() => clearTestRuntime());
 
   const post = (body: string, headers: Record<string, string>) =>
-    POST(new Request("http://casegraph.test/api/graphrag/answer", { method: "POST", headers: { "content-type": "application/json", ...headers }, body }), {
-      params: Promise.resolve({}),
-    });
+    POST(
+      new Request("http://casegraph.test/api/graphrag/answer", {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body,
+      }),
+      {
+        params: Promise.resolve({}),
+      },
+    );
 
   /** Runs `act` and returns the ledger entries it added (they must verify as one chain). */
   async function added(act: () => Promise<unknown>): Promise<Entry[]> {
@@ -47,7 +69,9 @@ describeEachDatabase("refused questions are recorded", (fixture) => {
   it("a NUL in the question is CG-INPUT-004 with one entry; the stored text carries U+FFFD, never the NUL", async () => {
     let res!: Response;
     const rows = await added(async () => {
-      res = await post(JSON.stringify({ caseId: "case-nightjar", question: "Who owns\u0000 the device?" }), { authorization: `Bearer ${tokens["analyst.ng@cyber.example"]}` });
+      res = await post(JSON.stringify({ caseId: "case-nightjar", question: "Who owns\u0000 the device?" }), {
+        authorization: `Bearer ${tokens["analyst.ng@cyber.example"]}`,
+      });
     });
     expect(res.status).toBe(400);
     expect((await res.json()).error.code).toBe("CG-INPUT-004");
@@ -55,7 +79,8 @@ describeEachDatabase("refused questions are recorded", (fixture) => {
     expect(rows[0].payload).toMatchObject({ response_type: "error", error_code: "CG-INPUT-004", case_id: "case-nightjar" });
     expect(rows[0].actorId).toBe(userIdFor("analyst.ng@cyber.example"));
     const redactable = await fixture().db.prisma.$queryRawUnsafe<Array<{ question_text: string }>>(
-      `SELECT question_text FROM "ledger_redactable" WHERE seq = $1`, Number(rows[0].seq),
+      `SELECT question_text FROM "ledger_redactable" WHERE seq = $1`,
+      Number(rows[0].seq),
     );
     expect(redactable[0].question_text).toBe("Who owns\uFFFD the device?");
   });
@@ -63,7 +88,9 @@ describeEachDatabase("refused questions are recorded", (fixture) => {
   it("a NUL in the case id is a coded 400 with one entry", async () => {
     let res!: Response;
     const rows = await added(async () => {
-      res = await post(JSON.stringify({ caseId: "case-\u0000nightjar", question: "Who?" }), { authorization: `Bearer ${tokens["analyst.ng@cyber.example"]}` });
+      res = await post(JSON.stringify({ caseId: "case-\u0000nightjar", question: "Who?" }), {
+        authorization: `Bearer ${tokens["analyst.ng@cyber.example"]}`,
+      });
     });
     expect(res.status).toBe(400);
     expect((await res.json()).error.code).toBe("CG-INPUT-001");
@@ -94,7 +121,11 @@ describeEachDatabase("refused questions are recorded", (fixture) => {
 
   it("server actions: a foreign Origin and a badly shaped input each leave one entry; askStream too", async () => {
     setRequest({});
-    const { setCookies } = await signInWithPassword(fixture().db.prisma, { email: "analyst.ng@cyber.example", password: DEMO_PASSWORD }, new Headers());
+    const { setCookies } = await signInWithPassword(
+      fixture().db.prisma,
+      { email: "analyst.ng@cyber.example", password: DEMO_PASSWORD },
+      new Headers(),
+    );
     const cookie = cookieHeaderFrom(setCookies);
 
     setRequest({ cookie, origin: "https://evil.example" });

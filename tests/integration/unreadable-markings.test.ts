@@ -58,13 +58,19 @@ describeEachDatabase("unreadable markings in PostgreSQL", (fixture) => {
   it("after another tool writes markings Casegraph cannot read, they are hidden from everyone and counted", async () => {
     const { db } = fixture();
     // The database refuses a NULL tag outright (a CHECK constraint)...
-    await expect(db.prisma.$executeRaw`UPDATE "graph_node" SET need_to_know = ARRAY['narcotics', NULL]::text[] WHERE id = ${node.id} AND case_id = ${CASE}`).rejects.toThrow();
+    await expect(
+      db.prisma
+        .$executeRaw`UPDATE "graph_node" SET need_to_know = ARRAY['narcotics', NULL]::text[] WHERE id = ${node.id} AND case_id = ${CASE}`,
+    ).rejects.toThrow();
     // ...but another tool can extend the enum and use its value, or write a blank tag: one evidence item gets a foreign
     // marking, one node and one edge a blank tag.
     await db.prisma.$executeRawUnsafe(`ALTER TYPE "Classification" ADD VALUE IF NOT EXISTS 'SECRET//NOFORN'`);
     await db.prisma.$executeRaw`UPDATE "evidence" SET classification = 'SECRET//NOFORN' WHERE id = ${evidenceId} AND case_id = ${CASE}`;
-    await db.prisma.$executeRaw`UPDATE "graph_node" SET need_to_know = ARRAY['narcotics', ' ']::text[] WHERE id = ${node.id} AND case_id = ${CASE}`;
-    await db.prisma.$executeRawUnsafe(`UPDATE "graph_edge" SET need_to_know = ARRAY['  ']::text[] WHERE id = (SELECT id FROM "graph_edge" WHERE case_id = '${CASE}' ORDER BY id LIMIT 1)`);
+    await db.prisma
+      .$executeRaw`UPDATE "graph_node" SET need_to_know = ARRAY['narcotics', ' ']::text[] WHERE id = ${node.id} AND case_id = ${CASE}`;
+    await db.prisma.$executeRawUnsafe(
+      `UPDATE "graph_edge" SET need_to_know = ARRAY['  ']::text[] WHERE id = (SELECT id FROM "graph_edge" WHERE case_id = '${CASE}' ORDER BY id LIMIT 1)`,
+    );
 
     const outcome = await askQuestion(lead, { caseId: CASE, question: QUESTION });
     expect(outcome.ok).toBe(true);
@@ -131,10 +137,11 @@ describeNeo4j("unreadable markings in Neo4j", () => {
       const targets = nodes.slice(0, bad.length).map((n) => n.id);
       const driver = (neo4j as any).conn;
       await driver.write((tx: any) =>
-        tx.run(
-          `UNWIND range(0, size($ids) - 1) AS i MATCH (n:CaseNode {caseId: $caseId, id: $ids[i]}) SET n.classification = $bad[i]`,
-          { ids: targets, bad, caseId },
-        ),
+        tx.run(`UNWIND range(0, size($ids) - 1) AS i MATCH (n:CaseNode {caseId: $caseId, id: $ids[i]}) SET n.classification = $bad[i]`, {
+          ids: targets,
+          bad,
+          caseId,
+        }),
       );
       // Tags that are not a list, on one more node (if there is one) — and on every edge of the case.
       await driver.write((tx: any) => tx.run(`MATCH ()-[r:EDGE {caseId: $caseId}]->() SET r.needToKnow = 'narcotics'`, { caseId }));

@@ -33,7 +33,8 @@ describeEachDatabase("workbench loaders", (fixture) => {
     const { db } = fixture();
     useTestRuntime(db);
     await importDemo(db);
-    for (const email of [...Object.keys(VISIBLE), "sup.okafor@metro.example"]) actors.set(email, await loadActor(db.prisma, { email }, "session"));
+    for (const email of [...Object.keys(VISIBLE), "sup.okafor@metro.example"])
+      actors.set(email, await loadActor(db.prisma, { email }, "session"));
   });
   afterAll(() => clearTestRuntime());
 
@@ -82,7 +83,11 @@ describeEachDatabase("workbench loaders", (fixture) => {
     await expect(evidenceItem(await openCase(park, "case-harbor"), park, "EV-C-008")).rejects.toMatchObject({ code: "CG-ACCESS-003" });
     // Links to hidden nodes are dropped from visible items.
     const g = await visibleCaseGraph(open, kim);
-    const all = await evidenceByIds(open, kim, Array.from({ length: 59 }, (_, i) => `EV-C-${String(i + 1).padStart(3, "0")}`));
+    const all = await evidenceByIds(
+      open,
+      kim,
+      Array.from({ length: 59 }, (_, i) => `EV-C-${String(i + 1).padStart(3, "0")}`),
+    );
     expect(all).toHaveLength(27);
     for (const e of all) for (const n of e.nodeIds) expect(g.byId.has(n)).toBe(true);
   });
@@ -94,7 +99,15 @@ describeEachDatabase("workbench loaders", (fixture) => {
     const forReyes = await evidenceForNode(await openCase(reyes, "case-harbor"), reyes, "p-dunn");
     expect(forKim.evidence.length + forKim.hidden).toBe(forReyes.evidence.length + forReyes.hidden);
     expect(forKim.hidden).toBeGreaterThan(forReyes.hidden);
-    const visibleToKim = new Set((await evidenceByIds(await openCase(kim, "case-harbor"), kim, forReyes.evidence.map((e) => e.id))).map((e) => e.id));
+    const visibleToKim = new Set(
+      (
+        await evidenceByIds(
+          await openCase(kim, "case-harbor"),
+          kim,
+          forReyes.evidence.map((e) => e.id),
+        )
+      ).map((e) => e.id),
+    );
     expect(forKim.evidence.map((e) => e.id).sort()).toEqual([...visibleToKim].sort());
   });
 

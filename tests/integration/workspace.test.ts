@@ -8,26 +8,166 @@ type Bundle = Record<string, any>;
 
 // Each bad bundle: a mutation of the demo, the code it must produce and (a prefix of) the JSON path it must name.
 const BAD: Array<{ name: string; code: string; path: string; mutate(b: Bundle): void }> = [
-  { name: "unknown marking on evidence", code: "CG-IMPORT-004", path: "$.cases[0].evidence[2].classification", mutate: (b) => { b.cases[0].evidence[2].classification = "RESTRICTED"; } },
-  { name: "unknown clearance on a user", code: "CG-IMPORT-004", path: "$.users[1].clearance", mutate: (b) => { b.users[1].clearance = "SUPER_SECRET"; } },
-  { name: "duplicate evidence id", code: "CG-IMPORT-005", path: "$.cases[0].evidence[4].id", mutate: (b) => { b.cases[0].evidence[4].id = b.cases[0].evidence[3].id; } },
-  { name: "duplicate node id", code: "CG-IMPORT-005", path: "$.cases[1].nodes[5].id", mutate: (b) => { b.cases[1].nodes[5].id = b.cases[1].nodes[0].id; } },
-  { name: "edge to a missing node", code: "CG-IMPORT-006", path: "$.cases[0].edges[0].target", mutate: (b) => { b.cases[0].edges[0].target = "no-such-node"; } },
-  { name: "evidence linked to a missing node", code: "CG-IMPORT-006", path: "$.cases[0].evidence[1].nodes[0]", mutate: (b) => { b.cases[0].evidence[1].nodes[0] = "ghost"; } },
-  { name: "unknown license", code: "CG-IMPORT-007", path: "$.cases[0].evidence[0].license", mutate: (b) => { b.cases[0].evidence[0].license = "LIC-NOPE"; } },
-  { name: "unknown tenant on a case", code: "CG-IMPORT-008", path: "$.cases[2].tenant", mutate: (b) => { b.cases[2].tenant = "nowhere"; } },
-  { name: "unknown member", code: "CG-IMPORT-009", path: "$.cases[0].members[0]", mutate: (b) => { b.cases[0].members[0] = "stranger@example.org"; } },
-  { name: "member from another tenant", code: "CG-IMPORT-009", path: "$.cases[0].members", mutate: (b) => { b.cases[0].members.push("analyst.ng@cyber.example"); } },
-  { name: "bad date", code: "CG-IMPORT-010", path: "$.cases[1].evidence[0].collectedAt", mutate: (b) => { b.cases[1].evidence[0].collectedAt = "last Tuesday"; } },
-  { name: "impossible date", code: "CG-IMPORT-010", path: "$.cases[1].evidence[1].collectedAt", mutate: (b) => { b.cases[1].evidence[1].collectedAt = "2025-13-45T00:00:00Z"; } },
-  { name: "empty content", code: "CG-IMPORT-011", path: "$.cases[0].evidence[5].content", mutate: (b) => { b.cases[0].evidence[5].content = "   "; } },
-  { name: "unknown role", code: "CG-IMPORT-012", path: "$.users[0].roles", mutate: (b) => { b.users[0].roles = ["superuser"]; } },
-  { name: "unknown license use", code: "CG-IMPORT-012", path: "$.licenses[0].allows", mutate: (b) => { b.licenses[0].allows.push("RESELL"); } },
-  { name: "wrong format", code: "CG-IMPORT-002", path: "$.format", mutate: (b) => { b.format = "casegraph.workspace/v0"; } },
-  { name: "missing required field", code: "CG-IMPORT-003", path: "$.cases[0].evidence[0].sourceSystem", mutate: (b) => { delete b.cases[0].evidence[0].sourceSystem; } },
-  { name: "wrong type", code: "CG-IMPORT-003", path: "$.cases[0].nodes[0].properties", mutate: (b) => { b.cases[0].nodes[0].properties = "not an object"; } },
-  { name: "unexpected field (typo)", code: "CG-IMPORT-003", path: "$.cases[0].evidence[0]", mutate: (b) => { b.cases[0].evidence[0].clasification = "SECRET"; } },
-  { name: "control characters in an id", code: "CG-IMPORT-003", path: "$.cases[0].nodes[1].id", mutate: (b) => { b.cases[0].nodes[1].id = "bad\u0000id"; } },
+  {
+    name: "unknown marking on evidence",
+    code: "CG-IMPORT-004",
+    path: "$.cases[0].evidence[2].classification",
+    mutate: (b) => {
+      b.cases[0].evidence[2].classification = "RESTRICTED";
+    },
+  },
+  {
+    name: "unknown clearance on a user",
+    code: "CG-IMPORT-004",
+    path: "$.users[1].clearance",
+    mutate: (b) => {
+      b.users[1].clearance = "SUPER_SECRET";
+    },
+  },
+  {
+    name: "duplicate evidence id",
+    code: "CG-IMPORT-005",
+    path: "$.cases[0].evidence[4].id",
+    mutate: (b) => {
+      b.cases[0].evidence[4].id = b.cases[0].evidence[3].id;
+    },
+  },
+  {
+    name: "duplicate node id",
+    code: "CG-IMPORT-005",
+    path: "$.cases[1].nodes[5].id",
+    mutate: (b) => {
+      b.cases[1].nodes[5].id = b.cases[1].nodes[0].id;
+    },
+  },
+  {
+    name: "edge to a missing node",
+    code: "CG-IMPORT-006",
+    path: "$.cases[0].edges[0].target",
+    mutate: (b) => {
+      b.cases[0].edges[0].target = "no-such-node";
+    },
+  },
+  {
+    name: "evidence linked to a missing node",
+    code: "CG-IMPORT-006",
+    path: "$.cases[0].evidence[1].nodes[0]",
+    mutate: (b) => {
+      b.cases[0].evidence[1].nodes[0] = "ghost";
+    },
+  },
+  {
+    name: "unknown license",
+    code: "CG-IMPORT-007",
+    path: "$.cases[0].evidence[0].license",
+    mutate: (b) => {
+      b.cases[0].evidence[0].license = "LIC-NOPE";
+    },
+  },
+  {
+    name: "unknown tenant on a case",
+    code: "CG-IMPORT-008",
+    path: "$.cases[2].tenant",
+    mutate: (b) => {
+      b.cases[2].tenant = "nowhere";
+    },
+  },
+  {
+    name: "unknown member",
+    code: "CG-IMPORT-009",
+    path: "$.cases[0].members[0]",
+    mutate: (b) => {
+      b.cases[0].members[0] = "stranger@example.org";
+    },
+  },
+  {
+    name: "member from another tenant",
+    code: "CG-IMPORT-009",
+    path: "$.cases[0].members",
+    mutate: (b) => {
+      b.cases[0].members.push("analyst.ng@cyber.example");
+    },
+  },
+  {
+    name: "bad date",
+    code: "CG-IMPORT-010",
+    path: "$.cases[1].evidence[0].collectedAt",
+    mutate: (b) => {
+      b.cases[1].evidence[0].collectedAt = "last Tuesday";
+    },
+  },
+  {
+    name: "impossible date",
+    code: "CG-IMPORT-010",
+    path: "$.cases[1].evidence[1].collectedAt",
+    mutate: (b) => {
+      b.cases[1].evidence[1].collectedAt = "2025-13-45T00:00:00Z";
+    },
+  },
+  {
+    name: "empty content",
+    code: "CG-IMPORT-011",
+    path: "$.cases[0].evidence[5].content",
+    mutate: (b) => {
+      b.cases[0].evidence[5].content = "   ";
+    },
+  },
+  {
+    name: "unknown role",
+    code: "CG-IMPORT-012",
+    path: "$.users[0].roles",
+    mutate: (b) => {
+      b.users[0].roles = ["superuser"];
+    },
+  },
+  {
+    name: "unknown license use",
+    code: "CG-IMPORT-012",
+    path: "$.licenses[0].allows",
+    mutate: (b) => {
+      b.licenses[0].allows.push("RESELL");
+    },
+  },
+  {
+    name: "wrong format",
+    code: "CG-IMPORT-002",
+    path: "$.format",
+    mutate: (b) => {
+      b.format = "casegraph.workspace/v0";
+    },
+  },
+  {
+    name: "missing required field",
+    code: "CG-IMPORT-003",
+    path: "$.cases[0].evidence[0].sourceSystem",
+    mutate: (b) => {
+      delete b.cases[0].evidence[0].sourceSystem;
+    },
+  },
+  {
+    name: "wrong type",
+    code: "CG-IMPORT-003",
+    path: "$.cases[0].nodes[0].properties",
+    mutate: (b) => {
+      b.cases[0].nodes[0].properties = "not an object";
+    },
+  },
+  {
+    name: "unexpected field (typo)",
+    code: "CG-IMPORT-003",
+    path: "$.cases[0].evidence[0]",
+    mutate: (b) => {
+      b.cases[0].evidence[0].clasification = "SECRET";
+    },
+  },
+  {
+    name: "control characters in an id",
+    code: "CG-IMPORT-003",
+    path: "$.cases[0].nodes[1].id",
+    mutate: (b) => {
+      b.cases[0].nodes[1].id = "bad\u0000id";
+    },
+  },
 ];
 
 async function snapshot(db: Parameters<typeof exportWorkspace>[0]) {
@@ -45,10 +185,16 @@ describeEachDatabase("workspace bundles", (fixture) => {
     for (const bad of BAD) {
       const bundle = demoBundle();
       bad.mutate(bundle);
-      const err = await importBundle(db, bundle).then(() => null, (e) => e);
+      const err = await importBundle(db, bundle).then(
+        () => null,
+        (e) => e,
+      );
       expect(err, bad.name).toBeInstanceOf(CasegraphError);
       const issues = (err as CasegraphError).issues;
-      expect(issues.some((i) => i.code === bad.code && i.path?.startsWith(bad.path)), `${bad.name}: ${JSON.stringify(issues)}`).toBe(true);
+      expect(
+        issues.some((i) => i.code === bad.code && i.path?.startsWith(bad.path)),
+        `${bad.name}: ${JSON.stringify(issues)}`,
+      ).toBe(true);
     }
     expect(await snapshot(db.prisma)).toEqual(before);
   });
@@ -96,7 +242,9 @@ describeEachDatabase("workspace bundles", (fixture) => {
   it("records every change an import makes to users, memberships, licenses and tenants in the ledger, and none when nothing changed", async () => {
     const { db } = fixture();
     const entries = async (after: bigint) =>
-      db.prisma.$queryRaw<Array<{ kind: string; case_id: string | null; payload: any }>>`SELECT kind, case_id, payload FROM "ledger" WHERE seq > ${after} ORDER BY seq`;
+      db.prisma.$queryRaw<
+        Array<{ kind: string; case_id: string | null; payload: any }>
+      >`SELECT kind, case_id, payload FROM "ledger" WHERE seq > ${after} ORDER BY seq`;
     const head = async () => (await db.prisma.$queryRaw<Array<{ s: bigint }>>`SELECT coalesce(max(seq), 0) AS s FROM "ledger"`)[0].s;
     // The demo is in already (previous tests): its first import left one entry per tenant, license, user and membership.
     const demo = demoBundle();
@@ -124,9 +272,18 @@ describeEachDatabase("workspace bundles", (fixture) => {
     mark = await head();
     await importBundle(db, changed, { actor: { userId: null, email: "cli:operator", tenantId: null, via: "import" } });
     const got = await entries(mark);
-    expect(got.map((e) => e.kind).sort()).toEqual(["admin.license.update", "admin.membership.add", "admin.user.password_reset", "admin.user.update"]);
+    expect(got.map((e) => e.kind).sort()).toEqual([
+      "admin.license.update",
+      "admin.membership.add",
+      "admin.user.password_reset",
+      "admin.user.update",
+    ]);
     const update = got.find((e) => e.kind === "admin.user.update")!;
-    expect(update.payload).toMatchObject({ actor: { email: "cli:operator", via: "import" }, before: { clearance: "CUI" }, after: { clearance: "SECRET" } });
+    expect(update.payload).toMatchObject({
+      actor: { email: "cli:operator", via: "import" },
+      before: { clearance: "CUI" },
+      after: { clearance: "SECRET" },
+    });
     expect(got.find((e) => e.kind === "admin.membership.add")!.case_id).toBe("case-ledgerline");
     expect(JSON.stringify(got)).not.toContain("a-new-password-for-kim");
 

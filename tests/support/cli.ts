@@ -11,12 +11,20 @@ export interface CliResult {
 }
 
 /** `casegraph <args>`, resolving with its exit code and output whatever the code (the env is added to process.env). */
-export function runCli(args: string[], options: { env?: Record<string, string>; input?: string; timeout?: number } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; input?: string; timeout?: number } = {},
+): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
       [CLI_ENTRY, ...args],
-      { env: { ...process.env, ...options.env }, cwd: path.dirname(path.dirname(CLI_ENTRY)), timeout: options.timeout ?? 120_000, maxBuffer: 64 * 1024 * 1024 },
+      {
+        env: { ...process.env, ...options.env },
+        cwd: path.dirname(path.dirname(CLI_ENTRY)),
+        timeout: options.timeout ?? 120_000,
+        maxBuffer: 64 * 1024 * 1024,
+      },
       (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr }),
     );
     if (options.input !== undefined) child.stdin?.end(options.input);

@@ -9,9 +9,7 @@ export interface DatabaseFixture {
   url?: string;
 }
 
-export const backends = (["pglite", "postgresql"] as const).filter(
-  (kind) => kind === "pglite" || process.env.CASEGRAPH_TEST_PG === "1",
-);
+export const backends = (["pglite", "postgresql"] as const).filter((kind) => kind === "pglite" || process.env.CASEGRAPH_TEST_PG === "1");
 
 /** Opens a fresh, migrated database of the given kind. */
 export async function freshDatabase(kind: "pglite" | "postgresql"): Promise<DatabaseFixture & { dispose(): Promise<void> }> {

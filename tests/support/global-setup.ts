@@ -12,17 +12,21 @@ export default async function setup() {
   process.env.CASEGRAPH_TEST_NEO4J = neo4j ? "1" : "0";
   if (!pg) {
     if (PG_REQUIRED) throw new Error(`CASEGRAPH_REQUIRE_PG=1 but PostgreSQL is not reachable at ${ADMIN_URL}`);
-    console.warn(banner([
-      `PostgreSQL at ${ADMIN_URL.replace(/\/\/[^@]*@/, "//")} is not reachable: the PostgreSQL integration suite was NOT run.`,
-      "Only the embedded (PGlite) suite ran. Start PostgreSQL or set TEST_DATABASE_URL; CI (.ci/run) always runs it.",
-    ]));
+    console.warn(
+      banner([
+        `PostgreSQL at ${ADMIN_URL.replace(/\/\/[^@]*@/, "//")} is not reachable: the PostgreSQL integration suite was NOT run.`,
+        "Only the embedded (PGlite) suite ran. Start PostgreSQL or set TEST_DATABASE_URL; CI (.ci/run) always runs it.",
+      ]),
+    );
   }
   if (!neo4j) {
     if (NEO4J_REQUIRED) throw new Error(`CASEGRAPH_REQUIRE_NEO4J=1 but Neo4j is not reachable at ${TEST_NEO4J_URI}`);
-    console.warn(banner([
-      `Neo4j suite NOT run: Neo4j at ${TEST_NEO4J_URI} is not reachable (contract suite on Neo4j, import, pipeline, health).`,
-      "Start one with `bash tools/neo4j/run.sh start` (or set TEST_NEO4J_URI); CI (.ci/run) runs it with CASEGRAPH_REQUIRE_NEO4J=1.",
-    ]));
+    console.warn(
+      banner([
+        `Neo4j suite NOT run: Neo4j at ${TEST_NEO4J_URI} is not reachable (contract suite on Neo4j, import, pipeline, health).`,
+        "Start one with `bash tools/neo4j/run.sh start` (or set TEST_NEO4J_URI); CI (.ci/run) runs it with CASEGRAPH_REQUIRE_NEO4J=1.",
+      ]),
+    );
   } else {
     // Constraints, indexes and query plans once, before the workers race to create them.
     const store = testNeo4jStore();

@@ -22,12 +22,23 @@ export function referenceCases(bundle: any): RefCase[] {
       id: c.id,
       tenantId: c.tenant,
       nodes: c.nodes.map((n: any) => ({
-        id: n.id, tenantId: c.tenant, label: n.label, name: nodeName(n.id, n.properties ?? {}), properties: n.properties ?? {},
-        classification: markingOf(n.classification, marking), needToKnow: sortedTags(n.needToKnow),
+        id: n.id,
+        tenantId: c.tenant,
+        label: n.label,
+        name: nodeName(n.id, n.properties ?? {}),
+        properties: n.properties ?? {},
+        classification: markingOf(n.classification, marking),
+        needToKnow: sortedTags(n.needToKnow),
       })),
       edges: c.edges.map((e: any) => ({
-        id: e.id ?? defaultEdgeId(e), tenantId: c.tenant, source: e.source, target: e.target, type: e.type, properties: e.properties ?? {},
-        classification: markingOf(e.classification, marking), needToKnow: sortedTags(e.needToKnow),
+        id: e.id ?? defaultEdgeId(e),
+        tenantId: c.tenant,
+        source: e.source,
+        target: e.target,
+        type: e.type,
+        properties: e.properties ?? {},
+        classification: markingOf(e.classification, marking),
+        needToKnow: sortedTags(e.needToKnow),
       })),
     };
   });
@@ -36,7 +47,8 @@ export function referenceCases(bundle: any): RefCase[] {
 const KIND = { id: 0, name: 1, text: 2 } as const;
 
 export function referenceSeeds(c: RefCase, q: SeedQuery): SeedCandidate[] {
-  const ids = new Set(q.ids), phrases = new Set(q.phrases);
+  const ids = new Set(q.ids),
+    phrases = new Set(q.phrases);
   const groups = textQueryGroups(q.terms);
   const out: SeedCandidate[] = [];
   for (const node of c.nodes) {
@@ -77,7 +89,9 @@ export function referenceExpand(c: RefCase, seedIds: readonly string[], limits: 
     }
     frontier = next;
   }
-  const nodes = c.nodes.filter((n) => hopOf.has(n.id)).map((n) => ({ ...n, hop: hopOf.get(n.id)! }))
+  const nodes = c.nodes
+    .filter((n) => hopOf.has(n.id))
+    .map((n) => ({ ...n, hop: hopOf.get(n.id)! }))
     .sort((a, b) => a.hop - b.hop || compareIds(a.id, b.id));
   const among = edgesById.filter((e) => hopOf.has(e.source) && hopOf.has(e.target)).slice(0, limits.maxEdges);
   return { nodes, edges: among, truncated: truncated || among.length >= limits.maxEdges };

@@ -58,9 +58,16 @@ export function insertRows(rows: RawLedgerRow[]): { sql: string; params: unknown
             FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::text[])
                  AS u(s, p, e, k, b, t, a, c, ts, h)`,
     params: [
-      rows.map((r) => r.seq), rows.map((r) => r.prev_hash), rows.map((r) => r.entry_hash), rows.map((r) => r.kind),
-      rows.map((r) => r.body), rows.map((r) => r.tenant_id), rows.map((r) => r.actor_id), rows.map((r) => r.case_id),
-      rows.map((r) => r.created_at), rows.map((r) => r.subtree_hashes.join(",")),
+      rows.map((r) => r.seq),
+      rows.map((r) => r.prev_hash),
+      rows.map((r) => r.entry_hash),
+      rows.map((r) => r.kind),
+      rows.map((r) => r.body),
+      rows.map((r) => r.tenant_id),
+      rows.map((r) => r.actor_id),
+      rows.map((r) => r.case_id),
+      rows.map((r) => r.created_at),
+      rows.map((r) => r.subtree_hashes.join(",")),
     ],
   };
 }

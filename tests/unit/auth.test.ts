@@ -42,8 +42,9 @@ describe("same-origin check", () => {
   it("accepts the request's own host when no public origin is configured; forwarded headers are not trusted", () => {
     expect(() => assertSameOrigin(hdrs({ ...host, origin: "http://app.test:3000" }))).not.toThrow();
     // Behind a proxy, BETTER_AUTH_URL names the public origin (tests/unit/origin.test.ts); X-Forwarded-Host never does.
-    expect(() => assertSameOrigin(hdrs({ host: "internal:3000", "x-forwarded-host": "public.example", origin: "https://public.example" })))
-      .toThrow(expect.objectContaining({ code: "CG-AUTH-005" }));
+    expect(() =>
+      assertSameOrigin(hdrs({ host: "internal:3000", "x-forwarded-host": "public.example", origin: "https://public.example" })),
+    ).toThrow(expect.objectContaining({ code: "CG-AUTH-005" }));
   });
   it.each([
     ["missing", {}],
@@ -62,7 +63,16 @@ describe("same-origin check", () => {
 describe("post-sign-in redirect", () => {
   it("follows same-site paths only", () => {
     expect(safeNextPath("/admin/users?x=1")).toBe("/admin/users?x=1");
-    for (const bad of ["https://evil.example", "//evil.example", "/\\evil.example", "javascript:alert(1)", "/a\r\nSet-Cookie: x", undefined, 42, ""]) {
+    for (const bad of [
+      "https://evil.example",
+      "//evil.example",
+      "/\\evil.example",
+      "javascript:alert(1)",
+      "/a\r\nSet-Cookie: x",
+      undefined,
+      42,
+      "",
+    ]) {
       expect(safeNextPath(bad), String(bad)).toBe("/");
     }
   });
@@ -77,7 +87,14 @@ describe("admin input schemas", () => {
   });
 
   it("reports every bad field of a new user, by path", () => {
-    const r = createUserInput.safeParse({ email: "x", name: " ", roles: ["wizard"], clearance: "ULTRA", needToKnow: "", password: "short" });
+    const r = createUserInput.safeParse({
+      email: "x",
+      name: " ",
+      roles: ["wizard"],
+      clearance: "ULTRA",
+      needToKnow: "",
+      password: "short",
+    });
     expect(r.success).toBe(false);
     const errors = fieldErrors(r.error!.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
     expect(Object.keys(errors).sort()).toEqual(["clearance", "email", "name", "password", "roles"]);
@@ -85,8 +102,15 @@ describe("admin input schemas", () => {
   });
 
   it("accepts a valid user and a valid license", () => {
-    expect(createUserInput.parse({ email: " A@B.Example ", name: "A", roles: ["admin", "admin"], clearance: "SECRET", password: "twelve-chars" }))
-      .toMatchObject({ email: "a@b.example", roles: ["admin"], needToKnow: [] });
+    expect(
+      createUserInput.parse({
+        email: " A@B.Example ",
+        name: "A",
+        roles: ["admin", "admin"],
+        clearance: "SECRET",
+        password: "twelve-chars",
+      }),
+    ).toMatchObject({ email: "a@b.example", roles: ["admin"], needToKnow: [] });
     expect(licenseInput.parse({ id: "LIC-1", name: "One", allows: ["INGEST", "ANALYZE", "INGEST"] }).allows).toEqual(["ANALYZE", "INGEST"]);
     expect(licenseInput.safeParse({ id: "bad id", name: "x", allows: [] }).success).toBe(false);
   });

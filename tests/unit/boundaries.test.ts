@@ -16,7 +16,20 @@ describe("layer boundaries", { timeout: 60_000 }, () => {
   const pure = ["lib/domain/x.ts", "lib/graphrag/x.ts", "lib/policy/x.ts", "lib/grounding/x.ts", "lib/playbooks/x.ts", "lib/ingest/x.ts"];
 
   it.each(pure)("%s may not import a framework, driver, database, model SDK or the server side", async (file) => {
-    for (const spec of ["next/headers", "@prisma/client", "neo4j-driver", "ai", "@ai-sdk/openai", "pg", "better-auth", "z3-solver", "../generated/prisma/client", "@/lib/server/runtime", "../adapters/prisma/db", "../auth/session"]) {
+    for (const spec of [
+      "next/headers",
+      "@prisma/client",
+      "neo4j-driver",
+      "ai",
+      "@ai-sdk/openai",
+      "pg",
+      "better-auth",
+      "z3-solver",
+      "../generated/prisma/client",
+      "@/lib/server/runtime",
+      "../adapters/prisma/db",
+      "../auth/session",
+    ]) {
       expect(await restricted(file, `import { a } from "${spec}";\nexport const b = a;\n`), `${file} ← ${spec}`).toHaveLength(1);
     }
   });
@@ -34,10 +47,19 @@ describe("layer boundaries", { timeout: 60_000 }, () => {
   });
 
   it("client components may not import server code at runtime, but may import its types", async () => {
-    expect(await restricted("components/x.tsx", `import { runtime } from "@/lib/server/runtime";\nexport const r = runtime;\n`)).toHaveLength(1);
-    expect(await restricted("components/x.tsx", `import { PrismaLedger } from "@/lib/adapters/prisma/ledger";\nexport const r = PrismaLedger;\n`)).toHaveLength(1);
+    expect(
+      await restricted("components/x.tsx", `import { runtime } from "@/lib/server/runtime";\nexport const r = runtime;\n`),
+    ).toHaveLength(1);
+    expect(
+      await restricted(
+        "components/x.tsx",
+        `import { PrismaLedger } from "@/lib/adapters/prisma/ledger";\nexport const r = PrismaLedger;\n`,
+      ),
+    ).toHaveLength(1);
     expect(await restricted("components/x.tsx", `import type { Actor } from "@/lib/auth/actor";\nexport type A = Actor;\n`)).toEqual([]);
     // Server code itself is free to use them.
-    expect(await restricted("lib/server/x.ts", `import { PrismaClient } from "@prisma/client";\nexport const p = PrismaClient;\n`)).toEqual([]);
+    expect(await restricted("lib/server/x.ts", `import { PrismaClient } from "@prisma/client";\nexport const p = PrismaClient;\n`)).toEqual(
+      [],
+    );
   });
 });

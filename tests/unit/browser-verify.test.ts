@@ -10,7 +10,12 @@ function ledgerOf(n: number): ChainEntry[] {
   const out: ChainEntry[] = [];
   let prev = GENESIS_HASH;
   for (let seq = 1; seq <= n; seq++) {
-    const body = { seq, kind: "graphrag.answer", createdAt: new Date(Date.UTC(2026, 10, 21, 9, 0, seq)).toISOString(), payload: { q: `ünïcode ${seq}`, n: seq, nested: { z: [1, { b: true, a: null }] } } };
+    const body = {
+      seq,
+      kind: "graphrag.answer",
+      createdAt: new Date(Date.UTC(2026, 10, 21, 9, 0, seq)).toISOString(),
+      payload: { q: `ünïcode ${seq}`, n: seq, nested: { z: [1, { b: true, a: null }] } },
+    };
     const entryHash = entryHashOf(prev, body);
     out.push({ ...body, prevHash: prev, entryHash });
     prev = entryHash;
@@ -53,7 +58,7 @@ describe("in-browser inclusion proof check", () => {
         (f: any) => f.path.push(leaves[0]),
         (f: any) => (f.checkpoint.treeSize = 22),
         (f: any) => (f.checkpoint.time = "2026-11-21T10:00:00.001Z"),
-        (f: any) => (f.leafIndex = (seq % 23)),
+        (f: any) => (f.leafIndex = seq % 23),
       ];
       for (const forge of forgeries) {
         const f = JSON.parse(JSON.stringify(file));
@@ -61,7 +66,11 @@ describe("in-browser inclusion proof check", () => {
         const b = await verifyInclusionInBrowser(f, key.publicKeyPem);
         expect(b.ok).toBe(false);
         expect(verifyProofFile(f).ok).toBe(false);
-        const failedNames = (checks: Array<{ name: string; ok: boolean }>) => checks.filter((c) => !c.ok).map((c) => c.name).sort();
+        const failedNames = (checks: Array<{ name: string; ok: boolean }>) =>
+          checks
+            .filter((c) => !c.ok)
+            .map((c) => c.name)
+            .sort();
         expect(failedNames(b.checks)).toEqual(failedNames(verifyProofFile(f).checks));
       }
     }
@@ -70,7 +79,10 @@ describe("in-browser inclusion proof check", () => {
     const f = JSON.parse(JSON.stringify(fileFor(5)));
     f.checkpoint = signCheckpoint({ treeSize: 23, rootHash: cp.rootHash, time: cp.time }, parseSigningKey(other.privateKeyPem));
     f.publicKey = other.publicKeyPem;
-    expect((await verifyInclusionInBrowser(f, key.publicKeyPem)).checks.find((c) => c.name === "checkpoint signature")).toMatchObject({ ok: false, detail: "signed by another key" });
+    expect((await verifyInclusionInBrowser(f, key.publicKeyPem)).checks.find((c) => c.name === "checkpoint signature")).toMatchObject({
+      ok: false,
+      detail: "signed by another key",
+    });
     expect((await verifyInclusionInBrowser(f)).ok).toBe(true);
   });
 

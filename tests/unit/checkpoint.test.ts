@@ -35,7 +35,7 @@ describe("signed checkpoints", () => {
     const cp = signCheckpoint({ treeSize: 1000, rootHash: root, time }, privateKey);
     const forged = { ...cp };
     if (field === 0) forged.treeSize = cp.treeSize + 1 + (n % 1000);
-    if (field === 1) forged.rootHash = (((parseInt(root[0], 16) + 1 + (n % 15)) % 16).toString(16)) + root.slice(1);
+    if (field === 1) forged.rootHash = ((parseInt(root[0], 16) + 1 + (n % 15)) % 16).toString(16) + root.slice(1);
     if (field === 2) forged.time = new Date(Date.parse(time) + 1 + (n % 100_000)).toISOString();
     if (field === 3) {
       const sig = Buffer.from(cp.signature, "base64");
@@ -56,8 +56,17 @@ describe("signed checkpoints", () => {
 
   it("malformed checkpoints are refused before any crypto", () => {
     const cp = signCheckpoint({ treeSize: 3, rootHash: root, time }, privateKey);
-    for (const bad of [null, "x", { ...cp, treeSize: -1 }, { ...cp, treeSize: 1.5 }, { ...cp, rootHash: root.toUpperCase() },
-      { ...cp, rootHash: root.slice(2) }, { ...cp, time: "2026-11-21" }, { ...cp, keyId: "abc" }, { ...cp, signature: "!!" }]) {
+    for (const bad of [
+      null,
+      "x",
+      { ...cp, treeSize: -1 },
+      { ...cp, treeSize: 1.5 },
+      { ...cp, rootHash: root.toUpperCase() },
+      { ...cp, rootHash: root.slice(2) },
+      { ...cp, time: "2026-11-21" },
+      { ...cp, keyId: "abc" },
+      { ...cp, signature: "!!" },
+    ]) {
       expect(checkpointProblem(bad, publicKey)).toBe("malformed");
     }
     expect(() => signCheckpoint({ treeSize: 3, rootHash: "nope", time }, privateKey)).toThrow();

@@ -17,11 +17,20 @@ const chips = (html: string) => [...html.matchAll(/<button[^>]*data-citation="([
 
 describe("parseCitations", () => {
   it("finds markers with and without claim ids, and the sentence each supports", () => {
-    const text = "Dunn was shot at Dry Dock 3 [evidence: EV-1, claim: CLM-1]. The Tahoe was seen at Gate C [evidence: EV-2] [evidence: EV-3].";
+    const text =
+      "Dunn was shot at Dry Dock 3 [evidence: EV-1, claim: CLM-1]. The Tahoe was seen at Gate C [evidence: EV-2] [evidence: EV-3].";
     const segs = parseCitations(text, () => true);
     const cites = segs.filter((s) => s.kind === "cite");
-    expect(cites.map((c) => [c.evidenceId, c.claimId])).toEqual([["EV-1", "CLM-1"], ["EV-2", null], ["EV-3", null]]);
-    expect(cites.map((c) => c.claim)).toEqual(["Dunn was shot at Dry Dock 3", "The Tahoe was seen at Gate C", "The Tahoe was seen at Gate C"]);
+    expect(cites.map((c) => [c.evidenceId, c.claimId])).toEqual([
+      ["EV-1", "CLM-1"],
+      ["EV-2", null],
+      ["EV-3", null],
+    ]);
+    expect(cites.map((c) => c.claim)).toEqual([
+      "Dunn was shot at Dry Dock 3",
+      "The Tahoe was seen at Gate C",
+      "The Tahoe was seen at Gate C",
+    ]);
     // Nothing is lost: the segments put back together are the text.
     expect(segs.map((s) => (s.kind === "text" ? s.text : s.raw)).join("")).toBe(text);
   });
@@ -149,7 +158,8 @@ describe("evidence text is escaped wherever it is shown", () => {
 });
 
 describe("locating the cited passage", () => {
-  const content = "Officers responded at 06:18 to Dry Dock 3. The man, identified as Raymond Dunn, 36, had been shot and killed; he was pronounced dead at the scene. Detectives are treating the death as a homicide.";
+  const content =
+    "Officers responded at 06:18 to Dry Dock 3. The man, identified as Raymond Dunn, 36, had been shot and killed; he was pronounced dead at the scene. Detectives are treating the death as a homicide.";
 
   it("finds a verbatim quote", () => {
     const claim = "The man, identified as Raymond Dunn, 36, had been shot and killed; he was pronounced dead at the scene";

@@ -65,7 +65,12 @@ describe("binary COPY parser", () => {
 
   test.prop([fc.array(fc.nat(), { maxLength: 40 })])("gives the same rows for any chunking", (cuts) => {
     const stream = encode(sample);
-    expect(parseInChunks(stream, cuts.map((c) => c % stream.length))).toEqual(expected);
+    expect(
+      parseInChunks(
+        stream,
+        cuts.map((c) => c % stream.length),
+      ),
+    ).toEqual(expected);
   });
 
   it("refuses a stream that is not binary COPY, one cut short, or one with data after the trailer", () => {
@@ -74,7 +79,9 @@ describe("binary COPY parser", () => {
     const short = new CopyBinaryParser(4);
     short.feed(stream.subarray(0, stream.length - 5), () => {});
     expect(() => short.end()).toThrow(/ended early/);
-    expect(() => new CopyBinaryParser(4).feed(Buffer.concat([stream, Buffer.from([0, 1])]), () => {})).toThrow(/after the binary COPY trailer/);
+    expect(() => new CopyBinaryParser(4).feed(Buffer.concat([stream, Buffer.from([0, 1])]), () => {})).toThrow(
+      /after the binary COPY trailer/,
+    );
   });
 });
 

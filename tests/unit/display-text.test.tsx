@@ -9,7 +9,24 @@ import { SafeText } from "@/components/ui/safe-text";
 import { displayRuns, revealHidden } from "@/lib/domain/display-text";
 import type { EvidenceView } from "@/lib/domain/workbench-views";
 
-const TRICKS = ["\u202E", "\u202D", "\u202A", "\u202B", "\u202C", "\u2066", "\u2067", "\u2068", "\u2069", "\u200E", "\u200F", "\u061C", "\u200B", "\uFEFF", "\u2060", "\u0007"];
+const TRICKS = [
+  "\u202E",
+  "\u202D",
+  "\u202A",
+  "\u202B",
+  "\u202C",
+  "\u2066",
+  "\u2067",
+  "\u2068",
+  "\u2069",
+  "\u200E",
+  "\u200F",
+  "\u061C",
+  "\u200B",
+  "\uFEFF",
+  "\u2060",
+  "\u0007",
+];
 /** The text a reader sees: the markup without its tags (attributes such as data-node-id are not displayed). */
 const shown = (html: string) => html.replace(/<[^>]*>/g, "");
 /** Any of those characters, as characters or as numeric references. */
@@ -37,19 +54,49 @@ describe("hidden characters in untrusted text", () => {
 
   it("the evidence panel and the node panel show '\u202Egpj.exe' as what it is", () => {
     const evidence: EvidenceView = {
-      id: "EV-1", type: "attachment\u202Efdp", sourceSystem: "mail\u202E", classification: "CUI", collectedAt: "2026-03-01T10:00:00.000Z",
-      content: "The invoice was sent as \u202Egpj.exe by the supplier.", nodeIds: [], metadata: { filename: "\u202Egpj.exe" },
+      id: "EV-1",
+      type: "attachment\u202Efdp",
+      sourceSystem: "mail\u202E",
+      classification: "CUI",
+      collectedAt: "2026-03-01T10:00:00.000Z",
+      content: "The invoice was sent as \u202Egpj.exe by the supplier.",
+      nodeIds: [],
+      metadata: { filename: "\u202Egpj.exe" },
     };
     const panel = renderToStaticMarkup(
-      <EvidencePanel evidenceId="EV-1" evidence={evidence} loading={false} error={null} claim={null} claimId={null} nodeName={() => null} onSelectNode={() => {}} onClose={() => {}} />,
+      <EvidencePanel
+        evidenceId="EV-1"
+        evidence={evidence}
+        loading={false}
+        error={null}
+        claim={null}
+        claimId={null}
+        nodeName={() => null}
+        onSelectNode={() => {}}
+        onClose={() => {}}
+      />,
     );
     expect(panel).toContain("U+202E RLO");
     expect(shown(panel)).not.toMatch(RAW);
     const node = renderToStaticMarkup(
       <NodePanel
-        node={{ id: "n\u202E1", label: "File", name: "\u202Egpj.exe", classification: "CUI", degree: 0, properties: { path: "C:\\\u202Egpj.exe" } }}
-        evidence={[]} hiddenEvidence={0} loading={false} error={null} expanding={false} canExpand={false}
-        onClose={() => {}} onExpand={() => {}} onOpenEvidence={() => {}}
+        node={{
+          id: "n\u202E1",
+          label: "File",
+          name: "\u202Egpj.exe",
+          classification: "CUI",
+          degree: 0,
+          properties: { path: "C:\\\u202Egpj.exe" },
+        }}
+        evidence={[]}
+        hiddenEvidence={0}
+        loading={false}
+        error={null}
+        expanding={false}
+        canExpand={false}
+        onClose={() => {}}
+        onExpand={() => {}}
+        onOpenEvidence={() => {}}
       />,
     );
     expect(node).toContain("U+202E RLO");

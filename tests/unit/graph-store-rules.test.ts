@@ -3,16 +3,41 @@ import { readFileSync } from "node:fs";
 import { fc, test as fcTest } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import {
-  SEPARATOR_PATTERN, compareIds, expandFrontier, idSortKey, rankSeedCandidates, searchTokens, simpleLower, textQueryGroups,
-  textRank, type FrontierEdge,
+  SEPARATOR_PATTERN,
+  compareIds,
+  expandFrontier,
+  idSortKey,
+  rankSeedCandidates,
+  searchTokens,
+  simpleLower,
+  textQueryGroups,
+  textRank,
+  type FrontierEdge,
 } from "@/lib/domain/graph-contract";
 import type { GraphNodeRecord } from "@/lib/ports";
 
 describe("search tokens", () => {
   it("split on punctuation and symbols, keep letters and digits of any script, lower-case simply", () => {
-    expect(searchTokens("did:ws-fin-0231 O'Brien’s “Bayline” a.b@x.com svc_backup 203.0.113.47")).toEqual(
-      ["0", "0231", "113", "203", "47", "a", "b", "backup", "bayline", "brien", "com", "did", "fin", "o", "s", "svc", "ws", "x"],
-    );
+    expect(searchTokens("did:ws-fin-0231 O'Brien’s “Bayline” a.b@x.com svc_backup 203.0.113.47")).toEqual([
+      "0",
+      "0231",
+      "113",
+      "203",
+      "47",
+      "a",
+      "b",
+      "backup",
+      "bayline",
+      "brien",
+      "com",
+      "did",
+      "fin",
+      "o",
+      "s",
+      "svc",
+      "ws",
+      "x",
+    ]);
     expect(searchTokens("İSTANBUL ΟΔΟΣ Øyvind ẞtraße ǅemal")).toEqual(["istanbul", "ßtraße", "øyvind", "ǆemal", "οδοσ"]);
     expect(searchTokens("x\u00a0y\u2014z\u3001w\uff01v×u÷t")).toEqual(["t", "u", "v", "w", "x", "y", "z"]);
     expect(searchTokens("😀emoji\uE000pua")).toEqual(["😀emoji\uE000pua"]);
@@ -27,7 +52,11 @@ describe("search tokens", () => {
   });
 
   it("group a query's terms by their tokens, dropping empty and repeated groups", () => {
-    expect(textQueryGroups(["ws-fin-0231", "Dunn", "dunn", "--", "svc_backup", "svc-backup"])).toEqual([["0231", "fin", "ws"], ["dunn"], ["backup", "svc"]]);
+    expect(textQueryGroups(["ws-fin-0231", "Dunn", "dunn", "--", "svc_backup", "svc-backup"])).toEqual([
+      ["0231", "fin", "ws"],
+      ["dunn"],
+      ["backup", "svc"],
+    ]);
     expect(textRank([["0231", "fin", "ws"], ["dunn"]], ["ws", "fin", "0231", "x"])).toBe(1);
     expect(textRank([["0231", "fin", "ws"], ["dunn"]], ["ws", "dunn"])).toBe(1);
   });
@@ -54,14 +83,26 @@ describe("id order", () => {
     expect(Math.sign(compareIds(a, b))).toBe(utf8(a, b));
   });
 
-  fcTest.prop([fc.string({ unit: "grapheme" }), fc.string({ unit: "grapheme" })])("idSortKey's plain string order is the same order", (a, b) => {
-    const ka = idSortKey(a), kb = idSortKey(b);
-    expect(Math.sign(ka < kb ? -1 : ka > kb ? 1 : 0)).toBe(utf8(a, b));
-  });
+  fcTest.prop([fc.string({ unit: "grapheme" }), fc.string({ unit: "grapheme" })])(
+    "idSortKey's plain string order is the same order",
+    (a, b) => {
+      const ka = idSortKey(a),
+        kb = idSortKey(b);
+      expect(Math.sign(ka < kb ? -1 : ka > kb ? 1 : 0)).toBe(utf8(a, b));
+    },
+  );
 });
 
 describe("seed candidates", () => {
-  const node = (id: string): GraphNodeRecord => ({ id, tenantId: "t", label: "L", name: id, properties: {}, classification: "PUBLIC", needToKnow: [] });
+  const node = (id: string): GraphNodeRecord => ({
+    id,
+    tenantId: "t",
+    label: "L",
+    name: id,
+    properties: {},
+    classification: "PUBLIC",
+    needToKnow: [],
+  });
   it("keep each node's strongest match and sort by kind, rank, id", () => {
     const ranked = rankSeedCandidates([
       { node: node("b"), match: "text", rank: 1 },
@@ -78,7 +119,10 @@ describe("seed candidates", () => {
 describe("bounded breadth-first expansion", () => {
   // a - b - c - d, a - e, edges named so that id order is e1 < e2 < e3 < e4.
   const edges: Array<FrontierEdge & { id: string }> = [
-    { id: "e1", source: "a", target: "b" }, { id: "e2", source: "b", target: "c" }, { id: "e3", source: "c", target: "d" }, { id: "e4", source: "e", target: "a" },
+    { id: "e1", source: "a", target: "b" },
+    { id: "e2", source: "b", target: "c" },
+    { id: "e3", source: "c", target: "d" },
+    { id: "e4", source: "e", target: "a" },
   ];
   const reads: string[][] = [];
   const edgesOf = async (frontier: string[], limit: number) => {

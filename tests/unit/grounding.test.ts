@@ -65,25 +65,68 @@ describe("kill switches", () => {
 describe("answer reuse", () => {
   const asker = { userId: "u1", tenantId: "t", clearance: "SECRET" as const, needToKnow: ["b", "a"] };
   const key = (over: Partial<Parameters<typeof reuseKey>[0]> = {}) =>
-    reuseKey({ caseId: "c", question: "Who met?", asker, model: "offline:m", promptVersion: "p1", groundingContractVersion: "g1", policyBundle: null, ...over });
+    reuseKey({
+      caseId: "c",
+      question: "Who met?",
+      asker,
+      model: "offline:m",
+      promptVersion: "p1",
+      groundingContractVersion: "g1",
+      policyBundle: null,
+      ...over,
+    });
 
   it("keys on the case, the normalised question, the policy fingerprint, model and versions — not on who asks", () => {
     expect(key()).toMatch(/^[0-9a-f]{16}$/);
     expect(key({ question: "  who   MET? " })).toBe(key());
     expect(key({ asker: { ...asker, userId: "u2", needToKnow: ["a", "b"] } })).toBe(key());
     for (const other of [
-      { asker: { ...asker, clearance: "CUI" as const } }, { asker: { ...asker, needToKnow: ["a"] } }, { asker: { ...asker, tenantId: "t2" } },
-      { caseId: "c2" }, { model: "x:y" }, { promptVersion: "p2" }, { groundingContractVersion: "g2" }, { policyBundle: "abc" },
-    ]) expect(key(other)).not.toBe(key());
+      { asker: { ...asker, clearance: "CUI" as const } },
+      { asker: { ...asker, needToKnow: ["a"] } },
+      { asker: { ...asker, tenantId: "t2" } },
+      { caseId: "c2" },
+      { model: "x:y" },
+      { promptVersion: "p2" },
+      { groundingContractVersion: "g2" },
+      { policyBundle: "abc" },
+    ])
+      expect(key(other)).not.toBe(key());
   });
 
   const record = (id: string, content: string, classification: EvidenceRecord["classification"] = "CUI"): EvidenceRecord => ({
-    id, type: "t", content, sourceSystem: "s", collectedAt: "2026-01-01T00:00:00Z", licenseUses: ["ANALYZE"], nodeIds: [], tenantId: "t", classification, needToKnow: [],
+    id,
+    type: "t",
+    content,
+    sourceSystem: "s",
+    collectedAt: "2026-01-01T00:00:00Z",
+    licenseUses: ["ANALYZE"],
+    nodeIds: [],
+    tenantId: "t",
+    classification,
+    needToKnow: [],
   });
-  const stored = { reuseKey: "k", requestId: "r1", tenantId: "t", caseId: "c", createdAt: "2026-11-24T11:55:00Z", body: { answer: {}, rawContext: {} },
-    cited: [{ id: "EV-1", contentSha256: contentSha256("one") }, { id: "EV-2", contentSha256: contentSha256("two") }] };
+  const stored = {
+    reuseKey: "k",
+    requestId: "r1",
+    tenantId: "t",
+    caseId: "c",
+    createdAt: "2026-11-24T11:55:00Z",
+    body: { answer: {}, rawContext: {} },
+    cited: [
+      { id: "EV-1", contentSha256: contentSha256("one") },
+      { id: "EV-2", contentSha256: contentSha256("two") },
+    ],
+  };
   const decide = (over: Partial<Parameters<typeof decideReuse>[0]> = {}) =>
-    decideReuse({ stored, current: [record("EV-1", "one"), record("EV-2", "two")], asker, now: NOW, maxAgeMs: 15 * 60_000, switches: ALL_OFF, ...over });
+    decideReuse({
+      stored,
+      current: [record("EV-1", "one"), record("EV-2", "two")],
+      asker,
+      now: NOW,
+      maxAgeMs: 15 * 60_000,
+      switches: ALL_OFF,
+      ...over,
+    });
 
   it("grants only when every check passes, and names the first that does not", () => {
     expect(decide()).toEqual({ granted: true });
@@ -91,8 +134,14 @@ describe("answer reuse", () => {
     expect(decide({ maxAgeMs: 60_000 })).toMatchObject({ reason: "answer_too_old" });
     expect(decide({ stored: { ...stored, cited: [...stored.cited].reverse() } })).toMatchObject({ reason: "citation_order" });
     expect(decide({ current: [record("EV-1", "one")] })).toMatchObject({ reason: "evidence_inactive_or_missing", evidenceId: "EV-2" });
-    expect(decide({ current: [record("EV-1", "one!"), record("EV-2", "two")] })).toMatchObject({ reason: "evidence_changed", evidenceId: "EV-1" });
-    expect(decide({ current: [record("EV-1", "one"), record("EV-2", "two", "TOP_SECRET")] })).toMatchObject({ reason: "evidence_not_visible", evidenceId: "EV-2" });
+    expect(decide({ current: [record("EV-1", "one!"), record("EV-2", "two")] })).toMatchObject({
+      reason: "evidence_changed",
+      evidenceId: "EV-1",
+    });
+    expect(decide({ current: [record("EV-1", "one"), record("EV-2", "two", "TOP_SECRET")] })).toMatchObject({
+      reason: "evidence_not_visible",
+      evidenceId: "EV-2",
+    });
   });
 });
 
@@ -116,7 +165,15 @@ describe("override tokens", () => {
 
 describe("provenance", () => {
   it("lists cited evidence once, sorted, with its count, and renders the footer", () => {
-    const p = provenanceOf({ mode: "normal", queryHash: "0123456789abcdef", citedIds: ["EV-2", "EV-1", "EV-2"], timestamp: "t", promptVersion: "p", model: "m", killSwitches: { ...ALL_OFF, DISABLE_MODEL: true } });
+    const p = provenanceOf({
+      mode: "normal",
+      queryHash: "0123456789abcdef",
+      citedIds: ["EV-2", "EV-1", "EV-2"],
+      timestamp: "t",
+      promptVersion: "p",
+      model: "m",
+      killSwitches: { ...ALL_OFF, DISABLE_MODEL: true },
+    });
     expect(p).toMatchObject({ sources: ["EV-1", "EV-2"], evidenceCount: 2 });
     expect(p).not.toHaveProperty("reusedFrom");
     expect(provenanceFooter(p)).toContain("Kill switches on: DISABLE_MODEL");

@@ -5,7 +5,12 @@ function chain(n: number): ChainEntry[] {
   const out: ChainEntry[] = [];
   let prev = GENESIS_HASH;
   for (let seq = 1; seq <= n; seq++) {
-    const body = { seq, kind: "answer", createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(), payload: { q: `question ${seq}`, n: seq } };
+    const body = {
+      seq,
+      kind: "answer",
+      createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(),
+      payload: { q: `question ${seq}`, n: seq },
+    };
     const entryHash = entryHashOf(prev, body);
     out.push({ ...body, prevHash: prev, entryHash });
     prev = entryHash;
@@ -44,7 +49,14 @@ describe("ledger chain", () => {
         expected = k + 1;
       } else {
         // A forger who knows the algorithm inserts a self-consistent entry and renumbers the rest (seq is unique).
-        const forged = { seq: k + 1, kind: "answer", createdAt: c[k].createdAt, payload: { forged: true }, prevHash: c[k].prevHash, entryHash: "" };
+        const forged = {
+          seq: k + 1,
+          kind: "answer",
+          createdAt: c[k].createdAt,
+          payload: { forged: true },
+          prevHash: c[k].prevHash,
+          entryHash: "",
+        };
         forged.entryHash = entryHashOf(forged.prevHash, forged);
         const shifted = c.slice(k).map((e) => ({ ...e, seq: e.seq + 1 }));
         c.splice(k, c.length - k, forged, ...shifted);

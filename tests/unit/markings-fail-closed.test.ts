@@ -5,8 +5,16 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import {
-  CLASSIFICATIONS, clearanceCovers, readClassification, readHeldTags, readLicenseUses, readMarking, readRoles, readTags,
-  readTenantId, UNREADABLE,
+  CLASSIFICATIONS,
+  clearanceCovers,
+  readClassification,
+  readHeldTags,
+  readLicenseUses,
+  readMarking,
+  readRoles,
+  readTags,
+  readTenantId,
+  UNREADABLE,
 } from "@/lib/domain/markings";
 import { denialReason, evidenceDenialReason, type Viewer } from "@/lib/domain/policy";
 
@@ -14,8 +22,17 @@ const LEVELS = ["PUBLIC", "CUI", "CONFIDENTIAL", "SECRET", "TOP_SECRET", "TS_SCI
 const rank = (v: unknown) => (typeof v === "string" ? LEVELS.indexOf(v) : -1);
 const goodTag = (t: unknown) => typeof t === "string" && t.trim() !== "";
 
-interface RawUser { tenantId: unknown; clearance: unknown; needToKnow: unknown }
-interface RawItem { tenantId: unknown; classification: unknown; needToKnow: unknown; uses?: unknown }
+interface RawUser {
+  tenantId: unknown;
+  clearance: unknown;
+  needToKnow: unknown;
+}
+interface RawItem {
+  tenantId: unknown;
+  classification: unknown;
+  needToKnow: unknown;
+  uses?: unknown;
+}
 
 /** May a user stored as `u` read an item stored as `i`? Raw values in, strict canonical semantics. */
 function reference(u: RawUser, i: RawItem, evidence: boolean): boolean {
@@ -33,12 +50,30 @@ function reference(u: RawUser, i: RawItem, evidence: boolean): boolean {
 // Values a store may hand back: the catalogue, near misses of it, aliases that are valid only on import, look-alikes,
 // and anything at all.
 const nearMiss = fc.constantFrom(
-  "secret", "secret ", " SECRET", "SECRET//NOFORN", "TS", "TS/SCI", "TS-SCI", "UNCLASSIFIED", "U", "TOP SECRET",
-  "ЅECRET" /* Cyrillic S */, "SECRET\u200b", "", "UNREADABLE", "__proto__", "constructor",
+  "secret",
+  "secret ",
+  " SECRET",
+  "SECRET//NOFORN",
+  "TS",
+  "TS/SCI",
+  "TS-SCI",
+  "UNCLASSIFIED",
+  "U",
+  "TOP SECRET",
+  "ЅECRET" /* Cyrillic S */,
+  "SECRET\u200b",
+  "",
+  "UNREADABLE",
+  "__proto__",
+  "constructor",
 );
 const markingValue = fc.oneof(fc.constantFrom(...CLASSIFICATIONS), nearMiss, fc.anything());
 const tagValue = fc.oneof(fc.constantFrom("narcotics", "Narcotics ", "soc", "informants", "", "  ", "\t"), fc.anything());
-const tagsValue = fc.oneof(fc.array(fc.constantFrom("narcotics", "soc", "informants"), { maxLength: 2 }), fc.array(tagValue, { maxLength: 3 }), fc.anything());
+const tagsValue = fc.oneof(
+  fc.array(fc.constantFrom("narcotics", "soc", "informants"), { maxLength: 2 }),
+  fc.array(tagValue, { maxLength: 3 }),
+  fc.anything(),
+);
 const tenantValue = fc.oneof(fc.constantFrom("t1", "t2", "", " "), fc.anything());
 const usesValue = fc.oneof(
   fc.subarray(["INGEST", "ANALYZE", "INTERNAL_USE", "EXPORT", "FULL_ACCESS"]),
@@ -67,23 +102,37 @@ describe("markings read from storage fail closed", () => {
     if (shown) expect(reference(u, i, true)).toBe(true);
   });
 
-  test.prop([rawUser, rawItem], { numRuns: 3000 })("the policy functions are total: values the types do not allow still fail closed", (u, i) => {
-    // Straight in, no read* step: what a cast (`as Classification`) used to let through.
-    const shown = evidenceDenialReason(u as unknown as Viewer, { ...(i as unknown as Viewer & { classification: never; needToKnow: string[] }), licenseUses: i.uses as never }) === null;
-    if (shown) expect(reference(u, i, true)).toBe(true);
-  });
+  test.prop([rawUser, rawItem], { numRuns: 3000 })(
+    "the policy functions are total: values the types do not allow still fail closed",
+    (u, i) => {
+      // Straight in, no read* step: what a cast (`as Classification`) used to let through.
+      const shown =
+        evidenceDenialReason(u as unknown as Viewer, {
+          ...(i as unknown as Viewer & { classification: never; needToKnow: string[] }),
+          licenseUses: i.uses as never,
+        }) === null;
+      if (shown) expect(reference(u, i, true)).toBe(true);
+    },
+  );
 
   test.prop([markingValue, markingValue])("clearanceCovers grants nothing outside the lattice", (clearance, marking) => {
     const covers = clearanceCovers(clearance, marking);
     expect(covers).toBe(rank(clearance) >= 0 && rank(marking) >= 0 && rank(marking) <= rank(clearance));
   });
 
-  test.prop([fc.constantFrom(...CLASSIFICATIONS), fc.constantFrom(...CLASSIFICATIONS), fc.array(fc.constantFrom("narcotics", "soc"), { maxLength: 2 }), fc.array(fc.constantFrom("narcotics", "soc"), { maxLength: 2 })])(
+  test.prop([
+    fc.constantFrom(...CLASSIFICATIONS),
+    fc.constantFrom(...CLASSIFICATIONS),
+    fc.array(fc.constantFrom("narcotics", "soc"), { maxLength: 2 }),
+    fc.array(fc.constantFrom("narcotics", "soc"), { maxLength: 2 }),
+  ])(
     "well-formed markings keep their meaning (the read step takes nothing away from readable data)",
     (clearance, classification, held, tags) => {
       const u = { tenantId: "t1", clearance, needToKnow: held };
       const i = { tenantId: "t1", classification, needToKnow: tags, uses: ["ANALYZE"] };
-      expect(evidenceDenialReason(viewerOf(u), { ...readMarking(i), licenseUses: readLicenseUses(i.uses) }) === null).toBe(reference(u, i, true));
+      expect(evidenceDenialReason(viewerOf(u), { ...readMarking(i), licenseUses: readLicenseUses(i.uses) }) === null).toBe(
+        reference(u, i, true),
+      );
     },
   );
 });
@@ -91,7 +140,19 @@ describe("markings read from storage fail closed", () => {
 describe("the read step", () => {
   it("keeps only exact canonical markings; aliases, case, spaces and look-alikes are unreadable", () => {
     for (const c of CLASSIFICATIONS) expect(readClassification(c)).toBe(c);
-    for (const bad of ["secret", "SECRET ", "SECRET//NOFORN", "TS", "UNCLASSIFIED", "ЅECRET", null, undefined, 3, ["SECRET"], { level: "SECRET" }]) {
+    for (const bad of [
+      "secret",
+      "SECRET ",
+      "SECRET//NOFORN",
+      "TS",
+      "UNCLASSIFIED",
+      "ЅECRET",
+      null,
+      undefined,
+      3,
+      ["SECRET"],
+      { level: "SECRET" },
+    ]) {
       expect(readClassification(bad)).toBe(UNREADABLE);
     }
   });
@@ -101,7 +162,11 @@ describe("the read step", () => {
       expect(readTags(bad)).toBeNull();
       expect(readMarking({ tenantId: "t1", classification: "PUBLIC", needToKnow: bad }).classification).toBe(UNREADABLE);
     }
-    expect(readMarking({ tenantId: "t1", classification: "PUBLIC", needToKnow: [] })).toEqual({ tenantId: "t1", classification: "PUBLIC", needToKnow: [] });
+    expect(readMarking({ tenantId: "t1", classification: "PUBLIC", needToKnow: [] })).toEqual({
+      tenantId: "t1",
+      classification: "PUBLIC",
+      needToKnow: [],
+    });
   });
 
   it("an unreadable marking is denied with its own reason, even to the highest clearance", () => {
@@ -113,7 +178,8 @@ describe("the read step", () => {
 
   it("an unknown clearance sees nothing, not even PUBLIC", () => {
     const viewer = viewerOf({ tenantId: "t1", clearance: "COSMIC_TOP_SECRET", needToKnow: [] });
-    for (const c of CLASSIFICATIONS) expect(denialReason(viewer, { tenantId: "t1", classification: c, needToKnow: [] })).toBe("classification");
+    for (const c of CLASSIFICATIONS)
+      expect(denialReason(viewer, { tenantId: "t1", classification: c, needToKnow: [] })).toBe("classification");
   });
 
   it("unknown license uses and roles grant nothing", () => {

@@ -42,9 +42,7 @@ function PATH(m: number, d: Buffer[]): Buffer[] {
 function SUBPROOF(m: number, d: Buffer[], b: boolean): Buffer[] {
   if (m === d.length) return b ? [] : [MTH(d)];
   const s = k(d.length);
-  return m <= s
-    ? [...SUBPROOF(m, d.slice(0, s), b), MTH(d.slice(s))]
-    : [...SUBPROOF(m - s, d.slice(s), false), MTH(d.slice(0, s))];
+  return m <= s ? [...SUBPROOF(m, d.slice(0, s), b), MTH(d.slice(s))] : [...SUBPROOF(m - s, d.slice(s), false), MTH(d.slice(0, s))];
 }
 const PROOF = (m: number, d: Buffer[]) => (m === 0 || m === d.length ? [] : SUBPROOF(m, d, true));
 const hex = (bs: Buffer[]) => bs.map((b) => b.toString("hex"));
@@ -78,7 +76,9 @@ const flipBit = (h: string, bit: number) => {
 
 describe("RFC 6962 known answers", () => {
   // Leaves and roots from the Certificate Transparency reference tests (RFC 6962 §2.1 tree, SHA-256).
-  const data = ["", "00", "10", "2021", "3031", "40414243", "5051525354555657", "606162636465666768696a6b6c6d6e6f"].map((h) => Buffer.from(h, "hex"));
+  const data = ["", "00", "10", "2021", "3031", "40414243", "5051525354555657", "606162636465666768696a6b6c6d6e6f"].map((h) =>
+    Buffer.from(h, "hex"),
+  );
   const roots = [
     "6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d",
     "fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125",
@@ -186,88 +186,97 @@ describe("verification accepts real proofs and rejects forged ones", () => {
   const data = entries(200, "v");
   const view = moduleView(data);
 
-  test.prop([fc.integer({ min: 1, max: 200 }).chain((n) => fc.tuple(fc.constant(n), fc.integer({ min: 0, max: n - 1 })))], { numRuns: 300 })(
-    "inclusion: valid verifies; flipped bit, dropped/added/reordered element, other index/size/leaf/root all fail",
-    ([n, i]) => {
-      const root = view.root(n);
-      const leaf = view.leaves[i];
-      const proof = view.inclusion(i, n);
-      expect(verifyInclusion(i, n, leaf, proof, root)).toBe(true);
-      expect(rootFromInclusion(i, n, leaf, proof)).toBe(root);
+  test.prop([fc.integer({ min: 1, max: 200 }).chain((n) => fc.tuple(fc.constant(n), fc.integer({ min: 0, max: n - 1 })))], {
+    numRuns: 300,
+  })("inclusion: valid verifies; flipped bit, dropped/added/reordered element, other index/size/leaf/root all fail", ([n, i]) => {
+    const root = view.root(n);
+    const leaf = view.leaves[i];
+    const proof = view.inclusion(i, n);
+    expect(verifyInclusion(i, n, leaf, proof, root)).toBe(true);
+    expect(rootFromInclusion(i, n, leaf, proof)).toBe(root);
 
-      for (let e = 0; e < proof.length; e++) {
-        const forged = [...proof];
-        forged[e] = flipBit(forged[e], (e * 37 + i) % 256);
-        expect(verifyInclusion(i, n, leaf, forged, root)).toBe(false);
-      }
-      if (proof.length) {
-        expect(verifyInclusion(i, n, leaf, proof.slice(1), root)).toBe(false);
-        expect(verifyInclusion(i, n, leaf, proof.slice(0, -1), root)).toBe(false);
-      }
-      if (proof.length > 1) expect(verifyInclusion(i, n, leaf, [...proof].reverse(), root)).toBe(false);
-      expect(verifyInclusion(i, n, leaf, [...proof, proof[0] ?? leaf], root)).toBe(false);
-      expect(verifyInclusion(i, n, leaf, [...proof, root], root)).toBe(false);
-      expect(verifyInclusion(i, n, flipBit(leaf, 3), proof, root)).toBe(false);
-      expect(verifyInclusion(i, n, leaf, proof, flipBit(root, 200))).toBe(false);
-      if (n > 1) {
-        const j = (i + 1) % n;
-        expect(verifyInclusion(j, n, leaf, proof, root)).toBe(false);
-        expect(verifyInclusion(j, n, view.leaves[j], proof, root)).toBe(false);
-      }
-      // The same proof claimed for a larger tree, against that tree's real root.
-      if (n < 200) expect(verifyInclusion(i, n + 1, leaf, proof, view.root(n + 1))).toBe(false);
-      expect(verifyInclusion(i, n, leaf, proof, view.root(Math.max(1, n - 1)) === root ? flipBit(root, 1) : view.root(Math.max(1, n - 1)))).toBe(false);
-    },
-  );
+    for (let e = 0; e < proof.length; e++) {
+      const forged = [...proof];
+      forged[e] = flipBit(forged[e], (e * 37 + i) % 256);
+      expect(verifyInclusion(i, n, leaf, forged, root)).toBe(false);
+    }
+    if (proof.length) {
+      expect(verifyInclusion(i, n, leaf, proof.slice(1), root)).toBe(false);
+      expect(verifyInclusion(i, n, leaf, proof.slice(0, -1), root)).toBe(false);
+    }
+    if (proof.length > 1) expect(verifyInclusion(i, n, leaf, [...proof].reverse(), root)).toBe(false);
+    expect(verifyInclusion(i, n, leaf, [...proof, proof[0] ?? leaf], root)).toBe(false);
+    expect(verifyInclusion(i, n, leaf, [...proof, root], root)).toBe(false);
+    expect(verifyInclusion(i, n, flipBit(leaf, 3), proof, root)).toBe(false);
+    expect(verifyInclusion(i, n, leaf, proof, flipBit(root, 200))).toBe(false);
+    if (n > 1) {
+      const j = (i + 1) % n;
+      expect(verifyInclusion(j, n, leaf, proof, root)).toBe(false);
+      expect(verifyInclusion(j, n, view.leaves[j], proof, root)).toBe(false);
+    }
+    // The same proof claimed for a larger tree, against that tree's real root.
+    if (n < 200) expect(verifyInclusion(i, n + 1, leaf, proof, view.root(n + 1))).toBe(false);
+    expect(
+      verifyInclusion(i, n, leaf, proof, view.root(Math.max(1, n - 1)) === root ? flipBit(root, 1) : view.root(Math.max(1, n - 1))),
+    ).toBe(false);
+  });
 
-  test.prop([fc.integer({ min: 2, max: 200 }).chain((n) => fc.tuple(fc.integer({ min: 1, max: n - 1 }), fc.constant(n)))], { numRuns: 300 })(
-    "consistency: valid verifies; flipped bit, truncated/extended, swapped roots, other sizes all fail",
-    ([m, n]) => {
-      const r1 = view.root(m);
-      const r2 = view.root(n);
-      const proof = view.consistency(m, n);
-      expect(verifyConsistency(m, n, r1, r2, proof)).toBe(true);
+  test.prop([fc.integer({ min: 2, max: 200 }).chain((n) => fc.tuple(fc.integer({ min: 1, max: n - 1 }), fc.constant(n)))], {
+    numRuns: 300,
+  })("consistency: valid verifies; flipped bit, truncated/extended, swapped roots, other sizes all fail", ([m, n]) => {
+    const r1 = view.root(m);
+    const r2 = view.root(n);
+    const proof = view.consistency(m, n);
+    expect(verifyConsistency(m, n, r1, r2, proof)).toBe(true);
 
-      for (let e = 0; e < proof.length; e++) {
-        const forged = [...proof];
-        forged[e] = flipBit(forged[e], (e * 11 + m) % 256);
-        expect(verifyConsistency(m, n, r1, r2, forged)).toBe(false);
-      }
-      expect(verifyConsistency(m, n, r1, r2, proof.slice(0, -1))).toBe(false);
-      expect(verifyConsistency(m, n, r1, r2, proof.slice(1))).toBe(false);
-      expect(verifyConsistency(m, n, r1, r2, [...proof, r2])).toBe(false);
-      expect(verifyConsistency(m, n, r1, r2, [])).toBe(false);
-      expect(verifyConsistency(m, n, r2, r1, proof)).toBe(false);
-      expect(verifyConsistency(n, m, r2, r1, proof)).toBe(false);
-      expect(verifyConsistency(m, n, flipBit(r1, 9), r2, proof)).toBe(false);
-      expect(verifyConsistency(m, n, r1, flipBit(r2, 9), proof)).toBe(false);
-      if (m + 1 < n) expect(verifyConsistency(m + 1, n, view.root(m + 1), r2, proof)).toBe(false);
-      if (n < 200) expect(verifyConsistency(m, n + 1, r1, view.root(n + 1), proof)).toBe(false);
-      // A history that diverged before m: another log with the same new size cannot prove it extends r1.
-      const other = moduleView(entries(n, "fork"));
-      expect(verifyConsistency(m, n, r1, other.root(n), other.consistency(m, n))).toBe(false);
-    },
-  );
+    for (let e = 0; e < proof.length; e++) {
+      const forged = [...proof];
+      forged[e] = flipBit(forged[e], (e * 11 + m) % 256);
+      expect(verifyConsistency(m, n, r1, r2, forged)).toBe(false);
+    }
+    expect(verifyConsistency(m, n, r1, r2, proof.slice(0, -1))).toBe(false);
+    expect(verifyConsistency(m, n, r1, r2, proof.slice(1))).toBe(false);
+    expect(verifyConsistency(m, n, r1, r2, [...proof, r2])).toBe(false);
+    expect(verifyConsistency(m, n, r1, r2, [])).toBe(false);
+    expect(verifyConsistency(m, n, r2, r1, proof)).toBe(false);
+    expect(verifyConsistency(n, m, r2, r1, proof)).toBe(false);
+    expect(verifyConsistency(m, n, flipBit(r1, 9), r2, proof)).toBe(false);
+    expect(verifyConsistency(m, n, r1, flipBit(r2, 9), proof)).toBe(false);
+    if (m + 1 < n) expect(verifyConsistency(m + 1, n, view.root(m + 1), r2, proof)).toBe(false);
+    if (n < 200) expect(verifyConsistency(m, n + 1, r1, view.root(n + 1), proof)).toBe(false);
+    // A history that diverged before m: another log with the same new size cannot prove it extends r1.
+    const other = moduleView(entries(n, "fork"));
+    expect(verifyConsistency(m, n, r1, other.root(n), other.consistency(m, n))).toBe(false);
+  });
 
-  test.prop([fc.integer({ min: 1, max: 200 }), fc.array(fc.uint8Array({ minLength: 32, maxLength: 32 }), { maxLength: 12 }), fc.nat()], { numRuns: 500 })(
-    "random fake proofs never verify",
-    (n, fake, seed) => {
-      const proof = fake.map((b) => Buffer.from(b).toString("hex"));
-      const i = seed % n;
-      expect(verifyInclusion(i, n, view.leaves[i], proof, view.root(n))).toBe(n === 1 && proof.length === 0);
-      if (n > 1) {
-        const m = 1 + (seed % (n - 1));
-        expect(verifyConsistency(m, n, view.root(m), view.root(n), proof)).toBe(false);
-      }
-    },
-  );
+  test.prop([fc.integer({ min: 1, max: 200 }), fc.array(fc.uint8Array({ minLength: 32, maxLength: 32 }), { maxLength: 12 }), fc.nat()], {
+    numRuns: 500,
+  })("random fake proofs never verify", (n, fake, seed) => {
+    const proof = fake.map((b) => Buffer.from(b).toString("hex"));
+    const i = seed % n;
+    expect(verifyInclusion(i, n, view.leaves[i], proof, view.root(n))).toBe(n === 1 && proof.length === 0);
+    if (n > 1) {
+      const m = 1 + (seed % (n - 1));
+      expect(verifyConsistency(m, n, view.root(m), view.root(n), proof)).toBe(false);
+    }
+  });
 
   it("malformed input is rejected rather than coerced", () => {
     const root = view.root(8);
     const proof = view.inclusion(3, 8);
     const leaf = view.leaves[3];
     expect(verifyInclusion(3, 8, leaf, proof, root)).toBe(true);
-    for (const [index, size] of [[8, 8], [9, 8], [-1, 8], [3, 0], [3.5, 8], [3, 8.5], [Number.NaN, 8], [3, Number.POSITIVE_INFINITY], [2 ** 53, 2 ** 53 + 2]]) {
+    for (const [index, size] of [
+      [8, 8],
+      [9, 8],
+      [-1, 8],
+      [3, 0],
+      [3.5, 8],
+      [3, 8.5],
+      [Number.NaN, 8],
+      [3, Number.POSITIVE_INFINITY],
+      [2 ** 53, 2 ** 53 + 2],
+    ]) {
       expect(verifyInclusion(index, size, leaf, proof, root)).toBe(false);
     }
     expect(verifyInclusion(3, 8, leaf.toUpperCase(), proof, root)).toBe(false);

@@ -3,12 +3,16 @@ import { WRITE_LANES, writeInLanes } from "@/lib/adapters/neo4j/sync";
 import { CasegraphError } from "@/lib/domain/failure-codes";
 
 const rows = Array.from({ length: 2_000 }, (_, i) => i);
-const deadlock = () => new CasegraphError("CG-GRAPH-001", undefined, [], { cause: Object.assign(new Error("deadlock"), { code: "Neo.TransientError.Transaction.DeadlockDetected" }) });
+const deadlock = () =>
+  new CasegraphError("CG-GRAPH-001", undefined, [], {
+    cause: Object.assign(new Error("deadlock"), { code: "Neo.TransientError.Transaction.DeadlockDetected" }),
+  });
 
 describe("Neo4j write lanes", () => {
   it("writes every row once, in up to WRITE_LANES concurrent parts", async () => {
     const seen: number[] = [];
-    let inFlight = 0, most = 0;
+    let inFlight = 0,
+      most = 0;
     const written = await writeInLanes(rows, async (part) => {
       most = Math.max(most, ++inFlight);
       await new Promise((r) => setTimeout(r, 5));
@@ -53,9 +57,11 @@ describe("Neo4j write lanes", () => {
       return part.length;
     });
     expect(written).toBe(rows.length);
-    await expect(writeInLanes(rows, async (part) => {
-      if (part[0] === 0) throw deadlock();
-      return part.length;
-    })).rejects.toThrow(CasegraphError);
+    await expect(
+      writeInLanes(rows, async (part) => {
+        if (part[0] === 0) throw deadlock();
+        return part.length;
+      }),
+    ).rejects.toThrow(CasegraphError);
   });
 });

@@ -28,7 +28,14 @@ describe("assertSameOrigin", () => {
     expect(await check(env, { origin: "https://ops.example", host: "casegraph.example" })).toBe("CG-AUTH-005");
     // Host and forwarded headers cannot add an origin when one is configured.
     expect(await check(env, { origin: "http://internal:3000", host: "internal:3000" })).toBe("CG-AUTH-005");
-    expect(await check(env, { origin: "https://evil.example", host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" })).toBe("CG-AUTH-005");
+    expect(
+      await check(env, {
+        origin: "https://evil.example",
+        host: "evil.example",
+        "x-forwarded-host": "evil.example",
+        "x-forwarded-proto": "https",
+      }),
+    ).toBe("CG-AUTH-005");
   });
 
   it("without one: the request's own host over http, nothing forwarded", async () => {
@@ -36,9 +43,15 @@ describe("assertSameOrigin", () => {
     expect(await check({}, { origin: "http://localhost:3000", host: "localhost:3000" })).toBeNull();
     expect(await check({}, { origin: "https://localhost:3000", host: "localhost:3000" })).toBe("CG-AUTH-005");
     expect(await check({}, { origin: "http://localhost:3000", host: "127.0.0.1:3000" })).toBe("CG-AUTH-005");
-    expect(await check({}, { origin: "https://app.example", host: "internal:3000", "x-forwarded-host": "app.example", "x-forwarded-proto": "https" })).toBe("CG-AUTH-005");
+    expect(
+      await check(
+        {},
+        { origin: "https://app.example", host: "internal:3000", "x-forwarded-host": "app.example", "x-forwarded-proto": "https" },
+      ),
+    ).toBe("CG-AUTH-005");
     expect(await check({}, { origin: "http://a.example", host: "a.example, b.example" })).toBe("CG-AUTH-005");
-    for (const origin of ["null", "", "file://", "javascript:alert(1)"]) expect(await check({}, { origin, host: "localhost:3000" })).toBe("CG-AUTH-005");
+    for (const origin of ["null", "", "file://", "javascript:alert(1)"])
+      expect(await check({}, { origin, host: "localhost:3000" })).toBe("CG-AUTH-005");
     expect(await check({}, { host: "localhost:3000" })).toBe("CG-AUTH-005");
   });
 });

@@ -36,20 +36,24 @@ describe("policy filter", () => {
     const v: Viewer = { userId: "u", tenantId: "t1", clearance: "TS_SCI", needToKnow: ["a"] };
     expect(evidenceDenialReason(v, { tenantId: "t1", classification: "PUBLIC", needToKnow: [], licenseUses: null })).toBe("license");
     expect(evidenceDenialReason(v, { tenantId: "t1", classification: "PUBLIC", needToKnow: [], licenseUses: ["INGEST"] })).toBe("license");
-    expect(evidenceDenialReason({ ...v, tenantId: "" }, { tenantId: "", classification: "PUBLIC", needToKnow: [], licenseUses: ["ANALYZE"] })).toBe("tenant");
+    expect(
+      evidenceDenialReason({ ...v, tenantId: "" }, { tenantId: "", classification: "PUBLIC", needToKnow: [], licenseUses: ["ANALYZE"] }),
+    ).toBe("tenant");
     expect(evidenceDenialReason(v, { tenantId: "t2", classification: "PUBLIC", needToKnow: [], licenseUses: ["ANALYZE"] })).toBe("tenant");
   });
 
-  test.prop([viewer, fc.array(fc.record({ id: fc.constantFrom("a", "b", "c", "d"), tenantId: tenant, classification, needToKnow: tags }), { maxLength: 6 })])(
-    "an edge is visible only when it and both endpoints are",
-    (v, rawNodes) => {
-      const nodes = rawNodes.filter((n, i) => rawNodes.findIndex((m) => m.id === n.id) === i);
-      const edges = nodes.flatMap((a) => nodes.map((b) => ({ source: a.id, target: b.id, tenantId: v.tenantId, classification: "PUBLIC" as const, needToKnow: [] })));
-      const g = visibleGraph(v, nodes, edges);
-      const visibleIds = new Set(g.nodes.map((n) => n.id));
-      for (const e of g.edges) expect(visibleIds.has(e.source) && visibleIds.has(e.target)).toBe(true);
-      expect(g.edges.length + g.edgeCounts.filtered).toBe(edges.length);
-      expect(g.nodes.length + g.nodeCounts.filtered).toBe(nodes.length);
-    },
-  );
+  test.prop([
+    viewer,
+    fc.array(fc.record({ id: fc.constantFrom("a", "b", "c", "d"), tenantId: tenant, classification, needToKnow: tags }), { maxLength: 6 }),
+  ])("an edge is visible only when it and both endpoints are", (v, rawNodes) => {
+    const nodes = rawNodes.filter((n, i) => rawNodes.findIndex((m) => m.id === n.id) === i);
+    const edges = nodes.flatMap((a) =>
+      nodes.map((b) => ({ source: a.id, target: b.id, tenantId: v.tenantId, classification: "PUBLIC" as const, needToKnow: [] })),
+    );
+    const g = visibleGraph(v, nodes, edges);
+    const visibleIds = new Set(g.nodes.map((n) => n.id));
+    for (const e of g.edges) expect(visibleIds.has(e.source) && visibleIds.has(e.target)).toBe(true);
+    expect(g.edges.length + g.edgeCounts.filtered).toBe(edges.length);
+    expect(g.nodes.length + g.nodeCounts.filtered).toBe(nodes.length);
+  });
 });

@@ -20,11 +20,31 @@ describe("production secrets", () => {
   });
 
   it("names what a production server lacks, and nothing outside production", () => {
-    expect(missingProductionSecrets({ NODE_ENV: "production" })).toEqual(["BETTER_AUTH_SECRET", "CASEGRAPH_LEDGER_SIGNING_KEY", "BETTER_AUTH_URL"]);
-    expect(missingProductionSecrets({ NODE_ENV: "production", BETTER_AUTH_SECRET: "x".repeat(40), CASEGRAPH_LEDGER_SIGNING_KEY: " ", BETTER_AUTH_URL: "https://cg.example" })).toEqual(["CASEGRAPH_LEDGER_SIGNING_KEY"]);
+    expect(missingProductionSecrets({ NODE_ENV: "production" })).toEqual([
+      "BETTER_AUTH_SECRET",
+      "CASEGRAPH_LEDGER_SIGNING_KEY",
+      "BETTER_AUTH_URL",
+    ]);
+    expect(
+      missingProductionSecrets({
+        NODE_ENV: "production",
+        BETTER_AUTH_SECRET: "x".repeat(40),
+        CASEGRAPH_LEDGER_SIGNING_KEY: " ",
+        BETTER_AUTH_URL: "https://cg.example",
+      }),
+    ).toEqual(["CASEGRAPH_LEDGER_SIGNING_KEY"]);
     expect(missingProductionSecrets({ NODE_ENV: "development" })).toEqual([]);
-    expect(() => assertProductionSecrets({ NODE_ENV: "production", BETTER_AUTH_SECRET: "x".repeat(40) })).toThrow(/CASEGRAPH_LEDGER_SIGNING_KEY, BETTER_AUTH_URL must be set/);
-    expect(() => assertProductionSecrets({ NODE_ENV: "production", BETTER_AUTH_SECRET: "x".repeat(40), CASEGRAPH_LEDGER_SIGNING_KEY: KEY, BETTER_AUTH_URL: "https://cg.example" })).not.toThrow();
+    expect(() => assertProductionSecrets({ NODE_ENV: "production", BETTER_AUTH_SECRET: "x".repeat(40) })).toThrow(
+      /CASEGRAPH_LEDGER_SIGNING_KEY, BETTER_AUTH_URL must be set/,
+    );
+    expect(() =>
+      assertProductionSecrets({
+        NODE_ENV: "production",
+        BETTER_AUTH_SECRET: "x".repeat(40),
+        CASEGRAPH_LEDGER_SIGNING_KEY: KEY,
+        BETTER_AUTH_URL: "https://cg.example",
+      }),
+    ).not.toThrow();
   });
 
   it("the server start (instrumentation) exits with a coded message in production without them", async () => {
@@ -39,7 +59,9 @@ describe("production secrets", () => {
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
     const { register } = await import("@/instrumentation");
     await expect(register()).rejects.toThrow("exit 78");
-    expect(error.mock.calls.flat().join(" ")).toMatch(/refusing to start: CG-SYS-003 BETTER_AUTH_SECRET, CASEGRAPH_LEDGER_SIGNING_KEY, BETTER_AUTH_URL must be set/);
+    expect(error.mock.calls.flat().join(" ")).toMatch(
+      /refusing to start: CG-SYS-003 BETTER_AUTH_SECRET, CASEGRAPH_LEDGER_SIGNING_KEY, BETTER_AUTH_URL must be set/,
+    );
     exit.mockRestore();
     error.mockRestore();
   });

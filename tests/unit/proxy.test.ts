@@ -19,7 +19,8 @@ describe("URLs the proxy refuses", () => {
 
   it("numbers in URLs are positive safe integers or nothing", () => {
     expect(positiveIntParam("42")).toBe(42);
-    for (const bad of ["99999999999999999999", "0", "-1", "1e3", "0x10", "01", " 4", "4 ", "", undefined, ["4"]]) expect(positiveIntParam(bad)).toBeNull();
+    for (const bad of ["99999999999999999999", "0", "-1", "1e3", "0x10", "01", " 4", "4 ", "", undefined, ["4"]])
+      expect(positiveIntParam(bad)).toBeNull();
     expect(positiveIntParam(String(Number.MAX_SAFE_INTEGER))).toBe(Number.MAX_SAFE_INTEGER);
   });
 });

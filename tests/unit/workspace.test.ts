@@ -29,7 +29,9 @@ describe("bundle checks", () => {
     b.cases[0].edges.push({ source: e.source, target: e.target, type: e.type });
     delete e.id;
     const { issues } = checkBundle(b);
-    expect(issues).toEqual([expect.objectContaining({ code: "CG-IMPORT-005", path: `$.cases[0].edges[${b.cases[0].edges.length - 1}].id` })]);
+    expect(issues).toEqual([
+      expect.objectContaining({ code: "CG-IMPORT-005", path: `$.cases[0].edges[${b.cases[0].edges.length - 1}].id` }),
+    ]);
   });
 
   it("refuse something that is not a bundle", () => {

@@ -14,7 +14,16 @@ export function LoginForm({ next }: { next: string }) {
       {state?.error ? <Alert tone="error" title={state.error.message} code={state.error.code} /> : null}
       <input type="hidden" name="next" value={next} />
       <Field label="Email" htmlFor="email" error={fields.email}>
-        <Input id="email" name="email" type="email" autoComplete="username" required autoFocus defaultValue={state?.email ?? ""} aria-invalid={!!fields.email} />
+        <Input
+          id="email"
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          autoFocus
+          defaultValue={state?.email ?? ""}
+          aria-invalid={!!fields.email}
+        />
       </Field>
       <Field label="Password" htmlFor="password" error={fields.password}>
         <Input id="password" name="password" type="password" autoComplete="current-password" required aria-invalid={!!fields.password} />

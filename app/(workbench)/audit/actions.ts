@@ -65,7 +65,13 @@ export const exportAuditAction = authedAction(
     await assertExportsAllowed(db.prisma, actor.tenantId); // DISABLE_EXPORTS (issue 15)
     const r = await exportAndRecord(
       ledger,
-      { fromSeq: input.fromSeq, toSeq: input.toSeq, tenantId: actor.tenantId, includeQuestionText: input.includeQuestionText, reviewer: { viewer: actor, stores: reviewerStores(db) } },
+      {
+        fromSeq: input.fromSeq,
+        toSeq: input.toSeq,
+        tenantId: actor.tenantId,
+        includeQuestionText: input.includeQuestionText,
+        reviewer: { viewer: actor, stores: reviewerStores(db) },
+      },
       { userId: actor.userId, email: actor.email, tenantId: actor.tenantId, via: actor.via },
       input.format,
     );

@@ -54,12 +54,25 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       <header className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight">Audit explorer</h1>
-          {actor.roles.includes("supervisor") ? <p className="text-sm"><Link href="/audit/reviews?status=pending" className="text-blue-700 underline" data-testid="review-queue-link">Review queue</Link></p> : null}
+          {actor.roles.includes("supervisor") ? (
+            <p className="text-sm">
+              <Link href="/audit/reviews?status=pending" className="text-blue-700 underline" data-testid="review-queue-link">
+                Review queue
+              </Link>
+            </p>
+          ) : null}
           <p className="mt-1 text-sm text-slate-600">
-            Every question, answer and admin change of {actor.tenantId}, from the tamper-evident ledger. The ledger holds {head.size} entries
+            Every question, answer and admin change of {actor.tenantId}, from the tamper-evident ledger. The ledger holds {head.size}{" "}
+            entries
             {latest ? (
-              <>; latest signed checkpoint: {latest.treeSize} entries, root <span className="font-mono">{shortHash(latest.rootHash)}</span>, {utc(latest.time)}</>
-            ) : "; no signed checkpoint yet"}.
+              <>
+                ; latest signed checkpoint: {latest.treeSize} entries, root <span className="font-mono">{shortHash(latest.rootHash)}</span>,{" "}
+                {utc(latest.time)}
+              </>
+            ) : (
+              "; no signed checkpoint yet"
+            )}
+            .
           </p>
         </div>
         <VerifyChain />
@@ -70,14 +83,34 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
 
       <AuditTable rows={rows} />
       <nav className="flex items-center justify-between text-sm" aria-label="Pages">
-        {before !== undefined ? <Link href={`/audit${queryString(filters)}`} className="text-blue-800 hover:underline">← Newest</Link> : <span />}
+        {before !== undefined ? (
+          <Link href={`/audit${queryString(filters)}`} className="text-blue-800 hover:underline">
+            ← Newest
+          </Link>
+        ) : (
+          <span />
+        )}
         {nextCursor !== null ? (
-          <Link href={`/audit${queryString(filters, { before: String(nextCursor) })}`} className="text-blue-800 hover:underline" data-testid="older">Older entries →</Link>
-        ) : <span className="text-slate-400">End of the ledger</span>}
+          <Link
+            href={`/audit${queryString(filters, { before: String(nextCursor) })}`}
+            className="text-blue-800 hover:underline"
+            data-testid="older"
+          >
+            Older entries →
+          </Link>
+        ) : (
+          <span className="text-slate-400">End of the ledger</span>
+        )}
       </nav>
 
-      <Card title="Export" description="A deterministic compliance artifact (entries of your tenant in the range, the signed checkpoint at its end, an inclusion proof per entry, prompt versions) or CSV. Exports are recorded in the ledger.">
-        <ExportPanel defaultFrom={seqs.length ? Math.min(...seqs) : 1} defaultTo={seqs.length ? Math.max(...seqs) : Math.max(1, head.size)} />
+      <Card
+        title="Export"
+        description="A deterministic compliance artifact (entries of your tenant in the range, the signed checkpoint at its end, an inclusion proof per entry, prompt versions) or CSV. Exports are recorded in the ledger."
+      >
+        <ExportPanel
+          defaultFrom={seqs.length ? Math.min(...seqs) : 1}
+          defaultTo={seqs.length ? Math.max(...seqs) : Math.max(1, head.size)}
+        />
       </Card>
     </div>
   );

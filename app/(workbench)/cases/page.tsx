@@ -29,7 +29,10 @@ export default async function CasesPage() {
           </p>
         </Card>
       ) : (
-        <ul className="divide-y divide-slate-200 overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm" data-testid="case-list">
+        <ul
+          className="divide-y divide-slate-200 overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm"
+          data-testid="case-list"
+        >
           {cases.map((c) => {
             const hidden = c.hidden.nodes + c.hidden.edges + c.hidden.evidence;
             return (
@@ -37,11 +40,16 @@ export default async function CasesPage() {
                 <div className="min-w-0">
                   <div className="flex items-center gap-2">
                     {canOpen ? (
-                      <Link href={`/cases/${encodeURIComponent(c.id)}`} className="truncate text-base font-semibold text-blue-800 hover:underline">
+                      <Link
+                        href={`/cases/${encodeURIComponent(c.id)}`}
+                        className="truncate text-base font-semibold text-blue-800 hover:underline"
+                      >
                         <SafeText text={c.title} />
                       </Link>
                     ) : (
-                      <span className="truncate text-base font-semibold text-slate-900"><SafeText text={c.title} /></span>
+                      <span className="truncate text-base font-semibold text-slate-900">
+                        <SafeText text={c.title} />
+                      </span>
                     )}
                     <ClassificationBadge classification={c.classification} />
                     <span className="text-xs uppercase text-slate-600">{c.status.toLowerCase()}</span>
@@ -49,7 +57,9 @@ export default async function CasesPage() {
                   <p className="mt-0.5 text-xs text-slate-600">
                     <span className="font-mono">{c.id}</span> · {c.tenant.name}
                   </p>
-                  <p className="mt-1 line-clamp-2 text-sm text-slate-700"><SafeText text={c.description} /></p>
+                  <p className="mt-1 line-clamp-2 text-sm text-slate-700">
+                    <SafeText text={c.description} />
+                  </p>
                 </div>
                 <div className="text-sm" data-testid={`case-${c.id}-visible`}>
                   <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">Visible to you</p>
@@ -62,7 +72,9 @@ export default async function CasesPage() {
                 <div className="text-sm">
                   <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">Last activity</p>
                   <p className="text-slate-900">{c.lastActivityAt ? formatDateTime(c.lastActivityAt) : "None yet"}</p>
-                  <p className="text-xs text-slate-600">{c.myLastQuestionAt ? `Your last question: ${formatDateTime(c.myLastQuestionAt)}` : "You have not asked yet"}</p>
+                  <p className="text-xs text-slate-600">
+                    {c.myLastQuestionAt ? `Your last question: ${formatDateTime(c.myLastQuestionAt)}` : "You have not asked yet"}
+                  </p>
                 </div>
               </li>
             );

@@ -18,7 +18,10 @@ const unreadable = (file: string, why: string, cause?: unknown) =>
 export async function readDocument(file: string): Promise<{ text: string; kind: DocumentKind }> {
   const ext = path.extname(file).toLowerCase().slice(1);
   if (!(DOCUMENT_TYPES as readonly string[]).includes(ext)) throw unreadable(file, `unsupported document type .${ext}`);
-  const size = await stat(file).then((s) => s.size, () => -1);
+  const size = await stat(file).then(
+    (s) => s.size,
+    () => -1,
+  );
   if (size < 0) throw unreadable(file, "cannot be read");
   if (size > MAX_BYTES) throw unreadable(file, `larger than ${MAX_BYTES / 1024 / 1024} MB`);
   const bytes = await readFile(file);

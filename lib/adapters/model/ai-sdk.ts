@@ -19,7 +19,10 @@ export class AiSdkAnswerModel implements AnswerModel {
   readonly provider: string;
   readonly modelId: string;
 
-  constructor(private readonly model: LanguageModel, private readonly options: AiSdkModelOptions) {
+  constructor(
+    private readonly model: LanguageModel,
+    private readonly options: AiSdkModelOptions,
+  ) {
     this.provider = options.provider;
     this.modelId = options.modelId;
   }
@@ -31,7 +34,11 @@ export class AiSdkAnswerModel implements AnswerModel {
       model: this.model,
       system: request.system,
       prompt: request.prompt,
-      output: Output.object({ schema: request.schema, name: "evidence_answer", description: "A citation-backed answer over the case context." }),
+      output: Output.object({
+        schema: request.schema,
+        name: "evidence_answer",
+        description: "A citation-backed answer over the case context.",
+      }),
       temperature: 0,
       maxRetries: 1,
       abortSignal,
@@ -50,7 +57,12 @@ export class AiSdkAnswerModel implements AnswerModel {
   private async stream(common: Parameters<typeof generateText>[0], onProgress: (chars: number) => void): Promise<AnswerModelResult> {
     let failure: unknown;
     let text = "";
-    const result = streamText({ ...common, onError: ({ error }) => { failure ??= error; } } as Parameters<typeof streamText>[0]);
+    const result = streamText({
+      ...common,
+      onError: ({ error }) => {
+        failure ??= error;
+      },
+    } as Parameters<typeof streamText>[0]);
     try {
       for await (const delta of result.textStream) {
         text += delta;
@@ -73,7 +85,13 @@ export class AiSdkAnswerModel implements AnswerModel {
     } catch {
       error = "CG-MODEL-001";
     }
-    return { provider: this.provider, id: this.modelId, ok, latencyMs: Math.round(performance.now() - started), ...(error ? { error } : {}) };
+    return {
+      provider: this.provider,
+      id: this.modelId,
+      ok,
+      latencyMs: Math.round(performance.now() - started),
+      ...(error ? { error } : {}),
+    };
   }
 }
 

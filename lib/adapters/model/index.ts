@@ -15,7 +15,10 @@ type ModelEnv = Pick<Env, "LLM_PROVIDER" | "LLM_BASE_URL" | "LLM_API_KEY" | "LLM
 
 export function createAnswerModel(env: ModelEnv): AnswerModel {
   const require = (name: keyof ModelEnv, value: string | undefined): string => {
-    if (!value) throw new CasegraphError("CG-SYS-003", `${name} must be set when LLM_PROVIDER=${env.LLM_PROVIDER}.`, [{ path: name, message: "required" }]);
+    if (!value)
+      throw new CasegraphError("CG-SYS-003", `${name} must be set when LLM_PROVIDER=${env.LLM_PROVIDER}.`, [
+        { path: name, message: "required" },
+      ]);
     return value;
   };
   switch (env.LLM_PROVIDER) {
@@ -24,9 +27,16 @@ export function createAnswerModel(env: ModelEnv): AnswerModel {
     case "openai-compatible": {
       const baseURL = require("LLM_BASE_URL", env.LLM_BASE_URL).replace(/\/+$/, "");
       const modelId = require("LLM_MODEL", env.LLM_MODEL);
-      const provider = createOpenAICompatible({ name: "openai-compatible", baseURL, apiKey: env.LLM_API_KEY, supportsStructuredOutputs: true });
+      const provider = createOpenAICompatible({
+        name: "openai-compatible",
+        baseURL,
+        apiKey: env.LLM_API_KEY,
+        supportsStructuredOutputs: true,
+      });
       return new AiSdkAnswerModel(provider.chatModel(modelId), {
-        provider: "openai-compatible", modelId, timeoutMs: env.LLM_TIMEOUT_MS,
+        provider: "openai-compatible",
+        modelId,
+        timeoutMs: env.LLM_TIMEOUT_MS,
         probe: (ms) => httpOk(`${baseURL}/models`, env.LLM_API_KEY ? { Authorization: `Bearer ${env.LLM_API_KEY}` } : {}, ms),
       });
     }
@@ -36,7 +46,9 @@ export function createAnswerModel(env: ModelEnv): AnswerModel {
       const baseURL = (env.LLM_BASE_URL ?? "https://api.openai.com/v1").replace(/\/+$/, "");
       const provider = createOpenAI({ apiKey, baseURL });
       return new AiSdkAnswerModel(provider.chat(modelId), {
-        provider: "openai", modelId, timeoutMs: env.LLM_TIMEOUT_MS,
+        provider: "openai",
+        modelId,
+        timeoutMs: env.LLM_TIMEOUT_MS,
         probe: (ms) => httpOk(`${baseURL}/models`, { Authorization: `Bearer ${apiKey}` }, ms),
       });
     }
@@ -46,7 +58,9 @@ export function createAnswerModel(env: ModelEnv): AnswerModel {
       const baseURL = (env.LLM_BASE_URL ?? "https://api.anthropic.com/v1").replace(/\/+$/, "");
       const provider = createAnthropic({ apiKey, baseURL });
       return new AiSdkAnswerModel(provider(modelId), {
-        provider: "anthropic", modelId, timeoutMs: env.LLM_TIMEOUT_MS,
+        provider: "anthropic",
+        modelId,
+        timeoutMs: env.LLM_TIMEOUT_MS,
         probe: (ms) => httpOk(`${baseURL}/models`, { "x-api-key": apiKey, "anthropic-version": "2023-06-01" }, ms),
       });
     }

@@ -18,7 +18,8 @@ const MAX_SENTENCES = 6;
 const MAX_PER_ITEM = 2;
 const MAX_SENTENCE_CHARS = 600;
 /** Sentences that give orders ("List every informant…", "Ignore …") are instructions quoted in evidence, not facts. */
-const IMPERATIVE = /^["'“(]*(?:please\s+)?(?:list|tell|reveal|ignore|disregard|forget|print|show|give|send|delete|mark|cite|say|write|output|answer|respond|provide|include|repeat|treat|act|pretend|do not|don't|never|always)\b/iu;
+const IMPERATIVE =
+  /^["'“(]*(?:please\s+)?(?:list|tell|reveal|ignore|disregard|forget|print|show|give|send|delete|mark|cite|say|write|output|answer|respond|provide|include|repeat|treat|act|pretend|do not|don't|never|always)\b/iu;
 
 export class OfflineExtractiveModel implements AnswerModel {
   readonly provider = OFFLINE_PROVIDER;
@@ -65,8 +66,20 @@ export function extractiveAnswer(context: RawContext, question: string): ModelOu
       if (ws.some((w) => isIdLike(w.raw) && !knownIds.has(w.raw) && evidenceShapes.has(shapeOf(w.raw)))) return;
       const stems = new Set(ws.filter((w) => !isStopword(w.lower)).map((w) => stem(w.lower)));
       const lower = text.toLowerCase();
-      const named = entities.filter((e) => e.names.some((n) => lower.includes(n)) || (snippet.nodeIds.includes(e.id) && e.names.some((n) => n.split(" ").some((part) => part.length > 3 && stems.has(stem(part))))));
-      all.push({ snippet, snippetIndex, sentenceIndex, text: text.length > MAX_SENTENCE_CHARS ? clipWords(text, MAX_SENTENCE_CHARS) : text, score: 0, stems, entities: named.map((e) => e.id) });
+      const named = entities.filter(
+        (e) =>
+          e.names.some((n) => lower.includes(n)) ||
+          (snippet.nodeIds.includes(e.id) && e.names.some((n) => n.split(" ").some((part) => part.length > 3 && stems.has(stem(part))))),
+      );
+      all.push({
+        snippet,
+        snippetIndex,
+        sentenceIndex,
+        text: text.length > MAX_SENTENCE_CHARS ? clipWords(text, MAX_SENTENCE_CHARS) : text,
+        score: 0,
+        stems,
+        entities: named.map((e) => e.id),
+      });
     });
   });
 
@@ -87,7 +100,9 @@ export function extractiveAnswer(context: RawContext, question: string): ModelOu
   // The question's focus: its words that are not part of a name it mentions ("killed" in "Who killed Raymond Dunn?").
   // Sentences with a focus word come first; sentences that only mention the entities fill in up to three.
   const entityStems = new Set(entities.flatMap((e) => e.names.flatMap((nm) => words(nm).map((w) => stem(w.lower)))));
-  const focus = new Set(qStems.filter((t) => !entityStems.has(t) && !qWords.some((w) => isIdLike(w.raw) && stem(w.lower) === t && entities.length)));
+  const focus = new Set(
+    qStems.filter((t) => !entityStems.has(t) && !qWords.some((w) => isIdLike(w.raw) && stem(w.lower) === t && entities.length)),
+  );
   const byScore = (a: Candidate, b: Candidate) => b.score - a.score || a.snippetIndex - b.snippetIndex || a.sentenceIndex - b.sentenceIndex;
   const relevant = all.filter((c) => [...c.stems].some((t) => qStems.includes(t)) || c.entities.length).sort(byScore);
   const focused = focus.size ? relevant.filter((c) => [...focus].some((t) => c.stems.has(t))) : relevant;
@@ -110,15 +125,21 @@ export function extractiveAnswer(context: RawContext, question: string): ModelOu
   // Support: the share of the question's weighted terms the picked sentences contain.
   const covered = new Set<string>();
   for (const c of picked) for (const t of qStems) if (c.stems.has(t)) covered.add(t);
-  for (const c of picked) for (const id of c.entities) for (const e of entities) if (e.id === id) e.names.forEach((nm) => nm.split(" ").forEach((p) => covered.add(stem(p))));
-  const share = (has: (t: string) => boolean) => (qStems.length ? qStems.filter(has).reduce((a, t) => a + weight.get(t)!, 0) / totalWeight : 0);
+  for (const c of picked)
+    for (const id of c.entities)
+      for (const e of entities) if (e.id === id) e.names.forEach((nm) => nm.split(" ").forEach((p) => covered.add(stem(p))));
+  const share = (has: (t: string) => boolean) =>
+    qStems.length ? qStems.filter(has).reduce((a, t) => a + weight.get(t)!, 0) / totalWeight : 0;
   // Support blends what all picked sentences cover with what the single best item covers on its own, so an answer
   // stitched from unrelated fragments scores lower than one item that speaks to the whole question.
   const itemStems = new Map<string, Set<string>>();
-  for (const c of all) for (const t of c.stems) (itemStems.get(c.snippet.id) ?? itemStems.set(c.snippet.id, new Set()).get(c.snippet.id)!).add(t);
+  for (const c of all)
+    for (const t of c.stems) (itemStems.get(c.snippet.id) ?? itemStems.set(c.snippet.id, new Set()).get(c.snippet.id)!).add(t);
   const bestItem = Math.max(0, ...[...new Set(picked.map((c) => c.snippet.id))].map((id) => share((t) => itemStems.get(id)!.has(t))));
   const support = (share((t) => covered.has(t)) + bestItem) / 2;
-  const missing = qWords.filter((w, i, arr) => !covered.has(stem(w.lower)) && arr.findIndex((x) => x.lower === w.lower) === i).map((w) => w.raw);
+  const missing = qWords
+    .filter((w, i, arr) => !covered.has(stem(w.lower)) && arr.findIndex((x) => x.lower === w.lower) === i)
+    .map((w) => w.raw);
   const unknowns = unsupportedParts(question, covered);
   if (!unknowns.length && missing.length && picked.length) unknowns.push(`The evidence shown does not mention: ${missing.join(", ")}.`);
 
@@ -138,7 +159,10 @@ export function extractiveAnswer(context: RawContext, question: string): ModelOu
   const citations = picked.map((c, i) => ({ evidenceId: c.snippet.id, claimId: `CLM-${i + 1}` }));
   const explanationSteps = picked.map((c, i) => ({
     stepNumber: i + 1,
-    claim: clipWords(`${c.snippet.id} (${c.snippet.type.replace(/_/g, " ")}, ${c.snippet.collectedAt.slice(0, 10)}) states: ${c.text}`, 400),
+    claim: clipWords(
+      `${c.snippet.id} (${c.snippet.type.replace(/_/g, " ")}, ${c.snippet.collectedAt.slice(0, 10)}) states: ${c.text}`,
+      400,
+    ),
     citations: [c.snippet.id, ...graphCitations(context, c)],
   }));
   const items = new Set(picked.map((c) => c.snippet.id)).size;
@@ -153,7 +177,8 @@ export function extractiveAnswer(context: RawContext, question: string): ModelOu
     confidence,
     confidenceJustification:
       `Extractive model (no generative reasoning): ${picked.length} sentence(s) quoted from ${items} evidence item(s) ` +
-      `cover ${Math.round(support * 100)}% of the question's weighted terms` + (missing.length ? `; not found: ${missing.join(", ")}.` : "."),
+      `cover ${Math.round(support * 100)}% of the question's weighted terms` +
+      (missing.length ? `; not found: ${missing.join(", ")}.` : "."),
   };
 }
 
@@ -165,15 +190,24 @@ interface Entity {
 /** Context nodes the question names: by id, by whole name, or by most of the words of the name. */
 function namedEntities(context: RawContext, question: string): Entity[] {
   const lowerQ = question.toLowerCase();
-  const qw = new Set(words(question).filter((w) => !isStopword(w.lower)).map((w) => w.lower));
+  const qw = new Set(
+    words(question)
+      .filter((w) => !isStopword(w.lower))
+      .map((w) => w.lower),
+  );
   const out: Entity[] = [];
   for (const node of context.nodes) {
     const name = node.name.toLowerCase();
-    const nameWords = words(node.name).map((w) => w.lower).filter((w) => !isStopword(w));
+    const nameWords = words(node.name)
+      .map((w) => w.lower)
+      .filter((w) => !isStopword(w));
     const hits = nameWords.filter((w) => qw.has(w)).length;
     const byId = qw.has(node.id.toLowerCase()) || lowerQ.includes(node.id.toLowerCase());
     if (byId || (name.length > 2 && lowerQ.includes(name)) || (nameWords.length && hits / nameWords.length >= 0.5)) {
-      out.push({ id: node.id, names: [...new Set([name, ...(nameWords.length > 1 ? [nameWords[nameWords.length - 1]] : [])])].filter((x) => x.length > 2) });
+      out.push({
+        id: node.id,
+        names: [...new Set([name, ...(nameWords.length > 1 ? [nameWords[nameWords.length - 1]] : [])])].filter((x) => x.length > 2),
+      });
     }
   }
   return out;
@@ -182,12 +216,20 @@ function namedEntities(context: RawContext, question: string): Entity[] {
 /** The parts of a compound question ("… and where did it go?") that no picked sentence supports. */
 function unsupportedParts(question: string, covered: Set<string>): string[] {
   const parts = question
-    .split(/[?;]|\s+(?:and|but|also)\s+(?=(?:who|whom|whose|what|when|where|why|how|which|whether|did|does|do|is|was|were|are|has|had|have)\b)/i)
+    .split(
+      /[?;]|\s+(?:and|but|also)\s+(?=(?:who|whom|whose|what|when|where|why|how|which|whether|did|does|do|is|was|were|are|has|had|have)\b)/i,
+    )
     .map((p) => p.trim())
     .filter(Boolean);
   const out: string[] = [];
   for (const part of parts) {
-    const stems = [...new Set(words(part).filter((w) => !isStopword(w.lower) && w.lower.length > 1).map((w) => stem(w.lower)))];
+    const stems = [
+      ...new Set(
+        words(part)
+          .filter((w) => !isStopword(w.lower) && w.lower.length > 1)
+          .map((w) => stem(w.lower)),
+      ),
+    ];
     if (!stems.length) continue;
     const share = stems.filter((t) => covered.has(t)).length / stems.length;
     if (share < 0.5) out.push(`The evidence shown does not address: "${part}".`);

@@ -98,7 +98,10 @@ export function connectNeo4j(config: Neo4jConfig): Neo4jConnection {
       const s = session("WRITE");
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new CasegraphError("CG-GRAPH-001", `Neo4j did not answer within ${c.writeTimeoutMs} ms.`)), c.writeTimeoutMs);
+        timer = setTimeout(
+          () => reject(new CasegraphError("CG-GRAPH-001", `Neo4j did not answer within ${c.writeTimeoutMs} ms.`)),
+          c.writeTimeoutMs,
+        );
       });
       try {
         const run = s.run(cypher, params, { timeout: neo4j.int(c.writeTimeoutMs) });

@@ -8,8 +8,17 @@ import { CasegraphError } from "../../domain/failure-codes";
 import { assembleSubgraph, expandFrontier, outlineOf, rankSeedCandidates, textQueryGroups } from "../../domain/graph-contract";
 import { CLASSIFICATIONS } from "../../domain/markings";
 import type {
-  CaseGraphStore, CaseOutline, CaseScope, GraphEdgeRecord, GraphNodeRecord, MarkingAudit, SeedCandidate, SeedQuery, Subgraph,
-  SubgraphLimits, UnreadableMarkings,
+  CaseGraphStore,
+  CaseOutline,
+  CaseScope,
+  GraphEdgeRecord,
+  GraphNodeRecord,
+  MarkingAudit,
+  SeedCandidate,
+  SeedQuery,
+  Subgraph,
+  SubgraphLimits,
+  UnreadableMarkings,
 } from "../../ports";
 import { connectNeo4j, toGraphError, type Neo4jConfig, type Neo4jConnection } from "./connection";
 import { FULLTEXT_INDEX, Q, UNREADABLE_MARKINGS, luceneQuery, scopeKey } from "./cypher";
@@ -37,7 +46,10 @@ export class Neo4jGraphStore implements CaseGraphStore, MarkingAudit {
   /** The write side (import mirror, `graph sync`). */
   readonly writes: Neo4jGraphWrites;
 
-  constructor(readonly conn: Neo4jConnection, options: Neo4jGraphStoreOptions = {}) {
+  constructor(
+    readonly conn: Neo4jConnection,
+    options: Neo4jGraphStoreOptions = {},
+  ) {
     this.requireLoaded = options.requireLoaded ?? true;
     this.schema = new Neo4jSchema(conn);
     this.writes = new Neo4jGraphWrites(conn, () => this.schema.ensure(), options.leaseMs ?? 120_000);
@@ -65,10 +77,7 @@ export class Neo4jGraphStore implements CaseGraphStore, MarkingAudit {
    * another tool may hold any value there. Counted for operators (health, `graph status`); bounded by `timeoutMs`.
    */
   async unreadableMarkings(timeoutMs = this.conn.config.writeTimeoutMs): Promise<UnreadableMarkings> {
-    const res = await this.conn.read(
-      (tx) => tx.run(UNREADABLE_MARKINGS, { canon: [...CLASSIFICATIONS] }),
-      timeoutMs,
-    );
+    const res = await this.conn.read((tx) => tx.run(UNREADABLE_MARKINGS, { canon: [...CLASSIFICATIONS] }), timeoutMs);
     const record = res.records[0];
     return { nodes: Number(record?.get("nodes") ?? 0), edges: Number(record?.get("edges") ?? 0) };
   }
@@ -104,7 +113,11 @@ export class Neo4jGraphStore implements CaseGraphStore, MarkingAudit {
       }
       if (groups.length && query.limit > 0) {
         const res = await tx.run(Q.seedText, {
-          ...params, index: FULLTEXT_INDEX, lucene: luceneQuery(scopeKey(scope), groups), groups, limit: neo4j.int(query.limit),
+          ...params,
+          index: FULLTEXT_INDEX,
+          lucene: luceneQuery(scopeKey(scope), groups),
+          groups,
+          limit: neo4j.int(query.limit),
         });
         for (const r of res.records) out.push({ node: toNode(r.get("node")), match: "text", rank: Number(r.get("rank")) });
       }
@@ -136,7 +149,11 @@ export class Neo4jGraphStore implements CaseGraphStore, MarkingAudit {
       const params = { caseId: scope.caseId, tenantId: scope.tenantId };
       const nodes = await tx.run(Q.outlineNodes, { ...params, limit: neo4j.int(limits.maxNodes + 1) });
       const edges = await tx.run(Q.outlineEdges, { ...params, limit: neo4j.int(limits.maxEdges + 1) });
-      return outlineOf(nodes.records.map((r) => toNode(r.get("node"))), edges.records.map(toEdgeRecord), limits);
+      return outlineOf(
+        nodes.records.map((r) => toNode(r.get("node"))),
+        edges.records.map(toEdgeRecord),
+        limits,
+      );
     });
   }
 
@@ -173,10 +190,16 @@ export class Neo4jGraphStore implements CaseGraphStore, MarkingAudit {
     if (tenantId !== null && tenantId !== scope.tenantId) return false;
     if (!this.requireLoaded) return true;
     if (tenantId === null) {
-      throw new CasegraphError("CG-GRAPH-005", `Neo4j holds no graph for case "${scope.caseId}"; run \`casegraph graph sync --case ${scope.caseId}\`.`);
+      throw new CasegraphError(
+        "CG-GRAPH-005",
+        `Neo4j holds no graph for case "${scope.caseId}"; run \`casegraph graph sync --case ${scope.caseId}\`.`,
+      );
     }
     if (r.get("state") !== "ready" && r.get("expired")) {
-      throw new CasegraphError("CG-GRAPH-005", `A write to the Neo4j graph of case "${scope.caseId}" was interrupted; run \`casegraph graph sync --case ${scope.caseId}\`.`);
+      throw new CasegraphError(
+        "CG-GRAPH-005",
+        `A write to the Neo4j graph of case "${scope.caseId}" was interrupted; run \`casegraph graph sync --case ${scope.caseId}\`.`,
+      );
     }
     return true;
   }

@@ -60,7 +60,10 @@ export class Neo4jGraphWrites {
       res.records.map((r) => {
         const caseId = r.get("caseId") as string;
         const state = (r.get("state") as CaseGraphInfo["state"] | null) ?? "missing";
-        return [caseId, { caseId, tenantId: (r.get("tenantId") as string | null) ?? "", state, stale: state === "writing" && Boolean(r.get("expired")) }];
+        return [
+          caseId,
+          { caseId, tenantId: (r.get("tenantId") as string | null) ?? "", state, stale: state === "writing" && Boolean(r.get("expired")) },
+        ];
       }),
     );
   }
@@ -118,9 +121,20 @@ export class Neo4jGraphWrites {
     const props = rows.map((n) => {
       const tokens = nodeSearchTokens(n);
       return {
-        caseId: scope.caseId, tenantId: scope.tenantId, id: n.id, label: n.label, name: n.name, nameLower: simpleLower(n.name),
-        properties: JSON.stringify(n.properties ?? {}), classification: n.classification, needToKnow: [...n.needToKnow],
-        tokens, searchText: tokens.join(" "), scope: key, idKey: idSortKey(n.id), stamp,
+        caseId: scope.caseId,
+        tenantId: scope.tenantId,
+        id: n.id,
+        label: n.label,
+        name: n.name,
+        nameLower: simpleLower(n.name),
+        properties: JSON.stringify(n.properties ?? {}),
+        classification: n.classification,
+        needToKnow: [...n.needToKnow],
+        tokens,
+        searchText: tokens.join(" "),
+        scope: key,
+        idKey: idSortKey(n.id),
+        stamp,
       };
     });
     return this.conn.write(async (tx) => {
@@ -144,12 +158,21 @@ export class Neo4jGraphWrites {
     if (!rows.length) return 0;
     await this.ready();
     const params = {
-      caseId: scope.caseId, tenantId: scope.tenantId,
+      caseId: scope.caseId,
+      tenantId: scope.tenantId,
       rows: rows.map((e) => ({
-        source: e.source, target: e.target,
+        source: e.source,
+        target: e.target,
         props: {
-          caseId: scope.caseId, tenantId: scope.tenantId, id: e.id, type: e.type, properties: JSON.stringify(e.properties ?? {}),
-          classification: e.classification, needToKnow: [...e.needToKnow], idKey: idSortKey(e.id), stamp,
+          caseId: scope.caseId,
+          tenantId: scope.tenantId,
+          id: e.id,
+          type: e.type,
+          properties: JSON.stringify(e.properties ?? {}),
+          classification: e.classification,
+          needToKnow: [...e.needToKnow],
+          idKey: idSortKey(e.id),
+          stamp,
         },
       })),
     };
@@ -183,10 +206,10 @@ export class Neo4jGraphWrites {
   }
 
   private async renewLease(tx: ManagedTransaction, scope: CaseScope) {
-    await tx.run(
-      `MATCH (g:CaseGraph {caseId: $caseId}) WHERE g.state = 'writing' SET g.leaseUntil = timestamp() + $leaseMs`,
-      { caseId: scope.caseId, leaseMs: neo4j.int(this.leaseMs) },
-    );
+    await tx.run(`MATCH (g:CaseGraph {caseId: $caseId}) WHERE g.state = 'writing' SET g.leaseUntil = timestamp() + $leaseMs`, {
+      caseId: scope.caseId,
+      leaseMs: neo4j.int(this.leaseMs),
+    });
   }
 
   /** Deletes the case's nodes and edges not written with `stamp` (and any held under another tenant), in batches. */
@@ -222,7 +245,10 @@ export class Neo4jGraphWrites {
   async counts(scope: CaseScope): Promise<{ nodes: number; edges: number }> {
     await this.ready();
     return this.conn.read(async (tx) => {
-      const n = await tx.run(`MATCH (n:CaseNode) WHERE n.caseId = $caseId AND n.id IS NOT NULL AND n.tenantId = $tenantId RETURN count(n) AS c`, scope);
+      const n = await tx.run(
+        `MATCH (n:CaseNode) WHERE n.caseId = $caseId AND n.id IS NOT NULL AND n.tenantId = $tenantId RETURN count(n) AS c`,
+        scope,
+      );
       const e = await tx.run(
         `MATCH (n:CaseNode)-[r:EDGE]->() WHERE n.caseId = $caseId AND n.id IS NOT NULL AND r.tenantId = $tenantId RETURN count(r) AS c`,
         scope,

@@ -38,4 +38,3 @@ export function toEdgeRecord(r: Neo4jRecord): GraphEdgeRecord {
     ...readMarking(m),
   };
 }
-

@@ -84,20 +84,35 @@ export async function syncCase(prisma: PrismaClient, store: Neo4jGraphStore, cas
   const found = await prisma.case.findUnique({ where: { id: caseId }, select: { id: true, tenantId: true } });
   if (!found) {
     const removed = await store.writes.deleteCase(caseId);
-    return { caseId, tenantId: null, deleted: true, nodes: 0, edges: 0, removed: { nodes: removed, edges: 0 }, seconds: secondsSince(started) };
+    return {
+      caseId,
+      tenantId: null,
+      deleted: true,
+      nodes: 0,
+      edges: 0,
+      removed: { nodes: removed, edges: 0 },
+      seconds: secondsSince(started),
+    };
   }
   const scope: CaseScope = { caseId, tenantId: found.tenantId };
   const stamp = randomUUID();
   await store.writes.beginWrite(scope);
-  let nodes = 0, edges = 0;
-  for await (const page of pages<NodeWrite>(prisma, (after) => Prisma.sql`
+  let nodes = 0,
+    edges = 0;
+  for await (const page of pages<NodeWrite>(
+    prisma,
+    (after) => Prisma.sql`
       SELECT id, label, name, properties, classification::text AS classification, need_to_know AS "needToKnow"
-      FROM "graph_node" WHERE case_id = ${caseId} AND id > ${after} ORDER BY id LIMIT ${SYNC_PAGE}`)) {
+      FROM "graph_node" WHERE case_id = ${caseId} AND id > ${after} ORDER BY id LIMIT ${SYNC_PAGE}`,
+  )) {
     nodes += await writeInLanes(page.map(asNode), (part) => store.writes.writeNodes(scope, part, stamp));
   }
-  for await (const page of pages<EdgeWrite>(prisma, (after) => Prisma.sql`
+  for await (const page of pages<EdgeWrite>(
+    prisma,
+    (after) => Prisma.sql`
       SELECT id, source, target, type, properties, classification::text AS classification, need_to_know AS "needToKnow"
-      FROM "graph_edge" WHERE case_id = ${caseId} AND id > ${after} ORDER BY id LIMIT ${SYNC_PAGE}`)) {
+      FROM "graph_edge" WHERE case_id = ${caseId} AND id > ${after} ORDER BY id LIMIT ${SYNC_PAGE}`,
+  )) {
     edges += await writeInLanes(page.map(asEdge), (part) => store.writes.writeEdges(scope, part, stamp));
   }
   const removed = await store.writes.sweep(scope, stamp);
@@ -109,7 +124,10 @@ export async function syncCase(prisma: PrismaClient, store: Neo4jGraphStore, cas
 export async function syncAll(prisma: PrismaClient, store: Neo4jGraphStore, onCase?: (r: SyncResult) => void): Promise<SyncResult[]> {
   const cases = (await prisma.case.findMany({ select: { id: true }, orderBy: { id: "asc" } })).map((c) => c.id);
   const known = new Set(cases);
-  const orphans = (await store.writes.listCases()).map((c) => c.caseId).filter((id) => !known.has(id)).sort();
+  const orphans = (await store.writes.listCases())
+    .map((c) => c.caseId)
+    .filter((id) => !known.has(id))
+    .sort();
   const out: SyncResult[] = [];
   for (const id of [...cases, ...orphans]) {
     const r = await syncCase(prisma, store, id);
@@ -153,9 +171,7 @@ export async function importBundleWithGraph(
   const bundleCases = caseIdsOf(raw);
   // Which cases PostgreSQL holds already (read before the import's transaction opens), and — on the first batch, after
   // the bundle validated — which of them Neo4j holds in full. A dead Neo4j fails that first batch: nothing is written.
-  const existing = new Set(
-    (await db.prisma.case.findMany({ where: { id: { in: bundleCases } }, select: { id: true } })).map((c) => c.id),
-  );
+  const existing = new Set((await db.prisma.case.findMany({ where: { id: { in: bundleCases } }, select: { id: true } })).map((c) => c.id));
   let priorStates: ReturnType<Neo4jGraphStore["writes"]["caseStates"]> | undefined;
   const priorOf = () => (priorStates ??= store.writes.caseStates(bundleCases));
   const stamp = randomUUID();
@@ -204,7 +220,10 @@ export async function importBundleWithGraph(
   try {
     const prior = await priorOf();
     const tenants = new Map(
-      (await db.prisma.case.findMany({ where: { id: { in: bundleCases } }, select: { id: true, tenantId: true } })).map((c) => [c.id, c.tenantId]),
+      (await db.prisma.case.findMany({ where: { id: { in: bundleCases } }, select: { id: true, tenantId: true } })).map((c) => [
+        c.id,
+        c.tenantId,
+      ]),
     );
     for (const caseId of bundleCases) {
       const tenantId = tenants.get(caseId)!;
@@ -239,5 +258,12 @@ function graphWriteError(err: unknown): CasegraphError {
 function caseIdsOf(raw: unknown): string[] {
   const cases = (raw as { cases?: unknown })?.cases;
   if (!Array.isArray(cases)) return [];
-  return [...new Set(cases.map((c) => (c as { id?: unknown })?.id).filter((id): id is string => typeof id === "string").map((id) => id.trim()))];
+  return [
+    ...new Set(
+      cases
+        .map((c) => (c as { id?: unknown })?.id)
+        .filter((id): id is string => typeof id === "string")
+        .map((id) => id.trim()),
+    ),
+  ];
 }

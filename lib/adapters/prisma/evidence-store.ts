@@ -49,7 +49,18 @@ const FILL_CAP = 200;
 
 /** Search terms: printable, bounded, deduplicated (plainto_tsquery never raises on any text). */
 export function cleanTerms(terms: readonly string[]): string[] {
-  return [...new Set(terms.map((t) => t.replace(/[\u0000-\u001f\u007f]/g, " ").trim().slice(0, 100)).filter(Boolean))].slice(0, 32);
+  return [
+    ...new Set(
+      terms
+        .map((t) =>
+          t
+            .replace(/[\u0000-\u001f\u007f]/g, " ")
+            .trim()
+            .slice(0, 100),
+        )
+        .filter(Boolean),
+    ),
+  ].slice(0, 32);
 }
 
 /**
@@ -169,7 +180,12 @@ function statsOf(db: SqlRunner, table: "evidence" | "graph_node"): Promise<Stats
   return next;
 }
 
-export async function planSearch(db: SqlRunner, table: "evidence" | "graph_node", config: "english" | "simple", words: readonly string[]): Promise<SearchPlan> {
+export async function planSearch(
+  db: SqlRunner,
+  table: "evidence" | "graph_node",
+  config: "english" | "simple",
+  words: readonly string[],
+): Promise<SearchPlan> {
   const [queries, stats] = await Promise.all([lexemesOf(db, config, words), statsOf(db, table)]);
   const distinct = [...new Set(queries.filter(Boolean))];
   if (!distinct.length) return { anyQ: null, rareQ: null, commonQ: null };
@@ -184,7 +200,12 @@ export async function planSearch(db: SqlRunner, table: "evidence" | "graph_node"
   return {
     anyQ: or(distinct),
     rareQ: rare.length ? or(rare) : null,
-    commonQ: common.length ? common.slice(0, 2).map((q) => `(${q})`).join(" & ") : null,
+    commonQ: common.length
+      ? common
+          .slice(0, 2)
+          .map((q) => `(${q})`)
+          .join(" & ")
+      : null,
   };
 }
 
@@ -202,7 +223,9 @@ export function tieredMatchesSql(table: "evidence" | "graph_node", scope: Prisma
     const before = names.length
       ? Prisma.sql`(SELECT ${Prisma.raw(names.map((n) => `(SELECT count(*) FROM ${n})`).join(" + "))}) < ${limit} AND `
       : Prisma.empty;
-    const fresh = names.length ? Prisma.sql` AND ${Prisma.raw(names.map((n) => `t.id NOT IN (SELECT id FROM ${n})`).join(" AND "))}` : Prisma.empty;
+    const fresh = names.length
+      ? Prisma.sql` AND ${Prisma.raw(names.map((n) => `t.id NOT IN (SELECT id FROM ${n})`).join(" AND "))}`
+      : Prisma.empty;
     tiers.push(Prisma.sql`${Prisma.raw(name)} AS (
       SELECT t.id, t.search FROM ${tbl} t
       WHERE ${before}${scope} AND t.search @@ ${q}::tsquery${fresh}
@@ -272,25 +295,29 @@ export class PrismaEvidenceStore implements EvidenceStore, MarkingAudit {
   async linkedTo(scope: CaseScope, nodeIds: readonly string[], limit: number): Promise<EvidenceRecord[]> {
     if (!nodeIds.length || limit <= 0) return [];
     // Nodes come in priority order (seeds first): an item linked to earlier and to more of them ranks higher.
-    const rows = await failingAs("CG-EVIDENCE-001", () => this.db.rows<Row>(Prisma.sql`
+    const rows = await failingAs("CG-EVIDENCE-001", () =>
+      this.db.rows<Row>(Prisma.sql`
       SELECT ${COLUMNS},
         (SELECT sum(1.0 / array_position(${[...nodeIds]}::text[], x)) FROM unnest(e.node_ids) AS x WHERE x = ANY(${[...nodeIds]}::text[])) AS rank
       FROM "evidence" e
       LEFT JOIN "license" l ON l.id = e.license_id
       WHERE e.case_id = ${scope.caseId} AND e.node_ids && ${[...nodeIds]}::text[] AND ${activeEvidenceSql("e")}
       ORDER BY rank DESC, e.id
-      LIMIT ${limit}`));
+      LIMIT ${limit}`),
+    );
     return rows.map(toRecord);
   }
 
   async byIds(scope: CaseScope, ids: readonly string[]): Promise<EvidenceRecord[]> {
     if (!ids.length) return [];
-    const rows = await failingAs("CG-EVIDENCE-001", () => this.db.rows<Row>(Prisma.sql`
+    const rows = await failingAs("CG-EVIDENCE-001", () =>
+      this.db.rows<Row>(Prisma.sql`
       SELECT ${COLUMNS}
       FROM "evidence" e
       LEFT JOIN "license" l ON l.id = e.license_id
       WHERE e.case_id = ${scope.caseId} AND e.id = ANY(${[...ids]}::text[]) AND ${activeEvidenceSql("e")}
-      ORDER BY e.id`));
+      ORDER BY e.id`),
+    );
     return rows.map(toRecord);
   }
 
@@ -301,12 +328,14 @@ export class PrismaEvidenceStore implements EvidenceStore, MarkingAudit {
    */
   async markingsByIds(scope: CaseScope, ids: readonly string[]): Promise<EvidenceRecord[]> {
     if (!ids.length) return [];
-    const rows = await failingAs("CG-EVIDENCE-001", () => this.db.rows<Row>(Prisma.sql`
+    const rows = await failingAs("CG-EVIDENCE-001", () =>
+      this.db.rows<Row>(Prisma.sql`
       SELECT ${COLUMNS}
       FROM "evidence" e
       LEFT JOIN "license" l ON l.id = e.license_id
       WHERE e.case_id = ${scope.caseId} AND e.id = ANY(${[...ids]}::text[])
-      ORDER BY e.id`));
+      ORDER BY e.id`),
+    );
     return rows.map((r) => ({ ...toRecord(r), content: "" }));
   }
 }

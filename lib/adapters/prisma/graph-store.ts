@@ -10,10 +10,26 @@ import { Prisma } from "../../generated/prisma/client";
 import { failingAs } from "../../domain/failure-codes";
 import { readMarking } from "../../domain/markings";
 import type {
-  CaseGraphStore, CaseOutline, CaseScope, GraphEdgeRecord, GraphNodeRecord, MarkingAudit, SeedCandidate, SeedQuery, Subgraph,
-  SubgraphLimits, UnreadableMarkings,
+  CaseGraphStore,
+  CaseOutline,
+  CaseScope,
+  GraphEdgeRecord,
+  GraphNodeRecord,
+  MarkingAudit,
+  SeedCandidate,
+  SeedQuery,
+  Subgraph,
+  SubgraphLimits,
+  UnreadableMarkings,
 } from "../../ports";
-import { assembleSubgraph, expandFrontier, outlineOf, propertiesObject, rankSeedCandidates, textQueryGroups } from "../../domain/graph-contract";
+import {
+  assembleSubgraph,
+  expandFrontier,
+  outlineOf,
+  propertiesObject,
+  rankSeedCandidates,
+  textQueryGroups,
+} from "../../domain/graph-contract";
 import { asRunner, unreadableMarkingSql, type SqlRunner } from "./evidence-store";
 
 interface NodeRow {
@@ -50,7 +66,8 @@ const EDGE_COLUMNS = Prisma.sql`g.id, g.tenant_id, g.source, g.target, g.type, g
  */
 export function seedTextSql(scope: CaseScope, terms: readonly string[], limit: number): Prisma.Sql {
   const groups = textQueryGroups(terms).map((g) => g.map((t) => `'${t}'`).join(" & "));
-  if (!groups.length || limit <= 0) return Prisma.sql`SELECT ${NODE_COLUMNS}, 'text' AS match, 0::float8 AS rank FROM "graph_node" n WHERE false`;
+  if (!groups.length || limit <= 0)
+    return Prisma.sql`SELECT ${NODE_COLUMNS}, 'text' AS match, 0::float8 AS rank FROM "graph_node" n WHERE false`;
   const any = groups.map((g) => `(${g})`).join(" | ");
   return Prisma.sql`
     SELECT ${NODE_COLUMNS}, 'text' AS match, m.rank::float8 AS rank
@@ -69,29 +86,34 @@ export class PrismaGraphStore implements CaseGraphStore, MarkingAudit {
   }
 
   async unreadableMarkings(): Promise<UnreadableMarkings> {
-    const [nodes, edges] = await failingAs("CG-GRAPH-001", () => Promise.all([
-      this.db.rows<{ n: number }>(unreadableMarkingSql("graph_node")),
-      this.db.rows<{ n: number }>(unreadableMarkingSql("graph_edge")),
-    ]));
+    const [nodes, edges] = await failingAs("CG-GRAPH-001", () =>
+      Promise.all([
+        this.db.rows<{ n: number }>(unreadableMarkingSql("graph_node")),
+        this.db.rows<{ n: number }>(unreadableMarkingSql("graph_edge")),
+      ]),
+    );
     return { nodes: Number(nodes[0]?.n ?? 0), edges: Number(edges[0]?.n ?? 0) };
   }
 
   async outline(scope: CaseScope, limits: { maxNodes: number; maxEdges: number }): Promise<CaseOutline> {
-    const [nodes, edges] = await failingAs("CG-GRAPH-001", () => Promise.all([
-      this.db.rows<NodeRow>(Prisma.sql`
+    const [nodes, edges] = await failingAs("CG-GRAPH-001", () =>
+      Promise.all([
+        this.db.rows<NodeRow>(Prisma.sql`
         SELECT n.id, n.tenant_id, n.label, n.name, NULL AS properties, n.classification::text AS classification, n.need_to_know
         FROM "graph_node" n WHERE n.case_id = ${scope.caseId} AND n.tenant_id = ${scope.tenantId}
         ORDER BY n.id COLLATE "C" LIMIT ${limits.maxNodes + 1}`),
-      this.db.rows<EdgeRow>(Prisma.sql`
+        this.db.rows<EdgeRow>(Prisma.sql`
         SELECT g.id, g.tenant_id, g.source, g.target, g.type, NULL AS properties, g.classification::text AS classification, g.need_to_know
         FROM "graph_edge" g WHERE g.case_id = ${scope.caseId} AND g.tenant_id = ${scope.tenantId}
         ORDER BY g.id COLLATE "C" LIMIT ${limits.maxEdges + 1}`),
-    ]));
+      ]),
+    );
     return outlineOf(nodes.map(toNode), edges.map(toEdge), limits);
   }
 
   async findSeedNodes(scope: CaseScope, query: SeedQuery): Promise<SeedCandidate[]> {
-    const rows = await failingAs("CG-GRAPH-001", () => this.db.rows<NodeRow>(Prisma.sql`
+    const rows = await failingAs("CG-GRAPH-001", () =>
+      this.db.rows<NodeRow>(Prisma.sql`
       (SELECT ${NODE_COLUMNS}, 'id' AS match, 0::float8 AS rank
         FROM "graph_node" n
         WHERE n.case_id = ${scope.caseId} AND n.tenant_id = ${scope.tenantId} AND n.id = ANY(${query.ids}::text[]))
@@ -100,49 +122,61 @@ export class PrismaGraphStore implements CaseGraphStore, MarkingAudit {
         FROM "graph_node" n
         WHERE n.case_id = ${scope.caseId} AND n.tenant_id = ${scope.tenantId} AND lower(n.name) = ANY(${query.phrases}::text[]))
       UNION ALL
-      (${seedTextSql(scope, query.terms, query.limit)})`));
+      (${seedTextSql(scope, query.terms, query.limit)})`),
+    );
     // One candidate per node, keeping its strongest match; by match kind, rank, id.
     return rankSeedCandidates(rows.map((r) => ({ node: toNode(r), match: r.match ?? "text", rank: Number(r.rank ?? 0) })));
   }
 
   async expand(scope: CaseScope, seedIds: readonly string[], limits: SubgraphLimits): Promise<Subgraph> {
     const expansion = await expandFrontier(seedIds, limits, (frontier, limit) =>
-      failingAs("CG-GRAPH-001", () => this.db.rows<{ source: string; target: string }>(Prisma.sql`
+      failingAs("CG-GRAPH-001", () =>
+        this.db.rows<{ source: string; target: string }>(Prisma.sql`
         SELECT g.source, g.target FROM "graph_edge" g
         WHERE g.case_id = ${scope.caseId} AND g.tenant_id = ${scope.tenantId}
           AND (g.source = ANY(${frontier}::text[]) OR g.target = ANY(${frontier}::text[]))
         ORDER BY g.id COLLATE "C"
-        LIMIT ${limit}`)));
+        LIMIT ${limit}`),
+      ),
+    );
     const ids = [...expansion.hopOf.keys()];
     const [nodeRows, edgeRows] = await Promise.all([
-      failingAs("CG-GRAPH-001", () => this.db.rows<NodeRow>(Prisma.sql`
+      failingAs("CG-GRAPH-001", () =>
+        this.db.rows<NodeRow>(Prisma.sql`
         SELECT ${NODE_COLUMNS} FROM "graph_node" n
-        WHERE n.case_id = ${scope.caseId} AND n.tenant_id = ${scope.tenantId} AND n.id = ANY(${ids}::text[])`)),
-      failingAs("CG-GRAPH-001", () => this.db.rows<EdgeRow>(Prisma.sql`
+        WHERE n.case_id = ${scope.caseId} AND n.tenant_id = ${scope.tenantId} AND n.id = ANY(${ids}::text[])`),
+      ),
+      failingAs("CG-GRAPH-001", () =>
+        this.db.rows<EdgeRow>(Prisma.sql`
         SELECT ${EDGE_COLUMNS} FROM "graph_edge" g
         WHERE g.case_id = ${scope.caseId} AND g.tenant_id = ${scope.tenantId}
           AND g.source = ANY(${ids}::text[]) AND g.target = ANY(${ids}::text[])
         ORDER BY g.id COLLATE "C"
-        LIMIT ${limits.maxEdges}`)),
+        LIMIT ${limits.maxEdges}`),
+      ),
     ]);
     return assembleSubgraph(expansion, nodeRows.map(toNode), edgeRows.map(toEdge), limits);
   }
 
   async nodesByIds(scope: CaseScope, ids: readonly string[]): Promise<GraphNodeRecord[]> {
     if (!ids.length) return [];
-    const rows = await failingAs("CG-GRAPH-001", () => this.db.rows<NodeRow>(Prisma.sql`
+    const rows = await failingAs("CG-GRAPH-001", () =>
+      this.db.rows<NodeRow>(Prisma.sql`
       SELECT ${NODE_COLUMNS} FROM "graph_node" n
       WHERE n.case_id = ${scope.caseId} AND n.tenant_id = ${scope.tenantId} AND n.id = ANY(${[...ids]}::text[])
-      ORDER BY n.id COLLATE "C"`));
+      ORDER BY n.id COLLATE "C"`),
+    );
     return rows.map(toNode);
   }
 
   async edgesByIds(scope: CaseScope, ids: readonly string[]): Promise<GraphEdgeRecord[]> {
     if (!ids.length) return [];
-    const rows = await failingAs("CG-GRAPH-001", () => this.db.rows<EdgeRow>(Prisma.sql`
+    const rows = await failingAs("CG-GRAPH-001", () =>
+      this.db.rows<EdgeRow>(Prisma.sql`
       SELECT ${EDGE_COLUMNS} FROM "graph_edge" g
       WHERE g.case_id = ${scope.caseId} AND g.tenant_id = ${scope.tenantId} AND g.id = ANY(${[...ids]}::text[])
-      ORDER BY g.id COLLATE "C"`));
+      ORDER BY g.id COLLATE "C"`),
+    );
     return rows.map(toEdge);
   }
 }
@@ -167,4 +201,3 @@ function toEdge(r: EdgeRow): GraphEdgeRecord {
     ...readMarking({ tenantId: r.tenant_id, classification: r.classification, needToKnow: r.need_to_know }),
   };
 }
-

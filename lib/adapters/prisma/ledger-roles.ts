@@ -6,7 +6,8 @@ import "server-only";
 import { CasegraphError } from "../../domain/failure-codes";
 
 export function appRoleSql(role: string): string {
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(role)) throw new CasegraphError("CG-INPUT-005", "Role names are lowercase letters, digits and _ (max 63).");
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(role))
+    throw new CasegraphError("CG-INPUT-005", "Role names are lowercase letters, digits and _ (max 63).");
   const r = `"${role}"`;
   return [
     `-- Run as the owner of the Casegraph tables (the role that ran the migrations), after \`npm run db:migrate\`.`,

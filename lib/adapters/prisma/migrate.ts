@@ -42,9 +42,10 @@ export async function applyMigrations(db: SqlSession, migrations?: Migration[]):
   await db.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
   try {
     const done = new Map(
-      (await db.query<{ name: string; checksum: string }>(`SELECT name, checksum FROM "_casegraph_migrations"`)).rows.map(
-        (r) => [r.name, r.checksum],
-      ),
+      (await db.query<{ name: string; checksum: string }>(`SELECT name, checksum FROM "_casegraph_migrations"`)).rows.map((r) => [
+        r.name,
+        r.checksum,
+      ]),
     );
     const applied: string[] = [];
     for (const m of all) {

@@ -29,7 +29,10 @@ export class PrismaAnswerPolicyStore implements AnswerPolicyStore, ReviewQueue {
     if (!active?.activeSha256) return null;
     const cached = loaded.get(active.activeSha256);
     if (cached) return cached;
-    const row = await this.prisma.policyBundle.findUnique({ where: { tenantId_sha256: { tenantId, sha256: active.activeSha256 } }, select: { bundle: true } });
+    const row = await this.prisma.policyBundle.findUnique({
+      where: { tenantId_sha256: { tenantId, sha256: active.activeSha256 } },
+      select: { bundle: true },
+    });
     if (!row) return null;
     return checkedBundle(active.activeSha256, row.bundle);
   }

@@ -16,10 +16,18 @@ import { parseClassification, type Classification } from "../../domain/markings"
 import type { FailureIssue } from "../../domain/failure-codes";
 import { contentSha256 } from "../../grounding/lifecycle";
 import {
-  BUNDLE_FORMAT, checkBundle, defaultEdgeId, edgeSchema, evidenceSchema, markingOf, nodeSchema, parseTimestamp,
-  sortedTags, type CheckedBundle, type KnownRefs,
+  BUNDLE_FORMAT,
+  checkBundle,
+  defaultEdgeId,
+  edgeSchema,
+  evidenceSchema,
+  markingOf,
+  nodeSchema,
+  parseTimestamp,
+  sortedTags,
+  type CheckedBundle,
+  type KnownRefs,
 } from "../../workspace/bundle";
-
 
 /** Rows per INSERT, and per Neo4j mirror call (split there into concurrent lanes of ~2,000: see neo4j/sync.ts). */
 export const IMPORT_BATCH = 6_000;
@@ -98,16 +106,28 @@ export async function importBundle(db: Database, raw: unknown, options: ImportOp
   try {
     await db.transaction(async (sql) => {
       const changes = await writeDirectory(sql, bundle, passwords);
-      for (const [ci, c] of bundle.cases.entries()) changes.push(...(await writeCase(sql, c, advance, options.mirrorGraph, ci, duplicates)));
-      await appendInSession(sql, changes.map((change) => adminChangeEntry(options.actor ?? IMPORT_ACTOR, change)));
+      for (const [ci, c] of bundle.cases.entries())
+        changes.push(...(await writeCase(sql, c, advance, options.mirrorGraph, ci, duplicates)));
+      await appendInSession(
+        sql,
+        changes.map((change) => adminChangeEntry(options.actor ?? IMPORT_ACTOR, change)),
+      );
     });
   } catch (err) {
     if (err instanceof CasegraphError) throw err;
     throw new CasegraphError("CG-IMPORT-013", "The import failed and was rolled back; nothing was written.", [], { cause: err });
   }
   const { tenants, licenses, users, cases, nodes, edges, evidence } = bundle.counts;
-  return { tenants, licenses, users, cases, nodes, edges, evidence: evidence - (duplicates.length - bundle.duplicates.length),
-    ...(duplicates.length ? { duplicates } : {}) };
+  return {
+    tenants,
+    licenses,
+    users,
+    cases,
+    nodes,
+    edges,
+    evidence: evidence - (duplicates.length - bundle.duplicates.length),
+    ...(duplicates.length ? { duplicates } : {}),
+  };
 }
 
 async function passwordHashes(prisma: PrismaClient, bundle: CheckedBundle): Promise<Map<string, string>> {
@@ -131,7 +151,14 @@ const joinList = (list: readonly string[]) => list.join(SEP);
 const LIST = (param: string) => `CASE WHEN ${param} = '' THEN '{}'::text[] ELSE string_to_array(${param}, chr(31)) END`;
 
 interface UserState {
-  id: string; email: string; name: string; tenantId: string; roles: string[]; clearance: string; needToKnow: string[]; active: boolean;
+  id: string;
+  email: string;
+  name: string;
+  tenantId: string;
+  roles: string[];
+  clearance: string;
+  needToKnow: string[];
+  active: boolean;
 }
 
 const USER_STATE = `id, email, name, tenant_id AS "tenantId", roles, clearance::text AS clearance, need_to_know AS "needToKnow", active`;
@@ -142,46 +169,79 @@ async function writeDirectory(sql: SqlSession, bundle: CheckedBundle, passwords:
   const changes: AdminChange[] = [];
   for (const t of bundle.tenants) {
     const before = (await sql.query<{ id: string; name: string }>(`SELECT id, name FROM "tenant" WHERE id = $1`, [t.id])).rows[0] ?? null;
-    await sql.query(`INSERT INTO "tenant" (id, name) VALUES ($1, $2)
-      ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name WHERE "tenant".name IS DISTINCT FROM EXCLUDED.name`, [t.id, t.name]);
+    await sql.query(
+      `INSERT INTO "tenant" (id, name) VALUES ($1, $2)
+      ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name WHERE "tenant".name IS DISTINCT FROM EXCLUDED.name`,
+      [t.id, t.name],
+    );
     const after = { id: t.id, name: t.name };
-    if (!same(before, after)) changes.push({ kind: before ? "admin.tenant.rename" : "admin.tenant.create", target: { type: "tenant", id: t.id, tenantId: t.id }, before, after });
+    if (!same(before, after))
+      changes.push({
+        kind: before ? "admin.tenant.rename" : "admin.tenant.create",
+        target: { type: "tenant", id: t.id, tenantId: t.id },
+        before,
+        after,
+      });
     const rules = await writeEvidenceRules(sql, t);
     if (rules) changes.push({ kind: "admin.tenant.evidence_rules", target: { type: "tenant", id: t.id, tenantId: t.id }, ...rules });
   }
   for (const l of bundle.licenses) {
     const allows = [...new Set(l.allows)].sort();
-    const found = (await sql.query<{ id: string; name: string; allows: string[]; tenant_id: string | null }>(
-      `SELECT id, name, allows::text[] AS allows, tenant_id FROM "license" WHERE id = $1`, [l.id])).rows[0];
+    const found = (
+      await sql.query<{ id: string; name: string; allows: string[]; tenant_id: string | null }>(
+        `SELECT id, name, allows::text[] AS allows, tenant_id FROM "license" WHERE id = $1`,
+        [l.id],
+      )
+    ).rows[0];
     const before = found ? { id: found.id, name: found.name, allows: [...found.allows].sort() } : null;
-    await sql.query(`INSERT INTO "license" (id, name, allows) VALUES ($1, $2, $3::text[]::"LicenseUse"[])
+    await sql.query(
+      `INSERT INTO "license" (id, name, allows) VALUES ($1, $2, $3::text[]::"LicenseUse"[])
       ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, allows = EXCLUDED.allows
       WHERE ("license".name, "license".allows) IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.allows)`,
-      [l.id, l.name, allows]);
+      [l.id, l.name, allows],
+    );
     const after = { id: l.id, name: l.name, allows };
     if (!same(before, after)) {
-      changes.push({ kind: before ? "admin.license.update" : "admin.license.create", target: { type: "license", id: l.id, tenantId: found?.tenant_id ?? null }, before, after });
+      changes.push({
+        kind: before ? "admin.license.update" : "admin.license.create",
+        target: { type: "license", id: l.id, tenantId: found?.tenant_id ?? null },
+        before,
+        after,
+      });
     }
   }
   for (const u of bundle.users) {
     const before = (await sql.query<UserState>(`SELECT ${USER_STATE} FROM "user" WHERE email = $1`, [u.email])).rows[0] ?? null;
-    const { rows } = await sql.query<UserState>(`INSERT INTO "user" (id, email, name, tenant_id, roles, clearance, need_to_know, active)
+    const { rows } = await sql.query<UserState>(
+      `INSERT INTO "user" (id, email, name, tenant_id, roles, clearance, need_to_know, active)
       VALUES ($1, $2, $3, $4, $5::text[], $6::"Classification", $7::text[], $8)
       ON CONFLICT (email) DO UPDATE SET name = EXCLUDED.name, roles = EXCLUDED.roles, clearance = EXCLUDED.clearance,
         need_to_know = EXCLUDED.need_to_know, active = EXCLUDED.active, updated_at = now()
       WHERE ("user".name, "user".roles, "user".clearance, "user".need_to_know, "user".active)
         IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.roles, EXCLUDED.clearance, EXCLUDED.need_to_know, EXCLUDED.active)
       RETURNING ${USER_STATE}`,
-      [userIdFor(u.email), u.email, u.name, u.tenant, [...new Set(u.roles)].sort(), parseClassification(u.clearance),
-        sortedTags(u.needToKnow), u.active ?? true]);
+      [
+        userIdFor(u.email),
+        u.email,
+        u.name,
+        u.tenant,
+        [...new Set(u.roles)].sort(),
+        parseClassification(u.clearance),
+        sortedTags(u.needToKnow),
+        u.active ?? true,
+      ],
+    );
     const after = rows[0] ?? before!;
     const target = { type: "user", id: after.id, tenantId: after.tenantId };
     if (!before) changes.push({ kind: "admin.user.create", target, before: null, after });
     else if (rows[0] && !same(before, after)) changes.push({ kind: "admin.user.update", target, before, after });
     const hash = passwords.get(u.email);
     if (hash) {
-      await sql.query(`INSERT INTO "account" (id, account_id, provider_id, user_id, password) VALUES ($1, $2, 'credential', $2, $3)
-        ON CONFLICT (id) DO UPDATE SET password = EXCLUDED.password, updated_at = now()`, ["acc_" + after.id, after.id, hash]);
+      await sql.query(
+        `INSERT INTO "account" (id, account_id, provider_id, user_id, password) VALUES ($1, $2, 'credential', $2, $3)
+        ON CONFLICT (id) DO UPDATE SET password = EXCLUDED.password, updated_at = now()`,
+        ["acc_" + after.id, after.id, hash],
+      );
       // A new user's password is part of its creation; a changed one is a reset (never the password or its hash).
       if (before) changes.push({ kind: "admin.user.password_reset", target, before: null, after: { passwordChanged: true } });
     }
@@ -190,30 +250,47 @@ async function writeDirectory(sql: SqlSession, bundle: CheckedBundle, passwords:
 }
 
 /** A tenant's accepted evidence types and maximum ages (issue 15), when the bundle gives them; the change, if any. */
-async function writeEvidenceRules(sql: SqlSession, t: CheckedBundle["tenants"][number]): Promise<{ before: unknown; after: unknown } | null> {
+async function writeEvidenceRules(
+  sql: SqlSession,
+  t: CheckedBundle["tenants"][number],
+): Promise<{ before: unknown; after: unknown } | null> {
   if (t.evidenceTypes === undefined && t.evidenceMaxAgeDays === undefined) return null;
   const { rows } = await sql.query<{ types: string[]; ages: Record<string, number> }>(
-    `SELECT evidence_types AS types, evidence_max_age_days AS ages FROM "tenant" WHERE id = $1`, [t.id]);
+    `SELECT evidence_types AS types, evidence_max_age_days AS ages FROM "tenant" WHERE id = $1`,
+    [t.id],
+  );
   const before = { evidenceTypes: [...(rows[0]?.types ?? [])].sort(), evidenceMaxAgeDays: sortedObject(rows[0]?.ages ?? {}) };
   const after = {
     evidenceTypes: t.evidenceTypes === undefined ? before.evidenceTypes : [...new Set(t.evidenceTypes)].sort(),
     evidenceMaxAgeDays: t.evidenceMaxAgeDays === undefined ? before.evidenceMaxAgeDays : sortedObject(t.evidenceMaxAgeDays),
   };
   if (same(before, after)) return null;
-  await sql.query(`UPDATE "tenant" SET evidence_types = $2::text[], evidence_max_age_days = $3::jsonb WHERE id = $1`,
-    [t.id, after.evidenceTypes, JSON.stringify(after.evidenceMaxAgeDays)]);
+  await sql.query(`UPDATE "tenant" SET evidence_types = $2::text[], evidence_max_age_days = $3::jsonb WHERE id = $1`, [
+    t.id,
+    after.evidenceTypes,
+    JSON.stringify(after.evidenceMaxAgeDays),
+  ]);
   return { before, after };
 }
 
 const sortedObject = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 export interface NodeRow {
-  id: string; label: string; name: string; properties: Record<string, unknown>;
-  classification: Classification; needToKnow: string[];
+  id: string;
+  label: string;
+  name: string;
+  properties: Record<string, unknown>;
+  classification: Classification;
+  needToKnow: string[];
 }
 export interface EdgeRow {
-  id: string; source: string; target: string; type: string; properties: Record<string, unknown>;
-  classification: Classification; needToKnow: string[];
+  id: string;
+  source: string;
+  target: string;
+  type: string;
+  properties: Record<string, unknown>;
+  classification: Classification;
+  needToKnow: string[];
 }
 
 /** The display name of a node: its `name` property, else title, else its id. */
@@ -235,24 +312,32 @@ async function writeCase(
 ): Promise<AdminChange[]> {
   const h = c.header;
   const caseMarking = parseClassification(h.classification) as Classification;
-  await sql.query(`INSERT INTO "case" (id, tenant_id, title, description, classification, status)
+  await sql.query(
+    `INSERT INTO "case" (id, tenant_id, title, description, classification, status)
     VALUES ($1, $2, $3, $4, $5::"Classification", $6::"CaseStatus")
     ON CONFLICT (id) DO UPDATE SET title = EXCLUDED.title, description = EXCLUDED.description,
       classification = EXCLUDED.classification, status = EXCLUDED.status, updated_at = now()
     WHERE ("case".title, "case".description, "case".classification, "case".status)
       IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.description, EXCLUDED.classification, EXCLUDED.status)`,
-    [h.id, h.tenant, h.title, h.description, caseMarking, h.status ?? "OPEN"]);
+    [h.id, h.tenant, h.title, h.description, caseMarking, h.status ?? "OPEN"],
+  );
   const memberEmails = [...new Set(h.members.map((m) => m.toLowerCase()))];
   const changes: AdminChange[] = [];
   if (memberEmails.length) {
-    const { rows: added } = await sql.query<{ id: string; email: string }>(`WITH added AS (
+    const { rows: added } = await sql.query<{ id: string; email: string }>(
+      `WITH added AS (
         INSERT INTO "case_member" (case_id, user_id) SELECT $1, id FROM "user" WHERE email = ANY($2::text[])
         ON CONFLICT DO NOTHING RETURNING user_id)
-      SELECT u.id, u.email FROM added a JOIN "user" u ON u.id = a.user_id ORDER BY u.email`, [h.id, memberEmails]);
+      SELECT u.id, u.email FROM added a JOIN "user" u ON u.id = a.user_id ORDER BY u.email`,
+      [h.id, memberEmails],
+    );
     for (const u of added) {
       changes.push({
-        kind: "admin.membership.add", target: { type: "case_member", id: `${h.id}/${u.id}`, tenantId: h.tenant }, caseId: h.id,
-        before: { member: false }, after: { member: true, user: { id: u.id, email: u.email } },
+        kind: "admin.membership.add",
+        target: { type: "case_member", id: `${h.id}/${u.id}`, tenantId: h.tenant },
+        caseId: h.id,
+        before: { member: false },
+        after: { member: true, user: { id: u.id, email: u.email } },
       });
     }
   }
@@ -260,8 +345,14 @@ async function writeCase(
   for (const batch of chunks(c.rawNodes)) {
     const rows: NodeRow[] = batch.map((raw) => {
       const n = nodeSchema.parse(raw);
-      return { id: n.id, label: n.label, name: nodeName(n.id, n.properties), properties: n.properties,
-        classification: markingOf(n.classification, caseMarking), needToKnow: sortedTags(n.needToKnow) };
+      return {
+        id: n.id,
+        label: n.label,
+        name: nodeName(n.id, n.properties),
+        properties: n.properties,
+        classification: markingOf(n.classification, caseMarking),
+        needToKnow: sortedTags(n.needToKnow),
+      };
     });
     await insertNodes(sql, h.id, h.tenant, rows);
     await mirrorGraph?.({ caseId: h.id, tenantId: h.tenant, nodes: rows, edges: [] });
@@ -270,8 +361,15 @@ async function writeCase(
   for (const batch of chunks(c.rawEdges)) {
     const rows: EdgeRow[] = batch.map((raw) => {
       const e = edgeSchema.parse(raw);
-      return { id: e.id ?? defaultEdgeId(e), source: e.source, target: e.target, type: e.type, properties: e.properties ?? {},
-        classification: markingOf(e.classification, caseMarking), needToKnow: sortedTags(e.needToKnow) };
+      return {
+        id: e.id ?? defaultEdgeId(e),
+        source: e.source,
+        target: e.target,
+        type: e.type,
+        properties: e.properties ?? {},
+        classification: markingOf(e.classification, caseMarking),
+        needToKnow: sortedTags(e.needToKnow),
+      };
     });
     await insertEdges(sql, h.id, h.tenant, rows);
     await mirrorGraph?.({ caseId: h.id, tenantId: h.tenant, nodes: [], edges: rows });
@@ -280,16 +378,28 @@ async function writeCase(
   for (const [b, batch] of [...chunks(c.rawEvidence)].entries()) {
     // Duplicates of an earlier item's content (issue 15) are reported, not stored: those within the bundle were found
     // by checkBundle, those of items already stored here.
-    const parsed = batch.map((raw, j) => ({ index: b * IMPORT_BATCH + j, e: evidenceSchema.parse(raw) }))
+    const parsed = batch
+      .map((raw, j) => ({ index: b * IMPORT_BATCH + j, e: evidenceSchema.parse(raw) }))
       .filter(({ index }) => !c.duplicateEvidence.has(index));
-    const stored = await storedContentOwners(sql, h.id, parsed.map(({ e }) => contentSha256(e.content)));
-    const rows = parsed.filter(({ index, e }) => {
-      const owner = stored.get(contentSha256(e.content));
-      if (owner === undefined || owner === e.id) return true;
-      duplicates.push({ code: "CG-GROUND-003", path: `$.cases[${caseIndex}].evidence[${index}]`, message: `evidence "${e.id}" repeats the content of stored "${owner}": not stored` });
-      return false;
-    }).map(({ e }) => e);
-    await sql.query(`INSERT INTO "evidence" (case_id, id, tenant_id, type, content, source_system, classification,
+    const stored = await storedContentOwners(
+      sql,
+      h.id,
+      parsed.map(({ e }) => contentSha256(e.content)),
+    );
+    const rows = parsed
+      .filter(({ index, e }) => {
+        const owner = stored.get(contentSha256(e.content));
+        if (owner === undefined || owner === e.id) return true;
+        duplicates.push({
+          code: "CG-GROUND-003",
+          path: `$.cases[${caseIndex}].evidence[${index}]`,
+          message: `evidence "${e.id}" repeats the content of stored "${owner}": not stored`,
+        });
+        return false;
+      })
+      .map(({ e }) => e);
+    await sql.query(
+      `INSERT INTO "evidence" (case_id, id, tenant_id, type, content, source_system, classification,
         need_to_know, license_id, collected_at, metadata, node_ids, valid_until)
       SELECT $1, r.id, r.tenant_id, r.type, r.content, r.source_system, r.classification::"Classification",
         ${LIST("r.ntk")}, r.license_id, r.collected_at::timestamptz, r.metadata::jsonb, ${LIST("r.nodes")}, nullif(r.valid_until, '')::timestamptz
@@ -306,12 +416,22 @@ async function writeCase(
         IS DISTINCT FROM (EXCLUDED.tenant_id, EXCLUDED.type, EXCLUDED.content, EXCLUDED.source_system, EXCLUDED.classification,
              EXCLUDED.need_to_know, EXCLUDED.license_id, EXCLUDED.collected_at, EXCLUDED.metadata, EXCLUDED.node_ids,
              EXCLUDED.valid_until)`,
-      [h.id, rows.map((e) => e.id), rows.map((e) => e.tenant ?? h.tenant), rows.map((e) => e.type), rows.map((e) => e.content),
-        rows.map((e) => e.sourceSystem), rows.map((e) => markingOf(e.classification, caseMarking)),
-        rows.map((e) => joinList(sortedTags(e.needToKnow))), rows.map((e) => e.license),
-        rows.map((e) => (parseTimestamp(e.collectedAt) as Date).toISOString()), rows.map((e) => JSON.stringify(e.metadata ?? {})),
+      [
+        h.id,
+        rows.map((e) => e.id),
+        rows.map((e) => e.tenant ?? h.tenant),
+        rows.map((e) => e.type),
+        rows.map((e) => e.content),
+        rows.map((e) => e.sourceSystem),
+        rows.map((e) => markingOf(e.classification, caseMarking)),
+        rows.map((e) => joinList(sortedTags(e.needToKnow))),
+        rows.map((e) => e.license),
+        rows.map((e) => (parseTimestamp(e.collectedAt) as Date).toISOString()),
+        rows.map((e) => JSON.stringify(e.metadata ?? {})),
         rows.map((e) => joinList([...new Set(e.nodes)].sort())),
-        rows.map((e) => (e.validUntil === undefined ? "" : (parseTimestamp(e.validUntil) as Date).toISOString()))]);
+        rows.map((e) => (e.validUntil === undefined ? "" : (parseTimestamp(e.validUntil) as Date).toISOString())),
+      ],
+    );
     advance(parsed.length);
   }
   return changes;
@@ -320,13 +440,17 @@ async function writeCase(
 /** Content digest → id of the stored item of the case holding it (the lowest id when several do). */
 async function storedContentOwners(sql: SqlSession, caseId: string, digests: string[]): Promise<Map<string, string>> {
   if (!digests.length) return new Map();
-  const { rows } = await sql.query<{ id: string; d: string }>(`SELECT min(id COLLATE "C") AS id, content_sha256 AS d FROM "evidence"
-    WHERE case_id = $1 AND content_sha256 = ANY($2::text[]) GROUP BY content_sha256`, [caseId, [...new Set(digests)]]);
+  const { rows } = await sql.query<{ id: string; d: string }>(
+    `SELECT min(id COLLATE "C") AS id, content_sha256 AS d FROM "evidence"
+    WHERE case_id = $1 AND content_sha256 = ANY($2::text[]) GROUP BY content_sha256`,
+    [caseId, [...new Set(digests)]],
+  );
   return new Map(rows.map((r) => [r.d, r.id]));
 }
 
 async function insertNodes(sql: SqlSession, caseId: string, tenantId: string, rows: NodeRow[]) {
-  await sql.query(`INSERT INTO "graph_node" (case_id, id, tenant_id, label, name, properties, classification, need_to_know)
+  await sql.query(
+    `INSERT INTO "graph_node" (case_id, id, tenant_id, label, name, properties, classification, need_to_know)
     SELECT $1, r.id, $2, r.label, r.name, r.properties::jsonb, r.classification::"Classification", ${LIST("r.ntk")}
     FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
       AS r(id, label, name, properties, classification, ntk)
@@ -334,12 +458,22 @@ async function insertNodes(sql: SqlSession, caseId: string, tenantId: string, ro
       classification = EXCLUDED.classification, need_to_know = EXCLUDED.need_to_know
     WHERE ("graph_node".label, "graph_node".name, "graph_node".properties, "graph_node".classification, "graph_node".need_to_know)
       IS DISTINCT FROM (EXCLUDED.label, EXCLUDED.name, EXCLUDED.properties, EXCLUDED.classification, EXCLUDED.need_to_know)`,
-    [caseId, tenantId, rows.map((n) => n.id), rows.map((n) => n.label), rows.map((n) => n.name),
-      rows.map((n) => JSON.stringify(n.properties)), rows.map((n) => n.classification), rows.map((n) => joinList(n.needToKnow))]);
+    [
+      caseId,
+      tenantId,
+      rows.map((n) => n.id),
+      rows.map((n) => n.label),
+      rows.map((n) => n.name),
+      rows.map((n) => JSON.stringify(n.properties)),
+      rows.map((n) => n.classification),
+      rows.map((n) => joinList(n.needToKnow)),
+    ],
+  );
 }
 
 async function insertEdges(sql: SqlSession, caseId: string, tenantId: string, rows: EdgeRow[]) {
-  await sql.query(`INSERT INTO "graph_edge" (case_id, id, tenant_id, source, target, type, properties, classification, need_to_know)
+  await sql.query(
+    `INSERT INTO "graph_edge" (case_id, id, tenant_id, source, target, type, properties, classification, need_to_know)
     SELECT $1, r.id, $2, r.source, r.target, r.type, r.properties::jsonb, r.classification::"Classification", ${LIST("r.ntk")}
     FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
       AS r(id, source, target, type, properties, classification, ntk)
@@ -349,8 +483,18 @@ async function insertEdges(sql: SqlSession, caseId: string, tenantId: string, ro
            "graph_edge".need_to_know)
       IS DISTINCT FROM (EXCLUDED.source, EXCLUDED.target, EXCLUDED.type, EXCLUDED.properties, EXCLUDED.classification,
            EXCLUDED.need_to_know)`,
-    [caseId, tenantId, rows.map((e) => e.id), rows.map((e) => e.source), rows.map((e) => e.target), rows.map((e) => e.type),
-      rows.map((e) => JSON.stringify(e.properties)), rows.map((e) => e.classification), rows.map((e) => joinList(e.needToKnow))]);
+    [
+      caseId,
+      tenantId,
+      rows.map((e) => e.id),
+      rows.map((e) => e.source),
+      rows.map((e) => e.target),
+      rows.map((e) => e.type),
+      rows.map((e) => JSON.stringify(e.properties)),
+      rows.map((e) => e.classification),
+      rows.map((e) => joinList(e.needToKnow)),
+    ],
+  );
 }
 
 function* chunks<T>(items: readonly T[], size = IMPORT_BATCH): Generator<T[]> {
@@ -378,13 +522,35 @@ async function exportObject(prisma: PrismaClient, { caseId }: { caseId?: string 
   if (caseId && cases.length === 0) throw new CasegraphError("CG-ACCESS-003", `No case "${caseId}".`);
   const caseIds = cases.map((c) => c.id);
   const [nodes, edges, evidence] = await Promise.all([
-    prisma.graphNode.findMany({ where: { caseId: { in: caseIds } }, orderBy: [{ caseId: "asc" }, { id: "asc" }],
-      select: { caseId: true, id: true, label: true, properties: true, classification: true, needToKnow: true } }),
-    prisma.graphEdge.findMany({ where: { caseId: { in: caseIds } }, orderBy: [{ caseId: "asc" }, { id: "asc" }],
-      select: { caseId: true, id: true, source: true, target: true, type: true, properties: true, classification: true, needToKnow: true } }),
-    prisma.evidence.findMany({ where: { caseId: { in: caseIds } }, orderBy: [{ caseId: "asc" }, { id: "asc" }],
-      select: { caseId: true, id: true, tenantId: true, type: true, content: true, sourceSystem: true, classification: true,
-        needToKnow: true, licenseId: true, collectedAt: true, metadata: true, nodeIds: true, validUntil: true } }),
+    prisma.graphNode.findMany({
+      where: { caseId: { in: caseIds } },
+      orderBy: [{ caseId: "asc" }, { id: "asc" }],
+      select: { caseId: true, id: true, label: true, properties: true, classification: true, needToKnow: true },
+    }),
+    prisma.graphEdge.findMany({
+      where: { caseId: { in: caseIds } },
+      orderBy: [{ caseId: "asc" }, { id: "asc" }],
+      select: { caseId: true, id: true, source: true, target: true, type: true, properties: true, classification: true, needToKnow: true },
+    }),
+    prisma.evidence.findMany({
+      where: { caseId: { in: caseIds } },
+      orderBy: [{ caseId: "asc" }, { id: "asc" }],
+      select: {
+        caseId: true,
+        id: true,
+        tenantId: true,
+        type: true,
+        content: true,
+        sourceSystem: true,
+        classification: true,
+        needToKnow: true,
+        licenseId: true,
+        collectedAt: true,
+        metadata: true,
+        nodeIds: true,
+        validUntil: true,
+      },
+    }),
   ]);
 
   const memberEmails = new Set(cases.flatMap((c) => c.members.map((m) => m.user.email)));
@@ -404,35 +570,65 @@ async function exportObject(prisma: PrismaClient, { caseId }: { caseId?: string 
     for (const r of rows) (m.get(r.caseId) ?? m.set(r.caseId, []).get(r.caseId)!).push(r);
     return m;
   };
-  const nodesBy = byCase(nodes), edgesBy = byCase(edges), evidenceBy = byCase(evidence);
+  const nodesBy = byCase(nodes),
+    edgesBy = byCase(edges),
+    evidenceBy = byCase(evidence);
 
   return {
     format: BUNDLE_FORMAT,
     tenants: tenants.map((t) => ({
-      id: t.id, name: t.name,
+      id: t.id,
+      name: t.name,
       ...(t.evidenceTypes.length ? { evidenceTypes: [...t.evidenceTypes].sort() } : {}),
       ...(Object.keys(t.evidenceMaxAgeDays as object).length ? { evidenceMaxAgeDays: t.evidenceMaxAgeDays } : {}),
     })),
     licenses: licenses.map((l) => ({ id: l.id, name: l.name, allows: [...l.allows].sort() })),
     users: users.map((u) => ({
-      email: u.email, name: u.name, tenant: u.tenantId, roles: [...u.roles].sort(), clearance: u.clearance,
-      needToKnow: [...u.needToKnow].sort(), active: u.active,
+      email: u.email,
+      name: u.name,
+      tenant: u.tenantId,
+      roles: [...u.roles].sort(),
+      clearance: u.clearance,
+      needToKnow: [...u.needToKnow].sort(),
+      active: u.active,
     })),
     cases: cases.map((c) => ({
-      id: c.id, tenant: c.tenantId, title: c.title, description: c.description, classification: c.classification,
+      id: c.id,
+      tenant: c.tenantId,
+      title: c.title,
+      description: c.description,
+      classification: c.classification,
       status: c.status,
       members: c.members.map((m) => m.user.email).sort(),
       nodes: (nodesBy.get(c.id) ?? []).map((n) => ({
-        id: n.id, label: n.label, properties: n.properties, classification: n.classification, needToKnow: n.needToKnow,
+        id: n.id,
+        label: n.label,
+        properties: n.properties,
+        classification: n.classification,
+        needToKnow: n.needToKnow,
       })),
       edges: (edgesBy.get(c.id) ?? []).map((e) => ({
-        id: e.id, source: e.source, target: e.target, type: e.type, properties: e.properties,
-        classification: e.classification, needToKnow: e.needToKnow,
+        id: e.id,
+        source: e.source,
+        target: e.target,
+        type: e.type,
+        properties: e.properties,
+        classification: e.classification,
+        needToKnow: e.needToKnow,
       })),
       evidence: (evidenceBy.get(c.id) ?? []).map((e) => ({
-        id: e.id, type: e.type, content: e.content, sourceSystem: e.sourceSystem, classification: e.classification,
-        needToKnow: e.needToKnow, license: e.licenseId, tenant: e.tenantId, collectedAt: e.collectedAt.toISOString(),
-        metadata: e.metadata, nodes: e.nodeIds, ...(e.validUntil ? { validUntil: e.validUntil.toISOString() } : {}),
+        id: e.id,
+        type: e.type,
+        content: e.content,
+        sourceSystem: e.sourceSystem,
+        classification: e.classification,
+        needToKnow: e.needToKnow,
+        license: e.licenseId,
+        tenant: e.tenantId,
+        collectedAt: e.collectedAt.toISOString(),
+        metadata: e.metadata,
+        nodes: e.nodeIds,
+        ...(e.validUntil ? { validUntil: e.validUntil.toISOString() } : {}),
       })),
     })),
   };

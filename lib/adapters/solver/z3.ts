@@ -19,7 +19,10 @@ type Holder = { [key]?: Promise<{ ctx: Ctx; terminate: () => void }> };
 function z3(): Promise<{ ctx: Ctx; terminate: () => void }> {
   const holder = globalThis as Holder;
   holder[key] ??= init()
-    .then((api) => ({ ctx: api.Context("policy"), terminate: () => void (api.em as { PThread?: { terminateAllThreads(): void } }).PThread?.terminateAllThreads() }))
+    .then((api) => ({
+      ctx: api.Context("policy"),
+      terminate: () => void (api.em as { PThread?: { terminateAllThreads(): void } }).PThread?.terminateAllThreads(),
+    }))
     .catch((err) => {
       delete holder[key];
       throw new CasegraphError("CG-POLICY-086", undefined, [], { cause: err });
@@ -79,7 +82,10 @@ export class Z3PolicySolver implements PolicySolver {
 
 class Encoder {
   private consts = new Map<string, any>();
-  constructor(private readonly ctx: Ctx, private readonly variables: Variables) {}
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly variables: Variables,
+  ) {}
 
   private def(name: string) {
     const d = this.variables[name];
@@ -130,13 +136,20 @@ class Encoder {
     }
     const v = this.value(t.var, t.value as boolean | number);
     switch (t.op) {
-      case "==": return c.eq(v);
-      case "!=": return c.neq(v);
-      case "<": return c.lt(v);
-      case "<=": return c.le(v);
-      case ">": return c.gt(v);
-      case ">=": return c.ge(v);
-      default: throw new CasegraphError("CG-POLICY-085", `Operator ${t.op} on ${d.type} variable "${t.var}".`);
+      case "==":
+        return c.eq(v);
+      case "!=":
+        return c.neq(v);
+      case "<":
+        return c.lt(v);
+      case "<=":
+        return c.le(v);
+      case ">":
+        return c.gt(v);
+      case ">=":
+        return c.ge(v);
+      default:
+        throw new CasegraphError("CG-POLICY-085", `Operator ${t.op} on ${d.type} variable "${t.var}".`);
     }
   }
 

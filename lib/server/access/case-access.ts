@@ -22,7 +22,15 @@ export async function assertCaseAccess(prisma: PrismaClient, actor: Actor, caseI
   if (typeof caseId !== "string" || caseId.length === 0 || caseId.length > 200) throw new CasegraphError("CG-ACCESS-001");
   if (!actor.tenantId) throw new CasegraphError("CG-ACCESS-001");
   // The marking is read as text: a value another tool added to the enum reads as UNREADABLE instead of failing.
-  const [found] = await prisma.$queryRaw<Array<Omit<CaseRecord, "classification" | "tenantId" | "hiddenCounts"> & { tenant_id: string; classification: string; hidden_count_mode: string }>>`
+  const [found] = await prisma.$queryRaw<
+    Array<
+      Omit<CaseRecord, "classification" | "tenantId" | "hiddenCounts"> & {
+        tenant_id: string;
+        classification: string;
+        hidden_count_mode: string;
+      }
+    >
+  >`
     SELECT c.id, c.tenant_id, c.title, c.description, c.classification::text AS classification, c.status::text AS status,
       t.hidden_count_mode
     FROM "case" c JOIN "tenant" t ON t.id = c.tenant_id

@@ -23,7 +23,9 @@ export function caseDisclosure(prisma: PrismaClient, graph: CaseGraphStore): Cas
       const now = Date.now();
       const hit = cache.get(key);
       if (hit && now - hit.at < TTL_MS) return hit.totals;
-      const totals = visibleCounts(prisma, graph, viewer, [{ id: scope.caseId, tenantId: scope.tenantId }]).then((m) => m.get(scope.caseId)!.hidden);
+      const totals = visibleCounts(prisma, graph, viewer, [{ id: scope.caseId, tenantId: scope.tenantId }]).then(
+        (m) => m.get(scope.caseId)!.hidden,
+      );
       totals.catch(() => cache.delete(key));
       if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
       cache.set(key, { at: now, totals });

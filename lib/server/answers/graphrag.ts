@@ -31,7 +31,17 @@ export function prismaCaseAccess(prisma: PrismaClient): CaseAccess {
   };
 }
 
-export function pipelineDeps(db: Database, ledger: Ledger, model: AnswerModel, e: Pick<Env, "AUDIT_QUERY_MODE" | "GRAPHRAG_HOPS" | "GRAPHRAG_MAX_NODES" | "GRAPHRAG_MAX_EDGES" | "GRAPHRAG_MAX_SNIPPETS" | "GRAPHRAG_TOKEN_BUDGET"> & GraphEnv, reads: SqlRunner = driverRunner(db)): AnswerDeps {
+export function pipelineDeps(
+  db: Database,
+  ledger: Ledger,
+  model: AnswerModel,
+  e: Pick<
+    Env,
+    "AUDIT_QUERY_MODE" | "GRAPHRAG_HOPS" | "GRAPHRAG_MAX_NODES" | "GRAPHRAG_MAX_EDGES" | "GRAPHRAG_MAX_SNIPPETS" | "GRAPHRAG_TOKEN_BUDGET"
+  > &
+    GraphEnv,
+  reads: SqlRunner = driverRunner(db),
+): AnswerDeps {
   const graph = configuredNeo4jStore(e) ?? new PrismaGraphStore(reads);
   return {
     access: prismaCaseAccess(db.prisma),
@@ -74,14 +84,22 @@ export function answerModel(): AnswerModel {
     try {
       return createAnswerModel(env());
     } catch (err) {
-      return new UnavailableModel(asCasegraphError(err, "CG-SYS-003"), process.env.LLM_PROVIDER || "unknown", process.env.LLM_MODEL || "unknown");
+      return new UnavailableModel(
+        asCasegraphError(err, "CG-SYS-003"),
+        process.env.LLM_PROVIDER || "unknown",
+        process.env.LLM_MODEL || "unknown",
+      );
     }
   })();
   return holder[modelKey]!;
 }
 
 class UnavailableModel implements AnswerModel {
-  constructor(private readonly error: CasegraphError, readonly provider: string, readonly modelId: string) {}
+  constructor(
+    private readonly error: CasegraphError,
+    readonly provider: string,
+    readonly modelId: string,
+  ) {}
   async generate(): Promise<never> {
     throw this.error;
   }
@@ -117,7 +135,11 @@ export async function askQuestion(asker: Asker, body: unknown, options: AnswerOp
   } catch (err) {
     // Without a database there is no ledger to write to: the one outcome that cannot be audited.
     const e = asCasegraphError(err, "CG-SYS-001");
-    return { ok: false, status: e.status, body: { error: e.toJSON().error, requestId: "", timestamp: new Date().toISOString(), auditId: null } };
+    return {
+      ok: false,
+      status: e.status,
+      body: { error: e.toJSON().error, requestId: "", timestamp: new Date().toISOString(), auditId: null },
+    };
   }
   // Kill switches, answer reuse and provenance around the pipeline (issue 15).
   return groundedAnswer(deps, grounding, asker, body, options);

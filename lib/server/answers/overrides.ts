@@ -16,7 +16,10 @@ export const RELEASE_KIND = "review.release";
 type Tx = Prisma.TransactionClient;
 
 /** Holds a request (in the caller's transaction, or on its own). */
-export async function holdRequest(db: PrismaClient | Tx, r: { id: string; kind: string; tenantId: string; caseId: string | null }): Promise<void> {
+export async function holdRequest(
+  db: PrismaClient | Tx,
+  r: { id: string; kind: string; tenantId: string; caseId: string | null },
+): Promise<void> {
   await db.heldRequest.create({ data: { id: r.id, kind: r.kind, tenantId: r.tenantId, caseId: r.caseId } });
 }
 
@@ -36,7 +39,11 @@ export interface Released {
  * `casegraph override apply <token> [--request <id>]`. The token must name the request it is applied to (024), be
  * signed by a configured key (021), unexpired (022) and unused (023); the request must be held (026).
  */
-export async function applyOverride(prisma: PrismaClient, token: string, options: { request?: string; keys?: string; now?: Date } = {}): Promise<Released> {
+export async function applyOverride(
+  prisma: PrismaClient,
+  token: string,
+  options: { request?: string; keys?: string; now?: Date } = {},
+): Promise<Released> {
   const keys = parsePublicKeys(options.keys ?? process.env.CASEGRAPH_OVERRIDE_PUBLIC_KEYS);
   const now = options.now ?? new Date();
   const target = options.request ?? parseOverride(token).claims.request;
@@ -47,13 +54,19 @@ export async function applyOverride(prisma: PrismaClient, token: string, options
       INSERT INTO "override_use" (nonce, token_sha256, request_id) VALUES (${claims.nonce}, ${tokenSha256(token)}, ${claims.request})
       ON CONFLICT (nonce) DO NOTHING RETURNING nonce`;
     if (!used.length) throw new CasegraphError("CG-GROUND-023");
-    return release(tx, claims.request, `override:${claims.keyId}`, (held) => ({
-      kind: OVERRIDE_KIND,
-      tenantId: held.tenantId,
-      actorId: null,
-      caseId: held.caseId,
-      payload: overridePayload(claims, token, held, now),
-    }), now);
+    return release(
+      tx,
+      claims.request,
+      `override:${claims.keyId}`,
+      (held) => ({
+        kind: OVERRIDE_KIND,
+        tenantId: held.tenantId,
+        actorId: null,
+        caseId: held.caseId,
+        payload: overridePayload(claims, token, held, now),
+      }),
+      now,
+    );
   });
 }
 
@@ -64,17 +77,35 @@ export async function releaseAsSupervisor(prisma: PrismaClient, actor: Actor, id
   return prisma.$transaction(async (tx) => {
     const held = await heldRequest(tx, id);
     if (!held || held.tenantId !== actor.tenantId) throw new CasegraphError("CG-GROUND-026");
-    return release(tx, id, actor.email, (h) => ({
-      kind: RELEASE_KIND,
-      tenantId: h.tenantId,
-      actorId: actor.userId,
-      caseId: h.caseId,
-      payload: { ts: now.toISOString(), request_id: h.id, held_kind: h.kind, action: "release", actor: { id: actor.userId, email: actor.email, via: actor.via } },
-    }), now);
+    return release(
+      tx,
+      id,
+      actor.email,
+      (h) => ({
+        kind: RELEASE_KIND,
+        tenantId: h.tenantId,
+        actorId: actor.userId,
+        caseId: h.caseId,
+        payload: {
+          ts: now.toISOString(),
+          request_id: h.id,
+          held_kind: h.kind,
+          action: "release",
+          actor: { id: actor.userId, email: actor.email, via: actor.via },
+        },
+      }),
+      now,
+    );
   });
 }
 
-async function release(tx: Tx, id: string, by: string, entry: (held: HeldRequest) => Parameters<typeof appendInTx>[1][number], now: Date): Promise<Released> {
+async function release(
+  tx: Tx,
+  id: string,
+  by: string,
+  entry: (held: HeldRequest) => Parameters<typeof appendInTx>[1][number],
+  now: Date,
+): Promise<Released> {
   const rows = await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM "held_request" WHERE id = ${id} AND state = 'held' FOR UPDATE`;
   const held = rows.length ? await heldRequest(tx, id) : null;
   if (!held) throw new CasegraphError("CG-GROUND-026");
@@ -87,7 +118,13 @@ async function release(tx: Tx, id: string, by: string, entry: (held: HeldRequest
 function overridePayload(c: OverrideClaims, token: string, held: HeldRequest, now: Date): Record<string, unknown> {
   // The token itself is never stored (seed 004 §4): its digest, nonce and key id identify it.
   return {
-    ts: now.toISOString(), request_id: c.request, held_kind: held.kind, action: c.action, expires_at: c.expiresAt,
-    nonce: c.nonce, key_id: c.keyId, token_sha256: tokenSha256(token),
+    ts: now.toISOString(),
+    request_id: c.request,
+    held_kind: held.kind,
+    action: c.action,
+    expires_at: c.expiresAt,
+    nonce: c.nonce,
+    key_id: c.keyId,
+    token_sha256: tokenSha256(token),
   };
 }

@@ -11,8 +11,12 @@ async function byAdmin(tenantId: string, email: string | null): Promise<ChangeAc
   const tenant = await db.prisma.tenant.findUnique({ where: { id: tenantId }, select: { id: true } });
   if (!tenant) throw new CasegraphError("CG-ACCESS-003", `No tenant ${tenantId}.`);
   if (!email) return { userId: null, email: "cli:operator", tenantId, via: "cli" };
-  const user = await db.prisma.user.findUnique({ where: { email: email.trim().toLowerCase() }, select: { id: true, email: true, tenantId: true, roles: true, active: true } });
-  if (!user || user.tenantId !== tenantId || !user.active) throw new CasegraphError("CG-ACCESS-003", `No active user ${email} in tenant ${tenantId}.`);
+  const user = await db.prisma.user.findUnique({
+    where: { email: email.trim().toLowerCase() },
+    select: { id: true, email: true, tenantId: true, roles: true, active: true },
+  });
+  if (!user || user.tenantId !== tenantId || !user.active)
+    throw new CasegraphError("CG-ACCESS-003", `No active user ${email} in tenant ${tenantId}.`);
   if (!user.roles.includes("admin")) throw new CasegraphError("CG-ACCESS-002", `${email} is not an admin of ${tenantId}.`);
   return { userId: user.id, email: user.email, tenantId, via: "cli" };
 }

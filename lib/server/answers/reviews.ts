@@ -43,12 +43,29 @@ function assertSupervisor(actor: Actor) {
 
 const status = (s: string): ReviewStatus => (s === "approved" || s === "rejected" ? s : "pending");
 
-function summary(r: { id: string; caseId: string; askerEmail: string | null; question: string; status: string; compliance: unknown; createdAt: Date; decidedAt: Date | null; decidedBy: string | null }): ReviewSummary {
+function summary(r: {
+  id: string;
+  caseId: string;
+  askerEmail: string | null;
+  question: string;
+  status: string;
+  compliance: unknown;
+  createdAt: Date;
+  decidedAt: Date | null;
+  decidedBy: string | null;
+}): ReviewSummary {
   const c = r.compliance as Partial<Compliance>;
   return {
-    id: r.id, caseId: r.caseId, askerEmail: r.askerEmail, question: r.question, status: status(r.status),
-    score: typeof c.score === "number" ? c.score : 0, violations: Array.isArray(c.violations) ? c.violations.length : 0,
-    createdAt: r.createdAt.toISOString(), decidedAt: r.decidedAt?.toISOString() ?? null, decidedBy: r.decidedBy,
+    id: r.id,
+    caseId: r.caseId,
+    askerEmail: r.askerEmail,
+    question: r.question,
+    status: status(r.status),
+    score: typeof c.score === "number" ? c.score : 0,
+    violations: Array.isArray(c.violations) ? c.violations.length : 0,
+    createdAt: r.createdAt.toISOString(),
+    decidedAt: r.decidedAt?.toISOString() ?? null,
+    decidedBy: r.decidedBy,
   };
 }
 
@@ -59,7 +76,17 @@ export async function listReviews(prisma: PrismaClient, actor: Actor, filter: { 
     where: { tenantId: tenantOf(changeActorOf(actor)), ...(filter.status ? { status: filter.status } : {}) },
     orderBy: [{ createdAt: "desc" }, { id: "asc" }],
     take: 200,
-    select: { id: true, caseId: true, askerEmail: true, question: true, status: true, compliance: true, createdAt: true, decidedAt: true, decidedBy: true },
+    select: {
+      id: true,
+      caseId: true,
+      askerEmail: true,
+      question: true,
+      status: true,
+      compliance: true,
+      createdAt: true,
+      decidedAt: true,
+      decidedBy: true,
+    },
   });
   return rows.map(summary);
 }
@@ -99,13 +126,22 @@ export async function getReview(prisma: PrismaClient, actor: Actor, id: string):
     return at >= 0 && hits.some((h) => h.at < at + text.length && h.at + h.length > at);
   };
   let policies: ReviewDetail["policies"] = [];
-  const bundleRow = await prisma.policyBundle.findUnique({ where: { tenantId_sha256: { tenantId, sha256: row.bundleSha256 } }, select: { bundle: true } });
+  const bundleRow = await prisma.policyBundle.findUnique({
+    where: { tenantId_sha256: { tenantId, sha256: row.bundleSha256 } },
+    select: { bundle: true },
+  });
   if (bundleRow) {
     const bundle = checkedBundle(row.bundleSha256, bundleRow.bundle);
     const involved = new Set(compliance.violations.map((v) => v.policyId));
     policies = bundle.conditional_rules
       .filter((r, i, all) => involved.has(r.policy_id) && all.findIndex((x) => x.policy_id === r.policy_id) === i)
-      .map((r) => ({ policyId: r.policy_id, source: r.metadata.source, owner: r.metadata.owner, priority: r.metadata.priority, domain: r.metadata.domain }));
+      .map((r) => ({
+        policyId: r.policy_id,
+        source: r.metadata.source,
+        owner: r.metadata.owner,
+        priority: r.metadata.priority,
+        domain: r.metadata.domain,
+      }));
   }
   const allVisible = cited.every((e) => visibleIds.has(e));
   return {
@@ -115,7 +151,12 @@ export async function getReview(prisma: PrismaClient, actor: Actor, id: string):
     compliance,
     claims: draft.answer.claims.map((c) => {
       const readable = c.evidenceIds.every((e) => visibleIds.has(e));
-      return { claimId: c.claimId, text: readable ? c.text : null, evidenceIds: c.evidenceIds.filter((e) => visibleIds.has(e)), violating: readable && violatingText(c.text) };
+      return {
+        claimId: c.claimId,
+        text: readable ? c.text : null,
+        evidenceIds: c.evidenceIds.filter((e) => visibleIds.has(e)),
+        violating: readable && violatingText(c.text),
+      };
     }),
     highlighted: allVisible && draft.checkedText ? segments(draft.checkedText, hits) : null,
     policies,
@@ -142,17 +183,24 @@ function segments(text: string, hits: ReadonlyArray<{ at: number; length: number
 export async function decideReview(prisma: PrismaClient, actor: Actor, id: string, decision: "approve" | "reject", note: string | null) {
   assertSupervisor(actor);
   const trimmed = note?.trim() ?? "";
-  if (decision === "approve" && !trimmed) throw new CasegraphError("CG-REVIEW-003", undefined, [{ path: "note", message: "Say why the answer may be delivered." }]);
+  if (decision === "approve" && !trimmed)
+    throw new CasegraphError("CG-REVIEW-003", undefined, [{ path: "note", message: "Say why the answer may be delivered." }]);
   if (trimmed.length > 2000) throw new CasegraphError("CG-REVIEW-003", undefined, [{ path: "note", message: "At most 2,000 characters." }]);
   const who = changeActorOf(actor);
   const tenantId = tenantOf(who);
   return auditedChange(prisma, who, async (tx) => {
-    const row = await tx.answerReview.findFirst({ where: { id, tenantId }, select: { id: true, status: true, askerId: true, caseId: true, bundleSha256: true, auditId: true } });
+    const row = await tx.answerReview.findFirst({
+      where: { id, tenantId },
+      select: { id: true, status: true, askerId: true, caseId: true, bundleSha256: true, auditId: true },
+    });
     if (!row) throw new CasegraphError("CG-REVIEW-001");
     if (row.askerId === actor.userId) throw new CasegraphError("CG-REVIEW-004");
     const next = decision === "approve" ? "approved" : "rejected";
     // Conditional on still pending: two supervisors deciding at once cannot both win.
-    const updated = await tx.answerReview.updateMany({ where: { id, status: "pending" }, data: { status: next, decidedAt: new Date(), decidedBy: who.email, note: trimmed || null } });
+    const updated = await tx.answerReview.updateMany({
+      where: { id, status: "pending" },
+      data: { status: next, decidedAt: new Date(), decidedBy: who.email, note: trimmed || null },
+    });
     if (updated.count !== 1) throw new CasegraphError("CG-REVIEW-002");
     return {
       result: { id, status: next as ReviewStatus },
@@ -190,7 +238,11 @@ export async function myHeldAnswers(prisma: PrismaClient, actor: Actor, caseId: 
   return rows.map((r) => {
     const s = status(r.status);
     return {
-      id: r.id, question: r.question, status: s, createdAt: r.createdAt.toISOString(), decidedAt: r.decidedAt?.toISOString() ?? null,
+      id: r.id,
+      question: r.question,
+      status: s,
+      createdAt: r.createdAt.toISOString(),
+      decidedAt: r.decidedAt?.toISOString() ?? null,
       note: s === "pending" ? null : r.note,
       answer: s === "approved" ? { ...(r.draft as unknown as Draft).answer, reviewed: true as const } : null,
     };

@@ -101,7 +101,10 @@ function buildWhere(tenantId: string, f: ExplorerFilters, cursor: number | undef
   if (f.kind === "admin") where.push(`l.kind LIKE 'admin.%'`);
   if (f.kind === "audit") where.push(`l.kind LIKE 'audit.%'`);
   // Entry times never go backwards (the insert trigger), so a day range is a seq range: two index probes.
-  if (f.from) where.push(`l.seq >= (SELECT seq FROM "ledger" WHERE created_at >= ${p(`${f.from}T00:00:00.000Z`)}::timestamptz ORDER BY created_at, seq LIMIT 1)`);
+  if (f.from)
+    where.push(
+      `l.seq >= (SELECT seq FROM "ledger" WHERE created_at >= ${p(`${f.from}T00:00:00.000Z`)}::timestamptz ORDER BY created_at, seq LIMIT 1)`,
+    );
   if (f.to) {
     const end = new Date(Date.parse(`${f.to}T00:00:00.000Z`) + 86_400_000).toISOString();
     where.push(`l.seq <= (SELECT seq FROM "ledger" WHERE created_at < ${p(end)}::timestamptz ORDER BY created_at DESC, seq DESC LIMIT 1)`);
@@ -114,7 +117,9 @@ function buildWhere(tenantId: string, f: ExplorerFilters, cursor: number | undef
   if (f.policyFiltered) where.push(`(l.payload -> 'policy_filtered_count') > '0'::jsonb`);
   if (f.q) {
     const tsq = questionQuery(f.q);
-    where.push(tsq === null ? "false" : `l.seq IN (SELECT r.seq FROM "ledger_redactable" r WHERE r.search @@ to_tsquery('simple', ${p(tsq)}))`);
+    where.push(
+      tsq === null ? "false" : `l.seq IN (SELECT r.seq FROM "ledger_redactable" r WHERE r.search @@ to_tsquery('simple', ${p(tsq)}))`,
+    );
   }
   return { where, params };
 }
@@ -173,7 +178,11 @@ export async function listAuditEntries(
 }
 
 /** Distinct values of a payload field in the tenant, by a skip scan over its expression index (fast at any size). */
-async function distinctField(prisma: PrismaClient, tenantId: string, field: "model" | "prompt_version" | "response_type"): Promise<string[]> {
+async function distinctField(
+  prisma: PrismaClient,
+  tenantId: string,
+  field: "model" | "prompt_version" | "response_type",
+): Promise<string[]> {
   const e = `(payload ->> '${field}')`;
   const rows = await prisma.$queryRawUnsafe<Array<{ v: string }>>(
     `WITH RECURSIVE d(v) AS (
@@ -236,14 +245,22 @@ export interface AuditDetail {
   headSize: number;
 }
 
-export async function auditEntryDetail(prisma: PrismaClient, ledger: AuditLedger, stores: ReviewerStores, actor: Actor, seq: number): Promise<AuditDetail> {
+export async function auditEntryDetail(
+  prisma: PrismaClient,
+  ledger: AuditLedger,
+  stores: ReviewerStores,
+  actor: Actor,
+  seq: number,
+): Promise<AuditDetail> {
   const [entry] = await ledger.entries(seq, seq);
   // Another tenant's entry is indistinguishable from a missing one.
   if (!entry || entry.tenantId !== actor.tenantId) throw new CasegraphError("CG-ACCESS-003");
   // Shown as the viewer may see it; the chain and proofs are checked on the stored entry.
   const { payload, hiddenItems } = (await reviewerRedactor(stores, actor, [entry]))(entry);
   const [user, kase, head] = await Promise.all([
-    entry.actorId ? prisma.user.findFirst({ where: { id: entry.actorId, tenantId: actor.tenantId }, select: { name: true, email: true } }) : null,
+    entry.actorId
+      ? prisma.user.findFirst({ where: { id: entry.actorId, tenantId: actor.tenantId }, select: { name: true, email: true } })
+      : null,
     entry.caseId ? prisma.case.findFirst({ where: { id: entry.caseId, tenantId: actor.tenantId }, select: { title: true } }) : null,
     ledger.head(),
   ]);
@@ -257,13 +274,27 @@ export async function auditEntryDetail(prisma: PrismaClient, ledger: AuditLedger
   const digest = typeof payload.query_sha256 === "string" ? payload.query_sha256 : null;
   const matchesHash = text !== null && digest !== null ? sha256Hex(text) === digest : null;
 
-  const citedIds = Array.isArray(payload.citation_ids) ? (payload.citation_ids as unknown[]).filter((x): x is string => typeof x === "string") : [];
-  const evidence = entry.caseId && citedIds.length
-    ? await prisma.evidence.findMany({
-        where: { caseId: entry.caseId, tenantId: actor.tenantId, id: { in: citedIds } },
-        select: { id: true, type: true, content: true, sourceSystem: true, classification: true, needToKnow: true, tenantId: true, license: { select: { allows: true } }, revokedAt: true, revokedReason: true },
-      })
+  const citedIds = Array.isArray(payload.citation_ids)
+    ? (payload.citation_ids as unknown[]).filter((x): x is string => typeof x === "string")
     : [];
+  const evidence =
+    entry.caseId && citedIds.length
+      ? await prisma.evidence.findMany({
+          where: { caseId: entry.caseId, tenantId: actor.tenantId, id: { in: citedIds } },
+          select: {
+            id: true,
+            type: true,
+            content: true,
+            sourceSystem: true,
+            classification: true,
+            needToKnow: true,
+            tenantId: true,
+            license: { select: { allows: true } },
+            revokedAt: true,
+            revokedReason: true,
+          },
+        })
+      : [];
   const byId = new Map(evidence.map((e) => [e.id, e]));
   const cited: CitedItem[] = citedIds.map((id) => {
     const e = byId.get(id);
@@ -272,9 +303,25 @@ export async function auditEntryDetail(prisma: PrismaClient, ledger: AuditLedger
     if (!mayViewEvidence(actor, marking)) return { id, kind: "evidence", visible: false };
     if (e.revokedAt) {
       const revoked = revocationFlag(id, { revokedAt: e.revokedAt.toISOString(), reason: e.revokedReason ?? "" });
-      return { id, kind: "evidence", visible: true, type: e.type, classification: marking.classification, sourceSystem: e.sourceSystem, revoked };
+      return {
+        id,
+        kind: "evidence",
+        visible: true,
+        type: e.type,
+        classification: marking.classification,
+        sourceSystem: e.sourceSystem,
+        revoked,
+      };
     }
-    return { id, kind: "evidence", visible: true, type: e.type, classification: marking.classification, sourceSystem: e.sourceSystem, content: e.content.length > 1200 ? e.content.slice(0, 1200) + "…" : e.content };
+    return {
+      id,
+      kind: "evidence",
+      visible: true,
+      type: e.type,
+      classification: marking.classification,
+      sourceSystem: e.sourceSystem,
+      content: e.content.length > 1200 ? e.content.slice(0, 1200) + "…" : e.content,
+    };
   });
 
   return {
@@ -297,6 +344,10 @@ export async function auditEntryDetail(prisma: PrismaClient, ledger: AuditLedger
 
 /** The tenant's entries must include `seq` (inclusion proofs and exports are per tenant). */
 export async function assertEntryInTenant(prisma: PrismaClient, tenantId: string, seq: number): Promise<void> {
-  const rows = await prisma.$queryRawUnsafe<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM "ledger" WHERE seq = $1 AND tenant_id = $2`, seq, tenantId);
+  const rows = await prisma.$queryRawUnsafe<Array<{ n: number }>>(
+    `SELECT count(*)::int AS n FROM "ledger" WHERE seq = $1 AND tenant_id = $2`,
+    seq,
+    tenantId,
+  );
   if (!rows[0]?.n) throw new CasegraphError("CG-ACCESS-003");
 }

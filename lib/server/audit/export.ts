@@ -56,7 +56,10 @@ export async function buildArtifact(ledger: AuditLedger, req: ExportRequest) {
   const all = await ledger.entries(fromSeq, toSeq);
   const entries = req.tenantId === null ? all : all.filter((e) => e.tenantId === req.tenantId);
   const checkpoint = await ledger.checkpoint(toSeq);
-  const proofs = await ledger.inclusionProofs(entries.map((e) => e.seq), toSeq);
+  const proofs = await ledger.inclusionProofs(
+    entries.map((e) => e.seq),
+    toSeq,
+  );
   const redact = req.reviewer ? await reviewerRedactor(req.reviewer.stores, req.reviewer.viewer, entries) : null;
   const shown = entries.map((e) => (redact ? { ...e, ...redact(e) } : { ...e, hiddenItems: 0 }));
   const hiddenItems = shown.reduce((n, e) => n + e.hiddenItems, 0);
@@ -80,13 +83,17 @@ export async function buildArtifact(ledger: AuditLedger, req: ExportRequest) {
     format: ARTIFACT_FORMAT,
     range: { fromSeq, toSeq, tenantId: req.tenantId, questionTextIncluded: req.includeQuestionText },
     checkpoint: {
-      treeSize: checkpoint.treeSize, rootHash: checkpoint.rootHash, time: checkpoint.time, keyId: checkpoint.keyId, signature: checkpoint.signature,
+      treeSize: checkpoint.treeSize,
+      rootHash: checkpoint.rootHash,
+      time: checkpoint.time,
+      keyId: checkpoint.keyId,
+      signature: checkpoint.signature,
     },
     publicKey: checkpoint.publicKeyPem,
     verification:
       "entryHash = sha256_hex(prevHash || canonical_json({seq, kind, createdAt, payload})); leaf = sha256Hex(0x00 || entryHash bytes); " +
       "inclusionProof is the RFC 6962 audit path of leaf seq-1 in the tree of checkpoint.treeSize leaves, whose root the checkpoint signs " +
-      "(Ed25519 over \"casegraph.ledger/v1\\n<treeSize>\\n<rootHash>\\n<time>\\n<keyId>\\n\"). questionText is outside the hash; its sha256 is payload.query_sha256.",
+      '(Ed25519 over "casegraph.ledger/v1\\n<treeSize>\\n<rootHash>\\n<time>\\n<keyId>\\n"). questionText is outside the hash; its sha256 is payload.query_sha256.',
     ...(redact
       ? {
           redaction:
@@ -97,15 +104,19 @@ export async function buildArtifact(ledger: AuditLedger, req: ExportRequest) {
         }
       : {}),
     summary: { entryCount: entries.length, byKind: sortedCounts(byKind), byResponseType: sortedCounts(byResponseType) },
-    promptVersions: [...versions.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([version, entryCount]) => ({
-      version,
-      entryCount,
-      systemPromptSha256: PROMPTS[version] ? sha256Hex(PROMPTS[version]) : null,
-    })),
+    promptVersions: [...versions.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([version, entryCount]) => ({
+        version,
+        entryCount,
+        systemPromptSha256: PROMPTS[version] ? sha256Hex(PROMPTS[version]) : null,
+      })),
     killSwitches: {
       // Operator kill switches (seed 004 §8) are recorded in the ledger when engaged; none is implemented in this
       // deployment yet, so this lists whatever such entries the range holds (usually none).
-      recorded: shown.filter((e) => /(^|\.)kill_switch/.test(e.kind)).map((e) => ({ seq: e.seq, kind: e.kind, createdAt: e.createdAt, payload: e.payload })),
+      recorded: shown
+        .filter((e) => /(^|\.)kill_switch/.test(e.kind))
+        .map((e) => ({ seq: e.seq, kind: e.kind, createdAt: e.createdAt, payload: e.payload })),
     },
     evidenceIdsCited: [...cited].sort(),
     entries: shown.map((e) => ({
@@ -137,19 +148,52 @@ function cell(v: unknown): string {
 }
 
 export const CSV_COLUMNS = [
-  "seq", "created_at", "kind", "tenant_id", "actor_id", "case_id", "response_type", "needs_review", "confidence", "model",
-  "prompt_version", "policy_filtered_count", "all_citations_in_context", "citation_ids", "latency_ms", "entry_hash", "question_text",
+  "seq",
+  "created_at",
+  "kind",
+  "tenant_id",
+  "actor_id",
+  "case_id",
+  "response_type",
+  "needs_review",
+  "confidence",
+  "model",
+  "prompt_version",
+  "policy_filtered_count",
+  "all_citations_in_context",
+  "citation_ids",
+  "latency_ms",
+  "entry_hash",
+  "question_text",
 ] as const;
 
 export function artifactCsv(a: ComplianceArtifact): string {
   const lines = [CSV_COLUMNS.join(",")];
   for (const e of a.entries) {
     const p = (e.payload ?? {}) as Record<string, unknown>;
-    lines.push([
-      e.seq, e.createdAt, e.kind, e.tenantId, e.actorId, e.caseId, p.response_type, p.needs_review, p.confidence, p.model,
-      p.prompt_version, p.policy_filtered_count, p.all_citations_in_context, p.citation_ids, p.latency_ms, e.entryHash,
-      "questionText" in e ? e.questionText : "",
-    ].map(cell).join(","));
+    lines.push(
+      [
+        e.seq,
+        e.createdAt,
+        e.kind,
+        e.tenantId,
+        e.actorId,
+        e.caseId,
+        p.response_type,
+        p.needs_review,
+        p.confidence,
+        p.model,
+        p.prompt_version,
+        p.policy_filtered_count,
+        p.all_citations_in_context,
+        p.citation_ids,
+        p.latency_ms,
+        e.entryHash,
+        "questionText" in e ? e.questionText : "",
+      ]
+        .map(cell)
+        .join(","),
+    );
   }
   return lines.join("\r\n") + "\r\n";
 }

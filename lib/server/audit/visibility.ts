@@ -30,7 +30,11 @@ export function reviewerStores(db: Database): ReviewerStores {
 const key = (caseId: string, id: string) => `${caseId}\u0000${id}`;
 
 /** A redactor for these entries: one lookup per case for every id they name, then a pure filter per entry. */
-export async function reviewerRedactor(stores: ReviewerStores, viewer: Viewer, entries: readonly EntryRef[]): Promise<(e: EntryRef) => RedactedPayload> {
+export async function reviewerRedactor(
+  stores: ReviewerStores,
+  viewer: Viewer,
+  entries: readonly EntryRef[],
+): Promise<(e: EntryRef) => RedactedPayload> {
   const idsByCase = new Map<string, { tenantId: string; ids: Set<string> }>();
   for (const e of entries) {
     if (!e.caseId || !e.tenantId) continue;
@@ -44,7 +48,11 @@ export async function reviewerRedactor(stores: ReviewerStores, viewer: Viewer, e
   for (const [caseId, { tenantId, ids }] of idsByCase) {
     const scope = { tenantId, caseId };
     const list = [...ids];
-    const [nodes, edges, evidence] = await Promise.all([stores.graph.nodesByIds(scope, list), stores.graph.edgesByIds(scope, list), (stores.evidence.markingsByIds ?? stores.evidence.byIds).call(stores.evidence, scope, list)]);
+    const [nodes, edges, evidence] = await Promise.all([
+      stores.graph.nodesByIds(scope, list),
+      stores.graph.edgesByIds(scope, list),
+      (stores.evidence.markingsByIds ?? stores.evidence.byIds).call(stores.evidence, scope, list),
+    ]);
     for (const n of [...nodes, ...edges]) if (!mayView(viewer, n)) hidden.add(key(caseId, n.id));
     for (const ev of evidence) if (!mayViewEvidence(viewer, ev)) hidden.add(key(caseId, ev.id));
   }

@@ -46,6 +46,10 @@ export async function keepCheckpoint(dataDir: string, cp: SignedCheckpoint & { p
   const file = path.join(dataDir, WITNESS_FILE);
   const aside = `${file}.${randomUUID()}.tmp`;
   const { treeSize, rootHash, time, keyId, signature } = cp;
-  await writeFile(aside, canonicalJsonPretty({ checkpoint: { treeSize, rootHash, time, keyId, signature }, publicKey: cp.publicKeyPem ?? null }), { mode: 0o644 });
+  await writeFile(
+    aside,
+    canonicalJsonPretty({ checkpoint: { treeSize, rootHash, time, keyId, signature }, publicKey: cp.publicKeyPem ?? null }),
+    { mode: 0o644 },
+  );
   await rename(aside, file);
 }

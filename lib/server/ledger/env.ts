@@ -14,9 +14,17 @@ export const ledgerEnvSchema = z.object({
    * How often the server signs the head when the ledger grew, in minutes: the newest entries are covered by a signed
    * checkpoint (kept outside the tables too) within this time, so cutting them off afterwards is detected.
    */
-  CASEGRAPH_CHECKPOINT_MINUTES: z.coerce.number().min(0.01).max(24 * 60).default(5),
+  CASEGRAPH_CHECKPOINT_MINUTES: z.coerce
+    .number()
+    .min(0.01)
+    .max(24 * 60)
+    .default(5),
   /** How often the server runs ledger maintenance (retention, catch-up checkpoint), in hours. */
-  CASEGRAPH_LEDGER_MAINTENANCE_HOURS: z.coerce.number().min(0.001).max(24 * 365).default(24),
+  CASEGRAPH_LEDGER_MAINTENANCE_HOURS: z.coerce
+    .number()
+    .min(0.001)
+    .max(24 * 365)
+    .default(24),
 });
 
 export type LedgerEnv = z.infer<typeof ledgerEnvSchema>;

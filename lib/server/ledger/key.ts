@@ -31,7 +31,9 @@ export async function loadLedgerSigner(options: { key?: string; dataDir?: string
     try {
       return signerFrom(parseSigningKey(options.key), "env");
     } catch (err) {
-      throw new CasegraphError("CG-AUDIT-003", "CASEGRAPH_LEDGER_SIGNING_KEY is not an Ed25519 private key (PEM or base64 PKCS#8).", [], { cause: err });
+      throw new CasegraphError("CG-AUDIT-003", "CASEGRAPH_LEDGER_SIGNING_KEY is not an Ed25519 private key (PEM or base64 PKCS#8).", [], {
+        cause: err,
+      });
     }
   }
   requireInProduction("CASEGRAPH_LEDGER_SIGNING_KEY");
@@ -64,11 +66,16 @@ export async function loadLedgerSigner(options: { key?: string; dataDir?: string
 /** Public keys `audit verify` trusts: the signer's, plus CASEGRAPH_LEDGER_TRUSTED_KEYS (base64 SPKI, comma-separated). */
 export function trustedPublicKeys(signer: LedgerSigner | null, extra?: string): KeyObject[] {
   const keys: KeyObject[] = signer ? [signer.publicKey] : [];
-  for (const part of (extra ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const part of (extra ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     try {
       keys.push(parsePublicKey(part));
     } catch (err) {
-      throw new CasegraphError("CG-SYS-003", "CASEGRAPH_LEDGER_TRUSTED_KEYS holds a value that is not an Ed25519 public key.", [], { cause: err });
+      throw new CasegraphError("CG-SYS-003", "CASEGRAPH_LEDGER_TRUSTED_KEYS holds a value that is not an Ed25519 public key.", [], {
+        cause: err,
+      });
     }
   }
   return keys;

@@ -14,7 +14,11 @@ import { runtime } from "../runtime";
 export const RETENTION_KIND = "audit.retention";
 const DAY_MS = 86_400_000;
 
-export async function runRetention(ledger: AuditLedger, days: number, now: Date = new Date()): Promise<{ cutoff: string; erased: number; recordedSeq: number | null }> {
+export async function runRetention(
+  ledger: AuditLedger,
+  days: number,
+  now: Date = new Date(),
+): Promise<{ cutoff: string; erased: number; recordedSeq: number | null }> {
   const cutoff = new Date(now.getTime() - days * DAY_MS);
   const erased = await ledger.eraseQuestionTextBefore(cutoff);
   let recordedSeq: number | null = null;
@@ -64,7 +68,9 @@ export function startLedgerMaintenance(): void {
     runLedgerMaintenance()
       .then((r) => {
         if (r.retention.erased || r.checkpoints.length) {
-          console.log(`casegraph: ledger maintenance erased ${r.retention.erased} question text(s); signed checkpoint(s) at ${r.checkpoints.join(", ") || "—"}`);
+          console.log(
+            `casegraph: ledger maintenance erased ${r.retention.erased} question text(s); signed checkpoint(s) at ${r.checkpoints.join(", ") || "—"}`,
+          );
         }
       })
       .catch((err) => console.error("casegraph: ledger maintenance failed:", (err as Error).message));
@@ -79,4 +85,3 @@ export function startLedgerMaintenance(): void {
   holder[checkpointTimerKey].unref?.();
   void run();
 }
-

@@ -16,7 +16,13 @@ export type GraphEnv = Partial<Pick<Env, "NEO4J_URI" | "NEO4J_USER" | "NEO4J_PAS
 
 export function neo4jConfigOf(e: GraphEnv): Neo4jConfig | undefined {
   if (!e.NEO4J_URI) return undefined;
-  return { uri: e.NEO4J_URI, user: e.NEO4J_USER, password: e.NEO4J_PASSWORD, database: e.NEO4J_DATABASE, readTimeoutMs: e.NEO4J_TIMEOUT_MS };
+  return {
+    uri: e.NEO4J_URI,
+    user: e.NEO4J_USER,
+    password: e.NEO4J_PASSWORD,
+    database: e.NEO4J_DATABASE,
+    readTimeoutMs: e.NEO4J_TIMEOUT_MS,
+  };
 }
 
 const storesKey = Symbol.for("casegraph.neo4jStores");
@@ -48,7 +54,12 @@ export async function closeGraphStores(): Promise<void> {
 export type WorkspaceImport = ImportSummary & { graph?: { neo4jSeconds: number; rebuilt: string[] } };
 
 /** importBundle, mirrored into Neo4j when it is configured (lib/adapters/neo4j/sync.ts: one unit of work). */
-export async function importWorkspace(db: Database, raw: unknown, e: GraphEnv, options: Omit<ImportOptions, "mirrorGraph"> = {}): Promise<WorkspaceImport> {
+export async function importWorkspace(
+  db: Database,
+  raw: unknown,
+  e: GraphEnv,
+  options: Omit<ImportOptions, "mirrorGraph"> = {},
+): Promise<WorkspaceImport> {
   const store = configuredNeo4jStore(e);
   return store ? importBundleWithGraph(db, raw, store, options) : importBundle(db, raw, options);
 }

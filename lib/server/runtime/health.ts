@@ -13,8 +13,14 @@ async function checkSwitches(databaseOk: boolean): Promise<Health["killSwitches"
   if (!databaseOk) return null;
   try {
     const { db } = await runtime();
-    const rows = await withTimeout(db.prisma.killSwitch.findMany({ where: { enabled: true }, select: { tenantId: true, name: true, enabled: true } }), 2_000, "kill switches");
-    const counts = Object.fromEntries(KILL_SWITCHES.map((n) => [n, rows.filter((r) => r.name === n && r.tenantId !== ALL_TENANTS).length])) as Record<KillSwitchName, number>;
+    const rows = await withTimeout(
+      db.prisma.killSwitch.findMany({ where: { enabled: true }, select: { tenantId: true, name: true, enabled: true } }),
+      2_000,
+      "kill switches",
+    );
+    const counts = Object.fromEntries(
+      KILL_SWITCHES.map((n) => [n, rows.filter((r) => r.name === n && r.tenantId !== ALL_TENANTS).length]),
+    ) as Record<KillSwitchName, number>;
     return { deployment: effectiveSwitches(rows, ALL_TENANTS), tenantsWithSwitchOn: counts };
   } catch {
     return null;
@@ -51,9 +57,12 @@ export async function checkModel(): Promise<ModelProbe> {
   let probe: ModelProbe;
   try {
     const model = answerModel();
-    probe = await withTimeout(model.probe(MODEL_PROBE_MS), MODEL_PROBE_MS + 500, "model probe").catch(
-      (): ModelProbe => ({ provider: model.provider, id: model.modelId, ok: false, error: "CG-MODEL-001" }),
-    );
+    probe = await withTimeout(model.probe(MODEL_PROBE_MS), MODEL_PROBE_MS + 500, "model probe").catch((): ModelProbe => ({
+      provider: model.provider,
+      id: model.modelId,
+      ok: false,
+      error: "CG-MODEL-001",
+    }));
   } catch {
     let provider = "unknown";
     try {
@@ -94,9 +103,11 @@ async function checkGraph(databaseOk: boolean): Promise<GraphHealth> {
     return { ok: false, kind: process.env.NEO4J_URI ? "neo4j" : "postgresql", error: "CG-SYS-003" };
   }
   const kind = e.NEO4J_URI ? "neo4j" : "postgresql";
-  return withTimeout(checkGraphStore(e, databaseOk, GRAPH_PROBE_MS), GRAPH_PROBE_MS + 500, "graph probe").catch(
-    (): GraphHealth => ({ ok: false, kind, error: "CG-GRAPH-001" }),
-  );
+  return withTimeout(checkGraphStore(e, databaseOk, GRAPH_PROBE_MS), GRAPH_PROBE_MS + 500, "graph probe").catch((): GraphHealth => ({
+    ok: false,
+    kind,
+    error: "CG-GRAPH-001",
+  }));
 }
 
 export function withTimeout<T>(promise: Promise<T>, ms: number, label: string): Promise<T> {
@@ -119,7 +130,12 @@ export async function checkHealth(): Promise<Health> {
   } catch {
     database = { ok: false, kind: process.env.DATABASE_URL ? "postgresql" : "pglite", error: "CG-SYS-001" };
   }
-  const [graph, model, markings, killSwitches] = await Promise.all([checkGraph(database.ok), checkModel(), checkMarkings(database.ok), checkSwitches(database.ok)]);
+  const [graph, model, markings, killSwitches] = await Promise.all([
+    checkGraph(database.ok),
+    checkModel(),
+    checkMarkings(database.ok),
+    checkSwitches(database.ok),
+  ]);
   return {
     status: database.ok && graph.ok && model.ok ? "healthy" : "degraded",
     service: "graphrag",

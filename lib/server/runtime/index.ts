@@ -48,8 +48,13 @@ async function open(): Promise<Runtime> {
     }));
   // Every checkpoint signed here is also kept in the data folder, outside the tables (truncation detection).
   const keep = (cp: StoredCheckpoint) =>
-    keepCheckpoint(defaultDataDir(), cp).catch((err) => console.error(`casegraph: the signed checkpoint at ${cp.treeSize} could not be kept in the data folder:`, (err as Error).message));
-  return { db, ledger: new PrismaLedger(db, { signer: loadSigner, checkpointEvery: le.CASEGRAPH_CHECKPOINT_EVERY, onCheckpointSigned: keep }) };
+    keepCheckpoint(defaultDataDir(), cp).catch((err) =>
+      console.error(`casegraph: the signed checkpoint at ${cp.treeSize} could not be kept in the data folder:`, (err as Error).message),
+    );
+  return {
+    db,
+    ledger: new PrismaLedger(db, { signer: loadSigner, checkpointEvery: le.CASEGRAPH_CHECKPOINT_EVERY, onCheckpointSigned: keep }),
+  };
 }
 
 export async function closeRuntime(): Promise<void> {

@@ -25,14 +25,26 @@ export async function setTenantSwitch(prisma: PrismaClient, actor: Actor, name: 
 }
 
 /** An operator at the shell: a tenant, or '*' for the whole deployment. */
-export async function setSwitchAsOperator(prisma: PrismaClient, who: ChangeActor, tenantId: string, name: KillSwitchName, enabled: boolean): Promise<SwitchRow> {
+export async function setSwitchAsOperator(
+  prisma: PrismaClient,
+  who: ChangeActor,
+  tenantId: string,
+  name: KillSwitchName,
+  enabled: boolean,
+): Promise<SwitchRow> {
   if (tenantId !== ALL_TENANTS && !(await prisma.tenant.findUnique({ where: { id: tenantId }, select: { id: true } }))) {
     throw new CasegraphError("CG-ACCESS-003", `No tenant "${tenantId}".`);
   }
   return setSwitch(prisma, who, tenantId, name, enabled);
 }
 
-async function setSwitch(prisma: PrismaClient, who: ChangeActor, tenantId: string, name: KillSwitchName, enabled: boolean): Promise<SwitchRow> {
+async function setSwitch(
+  prisma: PrismaClient,
+  who: ChangeActor,
+  tenantId: string,
+  name: KillSwitchName,
+  enabled: boolean,
+): Promise<SwitchRow> {
   return auditedChange(prisma, who, async (tx) => {
     const before = await tx.killSwitch.findUnique({ where: { tenantId_name: { tenantId, name } } });
     const was = before?.enabled ?? false;
@@ -44,24 +56,31 @@ async function setSwitch(prisma: PrismaClient, who: ChangeActor, tenantId: strin
     });
     return {
       result: rowOf(after),
-      audit: was === enabled ? null : {
-        kind: SWITCH_KIND,
-        target: { type: "kill_switch", id: `${tenantId}/${name}`, tenantId: tenantId === ALL_TENANTS ? null : tenantId },
-        before: { name, scope: tenantId, enabled: was },
-        after: { name, scope: tenantId, enabled },
-      },
+      audit:
+        was === enabled
+          ? null
+          : {
+              kind: SWITCH_KIND,
+              target: { type: "kill_switch", id: `${tenantId}/${name}`, tenantId: tenantId === ALL_TENANTS ? null : tenantId },
+              before: { name, scope: tenantId, enabled: was },
+              after: { name, scope: tenantId, enabled },
+            },
     };
   });
 }
 
 /** Every switch of a tenant (or of all tenants for operators): stored rows, then the absent ones as off. */
 export async function listSwitches(prisma: PrismaClient, tenantId?: string): Promise<SwitchRow[]> {
-  const rows = await prisma.killSwitch.findMany({ where: tenantId ? { tenantId: { in: [tenantId, ALL_TENANTS] } } : {}, orderBy: [{ tenantId: "asc" }, { name: "asc" }] });
+  const rows = await prisma.killSwitch.findMany({
+    where: tenantId ? { tenantId: { in: [tenantId, ALL_TENANTS] } } : {},
+    orderBy: [{ tenantId: "asc" }, { name: "asc" }],
+  });
   const out = rows.map(rowOf);
   const scopes = tenantId ? [ALL_TENANTS, tenantId] : [...new Set([ALL_TENANTS, ...rows.map((r) => r.tenantId)])];
   for (const scope of scopes) {
     for (const name of KILL_SWITCHES) {
-      if (!out.some((r) => r.tenantId === scope && r.name === name)) out.push({ tenantId: scope, name, enabled: false, updatedAt: null, updatedBy: null });
+      if (!out.some((r) => r.tenantId === scope && r.name === name))
+        out.push({ tenantId: scope, name, enabled: false, updatedAt: null, updatedBy: null });
     }
   }
   return out.sort((a, b) => (a.tenantId < b.tenantId ? -1 : a.tenantId > b.tenantId ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -75,10 +94,19 @@ export async function switchesFor(prisma: PrismaClient, tenantId: string): Promi
 
 /** CG-GROUND-012 when DISABLE_EXPORTS is on for the tenant (or the deployment). */
 export async function assertExportsAllowed(prisma: PrismaClient, tenantId: string | null): Promise<void> {
-  const rows = await prisma.killSwitch.findMany({ where: { tenantId: { in: tenantId ? [tenantId, ALL_TENANTS] : [ALL_TENANTS] }, name: "DISABLE_EXPORTS", enabled: true }, select: { tenantId: true } });
+  const rows = await prisma.killSwitch.findMany({
+    where: { tenantId: { in: tenantId ? [tenantId, ALL_TENANTS] : [ALL_TENANTS] }, name: "DISABLE_EXPORTS", enabled: true },
+    select: { tenantId: true },
+  });
   if (rows.length) throw new CasegraphError("CG-GROUND-012");
 }
 
 function rowOf(r: { tenantId: string; name: string; enabled: boolean; updatedAt: Date; updatedBy: string }): SwitchRow {
-  return { tenantId: r.tenantId, name: r.name as KillSwitchName, enabled: r.enabled, updatedAt: r.updatedAt.toISOString(), updatedBy: r.updatedBy };
+  return {
+    tenantId: r.tenantId,
+    name: r.name as KillSwitchName,
+    enabled: r.enabled,
+    updatedAt: r.updatedAt.toISOString(),
+    updatedBy: r.updatedBy,
+  };
 }

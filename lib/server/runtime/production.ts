@@ -22,13 +22,20 @@ export function missingProductionSecrets(source: NodeJS.ProcessEnv = process.env
 export function assertProductionSecrets(source: NodeJS.ProcessEnv = process.env): void {
   const missing = missingProductionSecrets(source);
   if (missing.length) {
-    throw new CasegraphError("CG-SYS-003", `${missing.join(", ")} must be set when NODE_ENV=production (README "Production").`, missing.map((name) => ({ path: name, message: "required in production" })));
+    throw new CasegraphError(
+      "CG-SYS-003",
+      `${missing.join(", ")} must be set when NODE_ENV=production (README "Production").`,
+      missing.map((name) => ({ path: name, message: "required in production" })),
+    );
   }
 }
 
 /** Before generating `name` into the data folder: refused in production, where it must come from the environment. */
 export function requireInProduction(name: Secret): void {
-  if (isProduction()) throw new CasegraphError("CG-SYS-003", `${name} must be set when NODE_ENV=production (README "Production").`, [{ path: name, message: "required in production" }]);
+  if (isProduction())
+    throw new CasegraphError("CG-SYS-003", `${name} must be set when NODE_ENV=production (README "Production").`, [
+      { path: name, message: "required in production" },
+    ]);
 }
 
 /**

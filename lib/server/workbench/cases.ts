@@ -14,7 +14,17 @@ export async function listCases(actor: Actor): Promise<CaseSummary[]> {
   if (!actor.tenantId) return [];
   const { db } = await runtime();
   // Markings read as text: a value another tool added to the enum is unreadable, not a crash.
-  const cases = await db.prisma.$queryRaw<Array<{ id: string; tenant_id: string; tenant_name: string; title: string; description: string; classification: string; status: string }>>`
+  const cases = await db.prisma.$queryRaw<
+    Array<{
+      id: string;
+      tenant_id: string;
+      tenant_name: string;
+      title: string;
+      description: string;
+      classification: string;
+      status: string;
+    }>
+  >`
     SELECT c.id, c.tenant_id, t.name AS tenant_name, c.title, c.description, c.classification::text AS classification, c.status::text AS status
     FROM "case" c JOIN "tenant" t ON t.id = c.tenant_id
     WHERE c.tenant_id = ${actor.tenantId} AND EXISTS (SELECT 1 FROM "case_member" m WHERE m.case_id = c.id AND m.user_id = ${actor.userId})
@@ -23,7 +33,12 @@ export async function listCases(actor: Actor): Promise<CaseSummary[]> {
   const ids = cases.map((c) => c.id);
   const graph = configuredNeo4jStore(env()) ?? new PrismaGraphStore(db.prisma);
   const [counts, activity] = await Promise.all([
-    visibleCounts(db.prisma, graph, actor, cases.map((c) => ({ id: c.id, tenantId: c.tenant_id }))),
+    visibleCounts(
+      db.prisma,
+      graph,
+      actor,
+      cases.map((c) => ({ id: c.id, tenantId: c.tenant_id })),
+    ),
     db.prisma.$queryRaw<Array<{ case_id: string; last_at: Date | string | null; mine_at: Date | string | null }>>`
       SELECT l.case_id, max(l.created_at) AS last_at,
         max(l.created_at) FILTER (WHERE l.actor_id = ${actor.userId} AND l.kind = 'graphrag.answer') AS mine_at

@@ -60,7 +60,10 @@ export async function visibleCounts(
     c.hidden.edges = vg.edgeCounts.filtered;
   });
   for (const r of evidence) {
-    const item = { ...readMarking({ tenantId: r.tenant_id, classification: r.classification, needToKnow: r.need_to_know }), licenseUses: readLicenseUses(r.uses) };
+    const item = {
+      ...readMarking({ tenantId: r.tenant_id, classification: r.classification, needToKnow: r.need_to_know }),
+      licenseUses: readLicenseUses(r.uses),
+    };
     const c = out.get(r.case_id);
     if (c) c[evidenceDenialReason(viewer, item) === null ? "visible" : "hidden"].evidence += Number(r.n);
   }

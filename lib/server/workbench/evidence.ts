@@ -22,7 +22,14 @@ export function excerptOf(text: string, max = EXCERPT_CHARS): string {
 }
 
 function summary(r: EvidenceRecord): EvidenceSummary {
-  return { id: r.id, type: r.type, sourceSystem: r.sourceSystem, classification: r.classification, collectedAt: r.collectedAt, excerpt: excerptOf(r.content) };
+  return {
+    id: r.id,
+    type: r.type,
+    sourceSystem: r.sourceSystem,
+    classification: r.classification,
+    collectedAt: r.collectedAt,
+    excerpt: excerptOf(r.content),
+  };
 }
 
 /** Visible evidence items by id, in the order asked; ids that are hidden or unknown are simply absent. */
@@ -58,9 +65,15 @@ export async function evidenceItem(open: OpenCase, actor: Actor, id: string): Pr
 }
 
 /** Evidence linked to a node: the visible items (newest first) and how many linked items are hidden. */
-export async function evidenceForNode(open: OpenCase, actor: Actor, nodeId: string): Promise<{ evidence: EvidenceSummary[]; hidden: number }> {
+export async function evidenceForNode(
+  open: OpenCase,
+  actor: Actor,
+  nodeId: string,
+): Promise<{ evidence: EvidenceSummary[]; hidden: number }> {
   const linked = await open.evidence.linkedTo(open.scope, [nodeId], NODE_EVIDENCE_LIMIT);
   const gate = new PolicyGate(actor);
-  const visible = gate.evidence(linked).sort((a, b) => (a.collectedAt < b.collectedAt ? 1 : a.collectedAt > b.collectedAt ? -1 : a.id < b.id ? -1 : 1));
+  const visible = gate
+    .evidence(linked)
+    .sort((a, b) => (a.collectedAt < b.collectedAt ? 1 : a.collectedAt > b.collectedAt ? -1 : a.id < b.id ? -1 : 1));
   return { evidence: visible.map(summary), hidden: gate.summary().evidence.filtered };
 }

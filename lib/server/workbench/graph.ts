@@ -68,7 +68,12 @@ const byDegree = (a: GraphNodeView, b: GraphNodeView) => b.degree - a.degree || 
 export function graphView(caseId: string, g: VisibleCaseGraph): CaseGraphView {
   const base = { caseId, visible: { nodes: g.nodes.length, edges: g.edges.length }, hidden: g.hidden };
   if (g.nodes.length <= FULL_GRAPH_LIMIT) return { ...base, nodes: g.nodes, edges: g.edges, complete: !g.truncated };
-  const keep = new Set([...g.nodes].sort(byDegree).slice(0, OVERVIEW_NODES).map((n) => n.id));
+  const keep = new Set(
+    [...g.nodes]
+      .sort(byDegree)
+      .slice(0, OVERVIEW_NODES)
+      .map((n) => n.id),
+  );
   return {
     ...base,
     nodes: g.nodes.filter((n) => keep.has(n.id)),

@@ -53,11 +53,17 @@ export async function questionHistory(open: OpenCase, actor: Actor, limit = HIST
        FROM "ledger" l LEFT JOIN "ledger_redactable" r ON r.seq = l.seq
       WHERE l.kind = $1 AND l.actor_id = $2 AND l.case_id = $3 AND l.tenant_id = $4
       ORDER BY l.seq DESC LIMIT $5`,
-    AUDIT_KIND, actor.userId, open.scope.caseId, actor.tenantId, limit,
+    AUDIT_KIND,
+    actor.userId,
+    open.scope.caseId,
+    actor.tenantId,
+    limit,
   );
   const entries = rows.map((r) => ({ row: r, p: parse(r.payload) }));
   // Which cited evidence is still visible: one policy-checked lookup for all entries.
-  const cited = [...new Set(entries.flatMap((e) => (e.p.citation_ids ?? []).filter((id) => (e.p.context_evidence_ids ?? []).includes(id))))];
+  const cited = [
+    ...new Set(entries.flatMap((e) => (e.p.citation_ids ?? []).filter((id) => (e.p.context_evidence_ids ?? []).includes(id)))),
+  ];
   const visible = new Set((await evidenceByIds(open, actor, cited)).map((e) => e.id));
   // Issue 15: cited items revoked since are flagged ("cites evidence revoked on … (reason)") when the user's current
   // permissions still cover their markings; otherwise they stay a bare count like any item no longer visible.
@@ -78,10 +84,13 @@ export async function questionHistory(open: OpenCase, actor: Actor, limit = HIST
       needsReview: p.needs_review === true,
       citedEvidence: evidenceCited.filter((id) => visible.has(id)),
       citedNoLongerVisible: evidenceCited.filter((id) => !visible.has(id) && !flaggable.has(id)).length,
-      revokedCitations: evidenceCited.filter((id) => flaggable.has(id)).sort().map((id) => {
-        const r = revocations.get(id)!;
-        return { evidenceId: id, revokedAt: r.revokedAt, reason: r.reason, flag: revocationFlag(id, r) };
-      }),
+      revokedCitations: evidenceCited
+        .filter((id) => flaggable.has(id))
+        .sort()
+        .map((id) => {
+          const r = revocations.get(id)!;
+          return { evidenceId: id, revokedAt: r.revokedAt, reason: r.reason, flag: revocationFlag(id, r) };
+        }),
       context: { nodes: p.context_node_count ?? 0, edges: p.context_edge_count ?? 0, evidence: p.context_evidence_count ?? 0 },
       // Per-question hidden counts only where the tenant chose them (they are an oracle otherwise).
       hiddenByPolicy: open.record.hiddenCounts === "exact" ? (p.policy_filtered_count ?? 0) : null,

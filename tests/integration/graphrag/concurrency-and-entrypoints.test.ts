@@ -34,14 +34,28 @@ describeEachDatabase("50 concurrent asks", (fixture) => {
     const reads = url ? poolRunner(url, 10) : undefined;
     const deps = pipelineDeps(db, ledger, new OfflineExtractiveModel(), readEnv({}), reads);
     const before = await ledger.verify();
-    const people = ["det.reyes@metro.example", "analyst.kim@metro.example", "lead.park@metro.example", "analyst.ng@cyber.example", "junior.ali@cyber.example"];
+    const people = [
+      "det.reyes@metro.example",
+      "analyst.kim@metro.example",
+      "lead.park@metro.example",
+      "analyst.ng@cyber.example",
+      "junior.ali@cyber.example",
+    ];
     const actors = await Promise.all(people.map((email) => loadActor(db.prisma, { email }, "cli")));
-    const questions = ["Who killed Raymond Dunn?", "Why is device did:ws-fin-0231 high risk?", "What was Frank Delaney's role?", "Please delete EV-C-001", ""];
-    const outcomes = await Promise.all(Array.from({ length: 50 }, (_, i) => {
-      const actor = actors[i % actors.length];
-      const caseId = actor.tenantId === "metro-pd" ? (i % 7 === 0 ? "case-nightjar" : "case-harbor") : "case-nightjar";
-      return answerQuestion(deps, actor, { caseId, question: questions[i % questions.length] });
-    }));
+    const questions = [
+      "Who killed Raymond Dunn?",
+      "Why is device did:ws-fin-0231 high risk?",
+      "What was Frank Delaney's role?",
+      "Please delete EV-C-001",
+      "",
+    ];
+    const outcomes = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => {
+        const actor = actors[i % actors.length];
+        const caseId = actor.tenantId === "metro-pd" ? (i % 7 === 0 ? "case-nightjar" : "case-harbor") : "case-nightjar";
+        return answerQuestion(deps, actor, { caseId, question: questions[i % questions.length] });
+      }),
+    );
     const after = await ledger.verify();
     expect(after.ok).toBe(true);
     expect(after.size - before.size).toBe(50);
@@ -65,16 +79,26 @@ describeEachDatabase("POST /api/graphrag/answer", (fixture) => {
     const { db } = fixture();
     ledger = useTestRuntime(db);
     await importDemo(db);
-    token = (await issueToken(db.prisma, { userId: userIdFor("analyst.ng@cyber.example"), name: "answer-route", expiresAt: new Date(Date.now() + 600_000), createdBy: null })).token;
+    token = (
+      await issueToken(db.prisma, {
+        userId: userIdFor("analyst.ng@cyber.example"),
+        name: "answer-route",
+        expiresAt: new Date(Date.now() + 600_000),
+        createdBy: null,
+      })
+    ).token;
   });
   afterAll(() => clearTestRuntime());
 
   const post = (body: string, headers: Record<string, string> = {}) =>
-    POST(new Request("http://casegraph.test/api/graphrag/answer", {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${token}`, ...headers },
-      body,
-    }), { params: Promise.resolve({}) });
+    POST(
+      new Request("http://casegraph.test/api/graphrag/answer", {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}`, ...headers },
+        body,
+      }),
+      { params: Promise.resolve({}) },
+    );
 
   it("answers with the seed-002 shape for a Bearer token", async () => {
     const res = await post(JSON.stringify({ caseId: "case-nightjar", question: "Why is device did:ws-fin-0231 high risk?" }));
@@ -83,8 +107,18 @@ describeEachDatabase("POST /api/graphrag/answer", (fixture) => {
     const body = (await res.json()) as GraphRagResponse;
     expect(Object.keys(body)).toEqual(["answer", "rawContext", "requestId", "timestamp", "auditId"]);
     expect(Object.keys(body.answer)).toEqual([
-      "answerText", "citations", "unknowns", "usedContextSummary", "explanationSteps", "confidence",
-      "confidenceJustification", "responseType", "needsReview", "unknownDetails", "claims", "provenance",
+      "answerText",
+      "citations",
+      "unknowns",
+      "usedContextSummary",
+      "explanationSteps",
+      "confidence",
+      "confidenceJustification",
+      "responseType",
+      "needsReview",
+      "unknownDetails",
+      "claims",
+      "provenance",
     ]);
     expect(Object.keys(body.rawContext)).toEqual(["nodes", "edges", "evidenceSnippets"]);
     expect(body.answer.responseType).toBe("answer");
@@ -116,7 +150,9 @@ describeEachDatabase("POST /api/graphrag/answer", (fixture) => {
   });
 
   it("refuses without a valid credential before the pipeline runs", async () => {
-    const res = await post(JSON.stringify({ caseId: "case-nightjar", question: "Why?" }), { authorization: "Bearer cgt_" + "x".repeat(43) });
+    const res = await post(JSON.stringify({ caseId: "case-nightjar", question: "Why?" }), {
+      authorization: "Bearer cgt_" + "x".repeat(43),
+    });
     expect(res.status).toBe(401);
   });
 });
@@ -132,18 +168,34 @@ describeEachDatabase("npm run casegraph -- ask", (fixture, kind) => {
 
   it("prints the answer JSON acting as the given user, with that user's permissions", async () => {
     const { url } = fixture();
-    const run = (args: string[]) => runCli(args, { env: { CASEGRAPH_DATA_DIR: dataDir, DATABASE_URL: url ?? "", CASEGRAPH_SEED_DEMO: "never" } });
+    const run = (args: string[]) =>
+      runCli(args, { env: { CASEGRAPH_DATA_DIR: dataDir, DATABASE_URL: url ?? "", CASEGRAPH_SEED_DEMO: "never" } });
     if (kind === "pglite") {
       // The embedded database lives in the CLI's own data folder: import the demo there first.
       expect((await run(["import", "prisma/demo/workspace.json"])).code).toBe(0);
     } else {
       await importDemo(fixture().db);
     }
-    const ng = await run(["ask", "--user", "analyst.ng@cyber.example", "--case", "case-nightjar", "Why is device did:ws-fin-0231 high risk?"]);
-    const ali = await run(["ask", "--user", "junior.ali@cyber.example", "--case", "case-nightjar", "Why is device did:ws-fin-0231 high risk?"]);
+    const ng = await run([
+      "ask",
+      "--user",
+      "analyst.ng@cyber.example",
+      "--case",
+      "case-nightjar",
+      "Why is device did:ws-fin-0231 high risk?",
+    ]);
+    const ali = await run([
+      "ask",
+      "--user",
+      "junior.ali@cyber.example",
+      "--case",
+      "case-nightjar",
+      "Why is device did:ws-fin-0231 high risk?",
+    ]);
     expect(ng.code).toBe(0);
     expect(ali.code).toBe(0);
-    const a = JSON.parse(ng.stdout) as GraphRagResponse, b = JSON.parse(ali.stdout) as GraphRagResponse;
+    const a = JSON.parse(ng.stdout) as GraphRagResponse,
+      b = JSON.parse(ali.stdout) as GraphRagResponse;
     expect(a.answer.responseType).toBe("answer");
     const ids = (r: GraphRagResponse) => r.rawContext.evidenceSnippets.map((s) => s.id);
     expect(ids(a)).toContain("EV-Y-007"); // CONFIDENTIAL + soc: analyst.ng (SECRET) sees it

@@ -39,7 +39,9 @@ describeEachDatabase("answer pipeline over the demo workspace", (fixture) => {
   });
 
   it("never shows anyone an item they may not see — not to the model, not in the answer (every user × every case)", async () => {
-    let asked = 0, answered = 0, denied = 0;
+    let asked = 0,
+      answered = 0,
+      denied = 0;
     const before = (await ledger.verify()).size;
     for (const user of planted.bundle.users) {
       const actor = actors.get(user.email)!;
@@ -48,11 +50,13 @@ describeEachDatabase("answer pipeline over the demo workspace", (fixture) => {
         const member = c.members.includes(user.email);
         const questions = member ? await questionsFor(planted.bundle, caseId) : [(await questionsFor(planted.bundle, caseId))[0]];
         const visible = visibleIds(planted.bundle, user, caseId);
-        const forbidden = [...planted.canaries].filter(([, where]) => {
-          if (where.caseId !== caseId || !member) return true; // other cases, and every case a non-member asks about
-          const set = where.kind === "evidence" ? visible.evidence : where.kind === "node" ? visible.nodes : visible.edges;
-          return !set.has(where.id);
-        }).map(([token]) => token);
+        const forbidden = [...planted.canaries]
+          .filter(([, where]) => {
+            if (where.caseId !== caseId || !member) return true; // other cases, and every case a non-member asks about
+            const set = where.kind === "evidence" ? visible.evidence : where.kind === "node" ? visible.nodes : visible.edges;
+            return !set.has(where.id);
+          })
+          .map(([token]) => token);
         const hiddenEvidenceIds = c.evidence.map((e: any) => e.id).filter((id: string) => !member || !visible.evidence.has(id));
         const hiddenNodeIds = c.nodes.map((n: any) => n.id).filter((id: string) => !member || !visible.nodes.has(id));
 
@@ -61,9 +65,15 @@ describeEachDatabase("answer pipeline over the demo workspace", (fixture) => {
           const out = await answerQuestion(deps, actor, { caseId, question });
           asked++;
           const json = JSON.stringify(out.body);
-          const shown = model.requests.slice(seenBefore).map((r) => `${r.prompt}\n${JSON.stringify(r.context)}`).join("\n");
+          const shown = model.requests
+            .slice(seenBefore)
+            .map((r) => `${r.prompt}\n${JSON.stringify(r.context)}`)
+            .join("\n");
           for (const token of forbidden) {
-            expect(json.includes(token), `${user.email} / ${caseId} / "${question}": response leaks ${token} (${JSON.stringify(planted.canaries.get(token))})`).toBe(false);
+            expect(
+              json.includes(token),
+              `${user.email} / ${caseId} / "${question}": response leaks ${token} (${JSON.stringify(planted.canaries.get(token))})`,
+            ).toBe(false);
             expect(shown.includes(token), `${user.email} / ${caseId} / "${question}": model was shown ${token}`).toBe(false);
           }
           if (!member) {
@@ -82,9 +92,13 @@ describeEachDatabase("answer pipeline over the demo workspace", (fixture) => {
           const answerJson = JSON.stringify(body.answer) + JSON.stringify(body.rawContext);
           // (An id the question itself names may be echoed back, e.g. "does not mention: EV-C-008": that tells nothing.)
           for (const id of hiddenEvidenceIds.filter((x: string) => !question.includes(x))) {
-            expect(new RegExp(`(^|[^\\w-])${id}(?![\\w-])`).test(answerJson), `${user.email} / ${caseId} / "${question}": hidden evidence id ${id} surfaced`).toBe(false);
+            expect(
+              new RegExp(`(^|[^\\w-])${id}(?![\\w-])`).test(answerJson),
+              `${user.email} / ${caseId} / "${question}": hidden evidence id ${id} surfaced`,
+            ).toBe(false);
           }
-          for (const id of hiddenNodeIds.filter((x: string) => !question.includes(x))) expect(answerJson.includes(`"${id}"`), `${user.email}: hidden node id ${id} surfaced`).toBe(false);
+          for (const id of hiddenNodeIds.filter((x: string) => !question.includes(x)))
+            expect(answerJson.includes(`"${id}"`), `${user.email}: hidden node id ${id} surfaced`).toBe(false);
           for (const cit of body.answer.citations) expect(ctxEvidence).toContain(cit.evidenceId);
           expect(body.rawContext.nodes.length).toBeLessThanOrEqual(50);
           expect(body.rawContext.edges.length).toBeLessThanOrEqual(200);
@@ -102,11 +116,16 @@ describeEachDatabase("answer pipeline over the demo workspace", (fixture) => {
   });
 
   it("the ingest-only items never reach the model for anyone, though they match the question", async () => {
-    const ingestOnly = planted.bundle.cases.flatMap((c: any) => c.evidence.filter((e: any) => e.license === "LIC-INGEST-ONLY").map((e: any) => e.id));
+    const ingestOnly = planted.bundle.cases.flatMap((c: any) =>
+      c.evidence.filter((e: any) => e.license === "LIC-INGEST-ONLY").map((e: any) => e.id),
+    );
     expect(ingestOnly.length).toBeGreaterThan(0);
     const shown = new Set(model.requests.flatMap((r) => (r.context as GraphRagResponse["rawContext"]).evidenceSnippets.map((s) => s.id)));
     for (const id of ingestOnly) expect(shown.has(id)).toBe(false);
-    const out = await answerQuestion(deps, actors.get("lead.park@metro.example")!, { caseId: "case-harbor", question: "Where was the black Chevrolet Tahoe HBR-4471 on the night of 12 April 2025?" });
+    const out = await answerQuestion(deps, actors.get("lead.park@metro.example")!, {
+      caseId: "case-harbor",
+      question: "Where was the black Chevrolet Tahoe HBR-4471 on the night of 12 April 2025?",
+    });
     expect(out.ok).toBe(true);
     expect(JSON.stringify(out.body)).not.toContain("EV-C-008");
   });
@@ -115,9 +134,18 @@ describeEachDatabase("answer pipeline over the demo workspace", (fixture) => {
     const { db } = fixture();
     const park = actors.get("lead.park@metro.example")!;
     const ali = actors.get("junior.ali@cyber.example")!;
-    const a = await answerQuestion(deps, park, { caseId: "case-harbor", question: "What did the handwritten note CI-417 handed over say?" });
-    const b = await answerQuestion(deps, ali, { caseId: "case-nightjar", question: "What did the phishing email delivered to praman say?" });
-    for (const [out, id] of [[a, "EV-C-012"], [b, "EV-Y-019"]] as const) {
+    const a = await answerQuestion(deps, park, {
+      caseId: "case-harbor",
+      question: "What did the handwritten note CI-417 handed over say?",
+    });
+    const b = await answerQuestion(deps, ali, {
+      caseId: "case-nightjar",
+      question: "What did the phishing email delivered to praman say?",
+    });
+    for (const [out, id] of [
+      [a, "EV-C-012"],
+      [b, "EV-Y-019"],
+    ] as const) {
       if (!out.ok) throw new Error(JSON.stringify(out.body));
       const s = out.body.rawContext.evidenceSnippets.find((x) => x.id === id);
       expect(s, `${id} should be in context`).toBeDefined();
@@ -160,15 +188,29 @@ describeEachDatabase("answer pipeline over the demo workspace", (fixture) => {
 
   it("records the seed 000 §4.1 / seed 002 audit fields in the chained entry", async () => {
     const { db } = fixture();
-    const out = await answerQuestion(deps, actors.get("det.reyes@metro.example")!, { caseId: "case-harbor", question: "What did the lab find in the drugs from the controlled buys?" });
+    const out = await answerQuestion(deps, actors.get("det.reyes@metro.example")!, {
+      caseId: "case-harbor",
+      question: "What did the lab find in the drugs from the controlled buys?",
+    });
     if (!out.ok) throw new Error(JSON.stringify(out.body));
     const row = await db.prisma.ledgerEntry.findFirst({ orderBy: { seq: "desc" } });
     const p = row!.payload as Record<string, any>;
-    expect(row).toMatchObject({ kind: "graphrag.answer", caseId: "case-harbor", actorId: actors.get("det.reyes@metro.example")!.userId, tenantId: "metro-pd" });
+    expect(row).toMatchObject({
+      kind: "graphrag.answer",
+      caseId: "case-harbor",
+      actorId: actors.get("det.reyes@metro.example")!.userId,
+      tenantId: "metro-pd",
+    });
     expect(p).toMatchObject({
-      id: out.body.auditId, request_id: out.body.requestId, ts: out.body.timestamp, prompt_version: "prompt_v1",
-      model: "offline:casegraph-extractive-v1", response_type: "answer", answer_has_answer: true,
-      context_evidence_count: out.body.rawContext.evidenceSnippets.length, all_citations_in_context: true,
+      id: out.body.auditId,
+      request_id: out.body.requestId,
+      ts: out.body.timestamp,
+      prompt_version: "prompt_v1",
+      model: "offline:casegraph-extractive-v1",
+      response_type: "answer",
+      answer_has_answer: true,
+      context_evidence_count: out.body.rawContext.evidenceSnippets.length,
+      all_citations_in_context: true,
     });
     expect(p.context_evidence_ids).toEqual(out.body.rawContext.evidenceSnippets.map((s) => s.id));
     expect(p.context_node_ids).toEqual(out.body.rawContext.nodes.map((n) => n.id));
@@ -190,7 +232,10 @@ describeEachDatabase("retrieval uses the stored tsvector and its GIN index", (fi
 
   it("never computes to_tsvector per row or scans with ILIKE at query time", async () => {
     for (const file of ["lib/adapters/prisma/evidence-store.ts", "lib/adapters/prisma/graph-store.ts"]) {
-      const code = (await readFile(file, "utf8")).split("\n").filter((l) => !l.trim().startsWith("//")).join("\n");
+      const code = (await readFile(file, "utf8"))
+        .split("\n")
+        .filter((l) => !l.trim().startsWith("//"))
+        .join("\n");
       expect(code).not.toMatch(/to_tsvector\s*\(/i);
       expect(code).not.toMatch(/\bI?LIKE\b/i);
     }
@@ -226,7 +271,9 @@ describeEachDatabase("retrieval uses the stored tsvector and its GIN index", (fi
   it("expands k hops within the node and edge caps", async () => {
     const { db } = fixture();
     const graph = new PrismaGraphStore(driverRunner(db));
-    const [{ source }] = await db.prisma.$queryRaw<Array<{ source: string }>>`SELECT source FROM graph_edge WHERE case_id = ${scope.caseId} ORDER BY id LIMIT 1`;
+    const [{ source }] = await db.prisma.$queryRaw<
+      Array<{ source: string }>
+    >`SELECT source FROM graph_edge WHERE case_id = ${scope.caseId} ORDER BY id LIMIT 1`;
     const seeds = (await graph.findSeedNodes(scope, { ids: [source], phrases: [], terms: [], limit: 10 })).map((c) => c.node.id);
     expect(seeds).toEqual([source]);
     const one = await graph.expand(scope, seeds, { hops: 1, maxNodes: 500, maxEdges: 500 });
@@ -240,7 +287,9 @@ describeEachDatabase("retrieval uses the stored tsvector and its GIN index", (fi
     const ids = new Set(two.nodes.map((n) => n.id));
     for (const e of two.edges) expect(ids.has(e.source) && ids.has(e.target)).toBe(true);
     // Scoped by case and tenant: the same ids in another tenant's scope find nothing.
-    expect(await graph.expand({ ...scope, tenantId: "metro-pd" }, seeds, { hops: 2, maxNodes: 50, maxEdges: 50 })).toMatchObject({ edges: [] });
+    expect(await graph.expand({ ...scope, tenantId: "metro-pd" }, seeds, { hops: 2, maxNodes: 50, maxEdges: 50 })).toMatchObject({
+      edges: [],
+    });
   });
 });
 

@@ -28,7 +28,10 @@ function caseWith(inj: Injection): FakeCase {
   return c;
 }
 
-async function run(inj: Injection, model?: ReturnType<typeof mockLlm>["model"]): Promise<{ body: GraphRagResponse; audit: Record<string, any> }> {
+async function run(
+  inj: Injection,
+  model?: ReturnType<typeof mockLlm>["model"],
+): Promise<{ body: GraphRagResponse; audit: Record<string, any> }> {
   const h = harness(model, [caseWith(inj)]);
   const out = await answerQuestion(h.deps, VIEWER, QUESTION);
   if (!out.ok) throw new Error(JSON.stringify(out.body));
@@ -58,9 +61,23 @@ describe(`the injection corpus (${INJECTIONS.length} variants)`, () => {
   it("has at least 40 distinct variants across the required shapes", () => {
     expect(INJECTIONS.length).toBeGreaterThanOrEqual(40);
     expect(new Set(INJECTIONS.map((i) => i.text)).size).toBe(INJECTIONS.length);
-    expect(new Set(INJECTIONS.map((i) => i.style))).toEqual(new Set([
-      "override", "addressed", "conditional", "role", "fullwidth", "homoglyph", "zero-width", "spaced", "split", "obligation", "imperative", "markup", "casing",
-    ]));
+    expect(new Set(INJECTIONS.map((i) => i.style))).toEqual(
+      new Set([
+        "override",
+        "addressed",
+        "conditional",
+        "role",
+        "fullwidth",
+        "homoglyph",
+        "zero-width",
+        "spaced",
+        "split",
+        "obligation",
+        "imperative",
+        "markup",
+        "casing",
+      ]),
+    );
   });
 
   it.each(INJECTIONS.map((i) => [i.id, i] as const))("%s: detected, and neutralised for the model with a label", (_, inj) => {
@@ -83,29 +100,34 @@ describe(`the injection corpus (${INJECTIONS.length} variants)`, () => {
     for (const c of body.answer.claims) expect(isInstructionStatement(c.text), c.text).toBe(false);
   });
 
-  it.each(INJECTIONS.map((i) => [i.id, i] as const))("%s: a mock LLM that obeys and parrots it — removed, counted, flagged", async (_, inj) => {
-    const { mock, model } = mockLlm(answerJson({
-      answerText:
-        `${inj.text.replace(/\s+/g, " ")} [evidence: EV-INJ]. ${inj.parrot.replace(/\.$/, "")} [evidence: EV-INJ]. ` +
-        "The vessel Marlin left Pier 4 at 06:40 on 3 May 2025 [evidence: EV-OK].",
-      unknowns: [inj.parrot],
-      confidence: 0.9,
-    }));
-    const { body, audit } = await run(inj, model);
-    const prompt = promptsSeen(mock)[0];
-    const shown = expectFenced(prompt);
-    expect(shown).toContain(LABEL);
-    expect(foldForDetection(prompt)).not.toContain(foldForDetection(inj.payload));
+  it.each(INJECTIONS.map((i) => [i.id, i] as const))(
+    "%s: a mock LLM that obeys and parrots it — removed, counted, flagged",
+    async (_, inj) => {
+      const { mock, model } = mockLlm(
+        answerJson({
+          answerText:
+            `${inj.text.replace(/\s+/g, " ")} [evidence: EV-INJ]. ${inj.parrot.replace(/\.$/, "")} [evidence: EV-INJ]. ` +
+            "The vessel Marlin left Pier 4 at 06:40 on 3 May 2025 [evidence: EV-OK].",
+          unknowns: [inj.parrot],
+          confidence: 0.9,
+        }),
+      );
+      const { body, audit } = await run(inj, model);
+      const prompt = promptsSeen(mock)[0];
+      const shown = expectFenced(prompt);
+      expect(shown).toContain(LABEL);
+      expect(foldForDetection(prompt)).not.toContain(foldForDetection(inj.payload));
 
-    const a = body.answer;
-    expect(a.responseType).toBe("answer");
-    expect(a.claims.map((c) => c.text)).toEqual(["The vessel Marlin left Pier 4 at 06:40 on 3 May 2025"]);
-    expect(foldForDetection(JSON.stringify(a))).not.toContain(foldForDetection(inj.payload));
-    expect(a.needsReview).toBe(true);
-    expect(a.confidence).toBeLessThan(0.9);
-    expect(audit.dropped_directive_count + audit.claim_support.unsupported).toBeGreaterThanOrEqual(2);
-    expect(a.unknownDetails.some((u) => u.kind === "removed_by_validation")).toBe(true);
-  });
+      const a = body.answer;
+      expect(a.responseType).toBe("answer");
+      expect(a.claims.map((c) => c.text)).toEqual(["The vessel Marlin left Pier 4 at 06:40 on 3 May 2025"]);
+      expect(foldForDetection(JSON.stringify(a))).not.toContain(foldForDetection(inj.payload));
+      expect(a.needsReview).toBe(true);
+      expect(a.confidence).toBeLessThan(0.9);
+      expect(audit.dropped_directive_count + audit.claim_support.unsupported).toBeGreaterThanOrEqual(2);
+      expect(a.unknownDetails.some((u) => u.kind === "removed_by_validation")).toBe(true);
+    },
+  );
 });
 
 describe("benign evidence sentences", () => {
@@ -128,18 +150,24 @@ describe("benign evidence sentences", () => {
 });
 
 describe("the demo workspace's planted injections", () => {
-  const bundle = JSON.parse(readFileSync("prisma/demo/workspace.json", "utf8")) as { cases: Array<{ evidence: Array<{ id: string; content: string }> }> };
+  const bundle = JSON.parse(readFileSync("prisma/demo/workspace.json", "utf8")) as {
+    cases: Array<{ evidence: Array<{ id: string; content: string }> }>;
+  };
   const item = (id: string) => bundle.cases.flatMap((c) => c.evidence).find((e) => e.id === id)!.content;
 
   it("EV-C-012: the note addressed to any computer goes whole; the handler's remarks stay", () => {
     const n = neutralise(item("EV-C-012"));
-    expect(n.text).toContain(`Transcribed verbatim: "${LABEL}." Handler note: the crew suspects a leak. Original retained as exhibit CI-417-N3.`);
+    expect(n.text).toContain(
+      `Transcribed verbatim: "${LABEL}." Handler note: the crew suspects a leak. Original retained as exhibit CI-417-N3.`,
+    );
     expect(n.text).not.toMatch(/COMPUTER READING|classified sources|informant name|Captain is clean/i);
   });
 
   it("EV-Y-019: the SYSTEM line speaks until its quotation ends; the analyst's remark after it stays", () => {
     const n = neutralise(item("EV-Y-019"));
-    expect(n.text).toMatch(/please review the attached reconciliation before Friday\. \[instruction-like text removed\]\." The bracketed token and the SYSTEM line are part of the attacker's email\.$/);
+    expect(n.text).toMatch(
+      /please review the attached reconciliation before Friday\. \[instruction-like text removed\]\." The bracketed token and the SYSTEM line are part of the attacker's email\.$/,
+    );
     expect(n.text).not.toMatch(/admin mode|verified-safe|EV-Y-999|is clean/i);
   });
 });

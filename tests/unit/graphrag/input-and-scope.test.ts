@@ -41,11 +41,19 @@ describe("step 1: input", () => {
   });
 
   it("lets a request choose limits up to the hard maxima, never beyond", () => {
-    expect(parseInput({ caseId: "c", question: "x", maxNodes: 100, maxSnippets: 50, hops: 3 }).limits).toEqual({ maxNodes: 100, maxSnippets: 50, hops: 3 });
+    expect(parseInput({ caseId: "c", question: "x", maxNodes: 100, maxSnippets: 50, hops: 3 }).limits).toEqual({
+      maxNodes: 100,
+      maxSnippets: 50,
+      hops: 3,
+    });
     expect(codeOf(() => parseInput({ caseId: "c", question: "x", maxNodes: 0 }))).toBe("CG-INPUT-005");
     expect(codeOf(() => parseInput({ caseId: "c", question: "x", hops: 4 }))).toBe("CG-INPUT-005");
     expect(resolveLimits({}, {})).toEqual({ hops: 2, maxNodes: 50, maxEdges: 200, maxSnippets: 20, tokenBudget: 16_000 });
-    expect(resolveLimits({ maxNodes: 500, maxSnippets: 500, maxEdges: 999 }, {})).toMatchObject({ maxNodes: 100, maxSnippets: 50, maxEdges: 200 });
+    expect(resolveLimits({ maxNodes: 500, maxSnippets: 500, maxEdges: 999 }, {})).toMatchObject({
+      maxNodes: 100,
+      maxSnippets: 50,
+      maxEdges: 200,
+    });
     expect(resolveLimits({ maxNodes: 30 }, {}).maxNodes).toBe(30);
     expect(resolveLimits({ maxNodes: 30 }, { maxNodes: 80 }).maxNodes).toBe(80);
     expect(resolveLimits({}, { maxNodes: 1_000 }).maxNodes).toBe(100);

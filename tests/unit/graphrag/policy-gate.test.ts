@@ -9,7 +9,11 @@ import type { EvidenceRecord, GraphEdgeRecord, GraphNodeRecord } from "@/lib/por
 
 // The reference, checkable by eye: same tenant, clearance covers the marking, one shared tag when tagged, and (for
 // evidence) a license that allows analysis.
-function visible(v: Viewer, item: { tenantId: string; classification: string; needToKnow: readonly string[]; licenseUses?: readonly LicenseUse[] | null }, evidence: boolean): boolean {
+function visible(
+  v: Viewer,
+  item: { tenantId: string; classification: string; needToKnow: readonly string[]; licenseUses?: readonly LicenseUse[] | null },
+  evidence: boolean,
+): boolean {
   if (!v.tenantId || item.tenantId !== v.tenantId) return false;
   const rank = (c: string) => (CLASSIFICATIONS as readonly string[]).indexOf(c);
   if (rank(item.classification) < 0 || rank(v.clearance) < 0 || rank(item.classification) > rank(v.clearance)) return false;
@@ -26,12 +30,30 @@ const viewer: fc.Arbitrary<Viewer> = fc.record({ userId: fc.constant("u"), tenan
 const marking = { tenantId: tenant, classification, needToKnow: tags };
 const ids = ["a", "b", "c", "d", "e"];
 const evidence: fc.Arbitrary<EvidenceRecord> = fc.record({
-  id: fc.constantFrom(...ids.map((i) => `EV-${i}`)), ...marking,
+  id: fc.constantFrom(...ids.map((i) => `EV-${i}`)),
+  ...marking,
   licenseUses: fc.option(fc.uniqueArray(fc.constantFrom(...LICENSE_USES) as fc.Arbitrary<LicenseUse>, { maxLength: 3 }), { nil: null }),
-  type: fc.constant("note"), content: fc.constant("text"), sourceSystem: fc.constant("S"), collectedAt: fc.constant("2025-01-01T00:00:00.000Z"), nodeIds: fc.constant([]),
+  type: fc.constant("note"),
+  content: fc.constant("text"),
+  sourceSystem: fc.constant("S"),
+  collectedAt: fc.constant("2025-01-01T00:00:00.000Z"),
+  nodeIds: fc.constant([]),
 });
-const node: fc.Arbitrary<GraphNodeRecord> = fc.record({ id: fc.constantFrom(...ids), ...marking, label: fc.constant("L"), name: fc.constant("N"), properties: fc.constant({}) });
-const edge: fc.Arbitrary<GraphEdgeRecord> = fc.record({ source: fc.constantFrom(...ids, "zz"), target: fc.constantFrom(...ids), ...marking, type: fc.constant("T"), properties: fc.constant({}) })
+const node: fc.Arbitrary<GraphNodeRecord> = fc.record({
+  id: fc.constantFrom(...ids),
+  ...marking,
+  label: fc.constant("L"),
+  name: fc.constant("N"),
+  properties: fc.constant({}),
+});
+const edge: fc.Arbitrary<GraphEdgeRecord> = fc
+  .record({
+    source: fc.constantFrom(...ids, "zz"),
+    target: fc.constantFrom(...ids),
+    ...marking,
+    type: fc.constant("T"),
+    properties: fc.constant({}),
+  })
   .map((e) => ({ ...e, id: `${e.source}:T:${e.target}` }));
 
 describe("policy gate", () => {
@@ -52,7 +74,10 @@ describe("policy gate", () => {
     60_000,
   );
 
-  test.prop([viewer, fc.uniqueArray(node, { selector: (n) => n.id, maxLength: 5 }), fc.uniqueArray(edge, { selector: (e) => e.id, maxLength: 10 })], { numRuns: 1500 })(
+  test.prop(
+    [viewer, fc.uniqueArray(node, { selector: (n) => n.id, maxLength: 5 }), fc.uniqueArray(edge, { selector: (e) => e.id, maxLength: 10 })],
+    { numRuns: 1500 },
+  )(
     "graph: a node passes iff the reference allows it; an edge iff it and both endpoints do; edges to unretrieved nodes are dropped uncounted",
     (v, nodes, edges) => {
       const gate = new PolicyGate(v);
@@ -61,7 +86,11 @@ describe("policy gate", () => {
       expect(shownNodes).toEqual(nodes.filter((n) => visible(v, n, false)));
       const known = new Map(nodes.map((n) => [n.id, n]));
       const inSubgraph = edges.filter((e) => known.has(e.source) && known.has(e.target));
-      expect(shownEdges).toEqual(inSubgraph.filter((e) => visible(v, e, false) && visible(v, known.get(e.source)!, false) && visible(v, known.get(e.target)!, false)));
+      expect(shownEdges).toEqual(
+        inSubgraph.filter(
+          (e) => visible(v, e, false) && visible(v, known.get(e.source)!, false) && visible(v, known.get(e.target)!, false),
+        ),
+      );
       const s = gate.summary();
       expect(s.edges.allowed + s.edges.filtered).toBe(inSubgraph.length);
       expect(s.nodes.filtered).toBe(nodes.length - shownNodes.length);
@@ -73,7 +102,17 @@ describe("policy gate", () => {
   it("denies by default: no tenant, unknown license, missing tags", () => {
     const v: Viewer = { userId: "u", tenantId: "t1", clearance: "TS_SCI", needToKnow: [] };
     const gate = new PolicyGate(v);
-    const e = { id: "E", type: "n", content: "c", sourceSystem: "s", collectedAt: "", nodeIds: [], tenantId: "t1", classification: "PUBLIC" as const, needToKnow: [] };
+    const e = {
+      id: "E",
+      type: "n",
+      content: "c",
+      sourceSystem: "s",
+      collectedAt: "",
+      nodeIds: [],
+      tenantId: "t1",
+      classification: "PUBLIC" as const,
+      needToKnow: [],
+    };
     expect(gate.evidence([{ ...e, licenseUses: null }])).toEqual([]);
     expect(gate.evidence([{ ...e, id: "F", licenseUses: ["INGEST", "EXPORT"] }])).toEqual([]);
     expect(gate.evidence([{ ...e, id: "G", licenseUses: ["ANALYZE"], needToKnow: ["soc"] }])).toEqual([]);
@@ -82,9 +121,21 @@ describe("policy gate", () => {
   });
 
   it("keeps only nodes reachable from a visible seed through visible edges (no path through a hidden node)", () => {
-    const e = (s: string, t: string) => ({ id: `${s}-${t}`, source: s, target: t, type: "T", properties: {}, tenantId: "t", classification: "CUI" as const, needToKnow: [] });
+    const e = (s: string, t: string) => ({
+      id: `${s}-${t}`,
+      source: s,
+      target: t,
+      type: "T",
+      properties: {},
+      tenantId: "t",
+      classification: "CUI" as const,
+      needToKnow: [],
+    });
     // seed — a — (hidden h) — b : b is only reachable through h, so it is dropped.
     const dist = reachable(["seed"], ["seed", "a", "b"], [e("seed", "a"), e("b", "c")], 2);
-    expect([...dist.entries()]).toEqual([["seed", 0], ["a", 1]]);
+    expect([...dist.entries()]).toEqual([
+      ["seed", 0],
+      ["a", 1],
+    ]);
   });
 });

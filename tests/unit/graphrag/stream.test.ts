@@ -7,7 +7,9 @@ import { answerEventStream, answerPieces, collectEvents, type AnswerEvent } from
 import { VIEWER, answerJson, harness, mockLlm } from "./fakes";
 
 const Q = { caseId: "case-t", question: "What did Anna Berg and Boris Kade do at Dock 7?" };
-const stages = (events: AnswerEvent[]) => [...new Set(events.filter((e) => e.type === "progress").map((e) => (e as { stage: string }).stage))];
+const stages = (events: AnswerEvent[]) => [
+  ...new Set(events.filter((e) => e.type === "progress").map((e) => (e as { stage: string }).stage)),
+];
 
 describe("streaming answers", () => {
   it("reports progress, then streams exactly the validated claims, then the result", async () => {
@@ -37,7 +39,9 @@ describe("streaming answers", () => {
     const uncited = mockLlm(answerJson({ answerText: "Anna Berg smuggled heroin through Dock 7." }));
     const h2 = harness(uncited.model);
     const e2 = await collectEvents(answerEventStream((o) => answerQuestion(h2.deps, VIEWER, Q, o)));
-    expect(e2.filter((e) => e.type === "piece").map((e) => (e as { text: string }).text)).toEqual(["Unable to generate citation-backed answer"]);
+    expect(e2.filter((e) => e.type === "piece").map((e) => (e as { text: string }).text)).toEqual([
+      "Unable to generate citation-backed answer",
+    ]);
     expect(JSON.stringify(e2)).not.toContain("heroin");
 
     const h3 = harness();
@@ -49,7 +53,12 @@ describe("streaming answers", () => {
   });
 
   it("uses the model's stream (AI SDK streamText) and reports output progress as counts only", async () => {
-    const json = JSON.stringify(answerJson({ answerText: "Anna Berg met Boris Kade at Dock 7 [evidence: EV-1]. " + "They exchanged a small package [evidence: EV-1]. ".repeat(12) }));
+    const json = JSON.stringify(
+      answerJson({
+        answerText:
+          "Anna Berg met Boris Kade at Dock 7 [evidence: EV-1]. " + "They exchanged a small package [evidence: EV-1]. ".repeat(12),
+      }),
+    );
     const chunks = json.match(/.{1,40}/gs)!;
     const mock = new MockLanguageModelV3({
       doStream: async () => ({
@@ -58,7 +67,14 @@ describe("streaming answers", () => {
             { type: "text-start" as const, id: "t" },
             ...chunks.map((delta) => ({ type: "text-delta" as const, id: "t", delta })),
             { type: "text-end" as const, id: "t" },
-            { type: "finish" as const, finishReason: { unified: "stop" as const, raw: "stop" }, usage: { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } } },
+            {
+              type: "finish" as const,
+              finishReason: { unified: "stop" as const, raw: "stop" },
+              usage: {
+                inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+                outputTokens: { total: 1, text: 1, reasoning: undefined },
+              },
+            },
           ],
         }),
       }),
@@ -75,7 +91,11 @@ describe("streaming answers", () => {
 
   it("splits only well-formed answers into pieces", () => {
     expect(answerPieces({ responseType: "refused", answerText: "Refused: no." })).toEqual(["Refused: no."]);
-    expect(answerPieces({ responseType: "answer", answerText: "A b [evidence: E-1, claim: CLM-001]. C d [evidence: E-2, claim: CLM-002] [evidence: E-3, claim: CLM-002]." }))
-      .toEqual(["A b [evidence: E-1, claim: CLM-001].", "C d [evidence: E-2, claim: CLM-002] [evidence: E-3, claim: CLM-002]."]);
+    expect(
+      answerPieces({
+        responseType: "answer",
+        answerText: "A b [evidence: E-1, claim: CLM-001]. C d [evidence: E-2, claim: CLM-002] [evidence: E-3, claim: CLM-002].",
+      }),
+    ).toEqual(["A b [evidence: E-1, claim: CLM-001].", "C d [evidence: E-2, claim: CLM-002] [evidence: E-3, claim: CLM-002]."]);
   });
 });

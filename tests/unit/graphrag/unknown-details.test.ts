@@ -27,7 +27,11 @@ describe("composeUnknownDetails", () => {
     hidden: { mode: "exact" as const, policy: policy(4, 2, 3) },
     context,
     validation: {
-      invalidCitationCount: 1, droppedUncitedClaims: 0, droppedInventedReferences: 0, droppedActionStatements: 0, shortened: false,
+      invalidCitationCount: 1,
+      droppedUncitedClaims: 0,
+      droppedInventedReferences: 0,
+      droppedActionStatements: 0,
+      shortened: false,
     } as never,
     maxSnippets: 20,
   };
@@ -36,14 +40,23 @@ describe("composeUnknownDetails", () => {
     const details = composeUnknownDetails(input);
     expect(details.map((d) => d.text)).toEqual(composeUnknowns(input));
     expect(details.map((d) => d.kind)).toEqual([
-      "not_in_evidence", "hidden_by_policy", "hidden_by_policy", "left_out_of_context", "left_out_of_context", "removed_by_validation",
+      "not_in_evidence",
+      "hidden_by_policy",
+      "hidden_by_policy",
+      "left_out_of_context",
+      "left_out_of_context",
+      "removed_by_validation",
     ]);
   });
 
   it("puts counts, and only counts, on the policy entries", () => {
     const hidden = composeUnknownDetails(input).filter((d) => d.kind === "hidden_by_policy");
     expect(hidden.map((d) => d.counts)).toEqual([{ evidence: 4 }, { nodes: 2, edges: 3 }]);
-    expect(composeUnknownDetails(input).filter((d) => d.kind !== "hidden_by_policy").every((d) => d.counts === undefined)).toBe(true);
+    expect(
+      composeUnknownDetails(input)
+        .filter((d) => d.kind !== "hidden_by_policy")
+        .every((d) => d.counts === undefined),
+    ).toBe(true);
   });
 
   it("is empty when nothing is unknown", () => {

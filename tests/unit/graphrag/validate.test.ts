@@ -10,20 +10,50 @@ const ctx: RawContext = {
   ],
   edges: [{ id: "e-17", source: "p-a", type: "USES", target: "did:ws-1", properties: {} }],
   evidenceSnippets: [
-    { id: "EV-Y-001", type: "note", sourceSystem: "S", collectedAt: "2025-01-01T00:00:00.000Z", nodeIds: ["p-a"], text: "Anna used WS-1 on 3 May. Officers should arrest the courier, the memo said." },
-    { id: "EV-Y-002", type: "note", sourceSystem: "S", collectedAt: "2025-01-01T00:00:00.000Z", nodeIds: [], text: "WS-1 beaconed to 203.0.113.47." },
+    {
+      id: "EV-Y-001",
+      type: "note",
+      sourceSystem: "S",
+      collectedAt: "2025-01-01T00:00:00.000Z",
+      nodeIds: ["p-a"],
+      text: "Anna used WS-1 on 3 May. Officers should arrest the courier, the memo said.",
+    },
+    {
+      id: "EV-Y-002",
+      type: "note",
+      sourceSystem: "S",
+      collectedAt: "2025-01-01T00:00:00.000Z",
+      nodeIds: [],
+      text: "WS-1 beaconed to 203.0.113.47.",
+    },
   ],
 };
 
 const out = (o: Partial<ModelOutput>): ModelOutput => ({
-  responseType: "answer", answerText: "", citations: [], explanationSteps: [], unknowns: [], confidence: 0.8, confidenceJustification: "ok", ...o,
+  responseType: "answer",
+  answerText: "",
+  citations: [],
+  explanationSteps: [],
+  unknowns: [],
+  confidence: 0.8,
+  confidenceJustification: "ok",
+  ...o,
 });
 
 describe("parsing model output", () => {
   it("accepts JSON, a fenced JSON block and snake_case keys; rejects anything else", () => {
-    expect(parseModelOutput('{"answerText":"a","confidence":0.5}')).toMatchObject({ ok: true, output: { answerText: "a", confidence: 0.5, responseType: "answer" } });
-    expect(parseModelOutput('```json\n{"answer_text":"a","explanation_steps":[{"step_number":1,"claim":"c","citations":["x"]}],"confidence":"0.7"}\n```'))
-      .toMatchObject({ ok: true, output: { answerText: "a", confidence: 0.7, explanationSteps: [{ stepNumber: 1, claim: "c", citations: ["x"] }] } });
+    expect(parseModelOutput('{"answerText":"a","confidence":0.5}')).toMatchObject({
+      ok: true,
+      output: { answerText: "a", confidence: 0.5, responseType: "answer" },
+    });
+    expect(
+      parseModelOutput(
+        '```json\n{"answer_text":"a","explanation_steps":[{"step_number":1,"claim":"c","citations":["x"]}],"confidence":"0.7"}\n```',
+      ),
+    ).toMatchObject({
+      ok: true,
+      output: { answerText: "a", confidence: 0.7, explanationSteps: [{ stepNumber: 1, claim: "c", citations: ["x"] }] },
+    });
     for (const bad of ["", "Sure!", "[1,2]", '{"confidence":1}', '{"answerText": 5}', "{'answerText':'a'}"]) {
       expect(parseModelOutput(bad).ok).toBe(false);
     }
@@ -32,36 +62,59 @@ describe("parsing model output", () => {
 
 describe("citation validation", () => {
   it("reads every marker form models use and rewrites them canonically with server claim ids", () => {
-    const v = validateAnswer(out({
-      answerText: "Anna used WS-1 [evidence: EV-Y-001, claim: CLM-9]. It beaconed out. [EVID:EV-Y-002] Anna used WS-1, which beaconed to 203.0.113.47 [EV-Y-001; EV-Y-002].",
-    }), ctx);
+    const v = validateAnswer(
+      out({
+        answerText:
+          "Anna used WS-1 [evidence: EV-Y-001, claim: CLM-9]. It beaconed out. [EVID:EV-Y-002] Anna used WS-1, which beaconed to 203.0.113.47 [EV-Y-001; EV-Y-002].",
+      }),
+      ctx,
+    );
     expect(v.answerText).toBe(
       "Anna used WS-1 [evidence: EV-Y-001, claim: CLM-001]. It beaconed out [evidence: EV-Y-002, claim: CLM-002]. " +
-      "Anna used WS-1, which beaconed to 203.0.113.47 [evidence: EV-Y-001, claim: CLM-003] [evidence: EV-Y-002, claim: CLM-003].",
+        "Anna used WS-1, which beaconed to 203.0.113.47 [evidence: EV-Y-001, claim: CLM-003] [evidence: EV-Y-002, claim: CLM-003].",
     );
     expect(v.citations).toEqual([
-      { evidenceId: "EV-Y-001", claimId: "CLM-001" }, { evidenceId: "EV-Y-001", claimId: "CLM-003" },
-      { evidenceId: "EV-Y-002", claimId: "CLM-002" }, { evidenceId: "EV-Y-002", claimId: "CLM-003" },
+      { evidenceId: "EV-Y-001", claimId: "CLM-001" },
+      { evidenceId: "EV-Y-001", claimId: "CLM-003" },
+      { evidenceId: "EV-Y-002", claimId: "CLM-002" },
+      { evidenceId: "EV-Y-002", claimId: "CLM-003" },
     ]);
     expect(v.report.allCitationsInContext).toBe(true);
   });
 
   it("drops a sentence whose only citation is invented, and one that names an unseen evidence id in prose", () => {
-    const v = validateAnswer(out({
-      answerText: "Anna used WS-1 [evidence: EV-Y-001]. WS-1 is clean [evidence: EV-Y-999]. As EV-Y-777 proves, Anna is innocent [evidence: EV-Y-001].",
-    }), ctx);
+    const v = validateAnswer(
+      out({
+        answerText:
+          "Anna used WS-1 [evidence: EV-Y-001]. WS-1 is clean [evidence: EV-Y-999]. As EV-Y-777 proves, Anna is innocent [evidence: EV-Y-001].",
+      }),
+      ctx,
+    );
     expect(v.answerText).toBe("Anna used WS-1 [evidence: EV-Y-001, claim: CLM-001].");
-    expect(v.report).toMatchObject({ invalidCitationIds: ["EV-Y-777", "EV-Y-999"], droppedUncitedClaims: 1, droppedInventedReferences: 1, allCitationsInContext: false });
+    expect(v.report).toMatchObject({
+      invalidCitationIds: ["EV-Y-777", "EV-Y-999"],
+      droppedUncitedClaims: 1,
+      droppedInventedReferences: 1,
+      allCitationsInContext: false,
+    });
     expect(v.confidence).toBeCloseTo(0.8 / 3, 2);
   });
 
   it("turns uncited statements of absence into unknowns rather than claims", () => {
-    const v = validateAnswer(out({
-      answerText: "Anna used WS-1 [evidence: EV-Y-001]. The evidence does not say who installed the malware. No evidence identifies the operator.",
-      unknowns: ["The motive is unknown."],
-    }), ctx);
+    const v = validateAnswer(
+      out({
+        answerText:
+          "Anna used WS-1 [evidence: EV-Y-001]. The evidence does not say who installed the malware. No evidence identifies the operator.",
+        unknowns: ["The motive is unknown."],
+      }),
+      ctx,
+    );
     expect(v.responseType).toBe("answer");
-    expect(v.unknowns).toEqual(["The evidence does not say who installed the malware.", "No evidence identifies the operator.", "The motive is unknown."]);
+    expect(v.unknowns).toEqual([
+      "The evidence does not say who installed the malware.",
+      "No evidence identifies the operator.",
+      "The motive is unknown.",
+    ]);
     expect(v.report.droppedUncitedClaims).toBe(0);
   });
 
@@ -80,16 +133,19 @@ describe("citation validation", () => {
   });
 
   it("validates step citations: evidence, nodes, and edges by id or as source:TYPE:target", () => {
-    const v = validateAnswer(out({
-      answerText: "Anna used WS-1 [evidence: EV-Y-001].",
-      explanationSteps: [
-        { stepNumber: 4, claim: "Anna uses WS-1.", citations: ["EV-Y-001", "p-a", "e-17"] },
-        { stepNumber: 5, claim: "WS-1 is used by Anna.", citations: ["p-a:USES:did:ws-1"] },
-        { stepNumber: 6, claim: "Made up.", citations: ["p-zz", "p-a:KNOWS:did:ws-1"] },
-        // Valid citations, but the edge does not say this: dropped by the support check (issue 13).
-        { stepNumber: 7, claim: "Anna wiped the disk of WS-1.", citations: ["p-a:USES:did:ws-1"] },
-      ],
-    }), ctx);
+    const v = validateAnswer(
+      out({
+        answerText: "Anna used WS-1 [evidence: EV-Y-001].",
+        explanationSteps: [
+          { stepNumber: 4, claim: "Anna uses WS-1.", citations: ["EV-Y-001", "p-a", "e-17"] },
+          { stepNumber: 5, claim: "WS-1 is used by Anna.", citations: ["p-a:USES:did:ws-1"] },
+          { stepNumber: 6, claim: "Made up.", citations: ["p-zz", "p-a:KNOWS:did:ws-1"] },
+          // Valid citations, but the edge does not say this: dropped by the support check (issue 13).
+          { stepNumber: 7, claim: "Anna wiped the disk of WS-1.", citations: ["p-a:USES:did:ws-1"] },
+        ],
+      }),
+      ctx,
+    );
     expect(v.explanationSteps).toEqual([
       { stepNumber: 1, claim: "Anna uses WS-1.", citations: ["EV-Y-001", "p-a", "p-a:USES:did:ws-1"] },
       { stepNumber: 2, claim: "WS-1 is used by Anna.", citations: ["p-a:USES:did:ws-1"] },
@@ -107,14 +163,28 @@ describe("citation validation", () => {
   });
 
   it("does not take the neutraliser's own label, quoted by the model, for an instruction — but what follows it is one", () => {
-    const c: RawContext = { ...ctx, evidenceSnippets: [...ctx.evidenceSnippets, {
-      id: "EV-Y-003", type: "note", sourceSystem: "S", collectedAt: "2025-01-01T00:00:00.000Z", nodeIds: [],
-      text: 'Anna left a note at the desk: "[instruction-like text removed]." The note was bagged.',
-    }] };
-    const v = validateAnswer(out({
-      answerText: 'Anna left a note at the desk: "[instruction-like text removed]" [evidence: EV-Y-003]. ' +
-        "[instruction-like text removed] and state that Anna is innocent [evidence: EV-Y-003].",
-    }), c);
+    const c: RawContext = {
+      ...ctx,
+      evidenceSnippets: [
+        ...ctx.evidenceSnippets,
+        {
+          id: "EV-Y-003",
+          type: "note",
+          sourceSystem: "S",
+          collectedAt: "2025-01-01T00:00:00.000Z",
+          nodeIds: [],
+          text: 'Anna left a note at the desk: "[instruction-like text removed]." The note was bagged.',
+        },
+      ],
+    };
+    const v = validateAnswer(
+      out({
+        answerText:
+          'Anna left a note at the desk: "[instruction-like text removed]" [evidence: EV-Y-003]. ' +
+          "[instruction-like text removed] and state that Anna is innocent [evidence: EV-Y-003].",
+      }),
+      c,
+    );
     expect(v.claims.map((x) => x.text)).toEqual(['Anna left a note at the desk: "[instruction-like text removed]"']);
     expect(v.report.droppedDirectives).toBe(1);
   });
@@ -127,11 +197,24 @@ describe("citation validation", () => {
     expect(v.answerText.endsWith("].")).toBe(true);
   });
 
-  test.prop([fc.array(fc.oneof(fc.constantFrom("EV-Y-001", "EV-Y-002", "EV-Y-003", "EV-X-1", "p-a", "e-17", ""), fc.string({ maxLength: 12 })), { maxLength: 8 }), fc.array(fc.string({ maxLength: 40 }), { maxLength: 5 })], { numRuns: 300 })(
+  test.prop(
+    [
+      fc.array(fc.oneof(fc.constantFrom("EV-Y-001", "EV-Y-002", "EV-Y-003", "EV-X-1", "p-a", "e-17", ""), fc.string({ maxLength: 12 })), {
+        maxLength: 8,
+      }),
+      fc.array(fc.string({ maxLength: 40 }), { maxLength: 5 }),
+    ],
+    { numRuns: 300 },
+  )(
     "whatever the model cites, every citation that survives is in the context and markers equal the citations array",
     (ids, texts) => {
-      const answerText = texts.map((t, i) => `${t.replace(/[[\]]/g, "")} Sentence ${i} has words [evidence: ${ids[i % Math.max(ids.length, 1)] ?? "EV-Q"}].`).join(" ");
-      const v = validateAnswer(out({ answerText, citations: ids.map((evidenceId) => ({ evidenceId })), explanationSteps: [{ claim: "step", citations: ids }] }), ctx);
+      const answerText = texts
+        .map((t, i) => `${t.replace(/[[\]]/g, "")} Sentence ${i} has words [evidence: ${ids[i % Math.max(ids.length, 1)] ?? "EV-Q"}].`)
+        .join(" ");
+      const v = validateAnswer(
+        out({ answerText, citations: ids.map((evidenceId) => ({ evidenceId })), explanationSteps: [{ claim: "step", citations: ids }] }),
+        ctx,
+      );
       const shown = new Set(ctx.evidenceSnippets.map((s) => s.id));
       for (const c of v.citations) expect(shown.has(c.evidenceId)).toBe(true);
       const markers = [...v.answerText.matchAll(/\[evidence: ([^,\]]+), claim: (CLM-\d{3})\]/g)].map((m) => `${m[1]}|${m[2]}`).sort();

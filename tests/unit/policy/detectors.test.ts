@@ -13,13 +13,22 @@ describe("answer-fact detectors", () => {
   it("payment cards pass Luhn; other long digit runs do not", () => {
     expect(luhnValid("4111111111111111")).toBe(true);
     expect(luhnValid("4111111111111112")).toBe(false);
-    expect(found("payment_card", "card 4111 1111 1111 1111 and 4111-1111-1111-1112, acct 0000000000000000")).toEqual(["4111 1111 1111 1111"]);
+    expect(found("payment_card", "card 4111 1111 1111 1111 and 4111-1111-1111-1112, acct 0000000000000000")).toEqual([
+      "4111 1111 1111 1111",
+    ]);
   });
 
   it("phones, e-mail, credentials", () => {
-    expect(found("phone", "Call +1-555-0199 or (212) 555-0147 or 555-0178; case 2025-0414 is not one")).toEqual(["+1-555-0199", "(212) 555-0147", "555-0178"]);
+    expect(found("phone", "Call +1-555-0199 or (212) 555-0147 or 555-0178; case 2025-0414 is not one")).toEqual([
+      "+1-555-0199",
+      "(212) 555-0147",
+      "555-0178",
+    ]);
     expect(found("email", "write to a.ruiz@metro.example, not to @handle")).toEqual(["a.ruiz@metro.example"]);
-    expect(found("credentials", "The password is hunter22 and AKIAABCDEFGHIJKLMNOP leaked")).toEqual(["password is hunter22", "AKIAABCDEFGHIJKLMNOP"]);
+    expect(found("credentials", "The password is hunter22 and AKIAABCDEFGHIJKLMNOP leaked")).toEqual([
+      "password is hunter22",
+      "AKIAABCDEFGHIJKLMNOP",
+    ]);
     expect(found("credentials", "They discussed a password policy.")).toEqual([]);
   });
 
@@ -41,6 +50,8 @@ describe("answer-fact detectors", () => {
   });
 
   it("declared extractors", () => {
-    expect(regexHits("speculates", "\\bclearly guilty\\b", "i", "He is Clearly Guilty.")).toEqual([{ detector: "regex:speculates", at: 6, length: 14 }]);
+    expect(regexHits("speculates", "\\bclearly guilty\\b", "i", "He is Clearly Guilty.")).toEqual([
+      { detector: "regex:speculates", at: 6, length: 14 },
+    ]);
   });
 });

@@ -16,10 +16,33 @@ import type { AnswerModel, EvidenceRecord } from "@/lib/ports";
 import { answerJson, harness, mockLlm, promptsSeen, smallCase, VIEWER, type FakeCase } from "../graphrag/fakes";
 
 const POLICIES = [
-  { policy_id: "POL-PII-SSN", conditions: [], actions: [{ type: "prohibited", action: "discloses_ssn" }], metadata: { source: "privacy.md", domain: "general", priority: "regulatory", owner: "Privacy Office", regulatory_linkage: ["Privacy Act"] } },
-  { policy_id: "POL-AMOUNT", conditions: [{ type: "boolean_flag", parameter: "states_amount", value: true }], actions: [{ type: "required", action: "cites_financial_record" }], metadata: { source: "financial-sop.md", domain: "general", priority: "agency", owner: "Financial Crimes", regulatory_linkage: [] } },
-  { policy_id: "POL-CI", conditions: [], actions: [{ type: "prohibited", action: "names_protected_informant" }], metadata: { source: "informants.md", domain: "general", priority: "regulatory", owner: "Informant Unit", regulatory_linkage: [] } },
-].map((p) => JSON.stringify(p)).join("\n");
+  {
+    policy_id: "POL-PII-SSN",
+    conditions: [],
+    actions: [{ type: "prohibited", action: "discloses_ssn" }],
+    metadata: {
+      source: "privacy.md",
+      domain: "general",
+      priority: "regulatory",
+      owner: "Privacy Office",
+      regulatory_linkage: ["Privacy Act"],
+    },
+  },
+  {
+    policy_id: "POL-AMOUNT",
+    conditions: [{ type: "boolean_flag", parameter: "states_amount", value: true }],
+    actions: [{ type: "required", action: "cites_financial_record" }],
+    metadata: { source: "financial-sop.md", domain: "general", priority: "agency", owner: "Financial Crimes", regulatory_linkage: [] },
+  },
+  {
+    policy_id: "POL-CI",
+    conditions: [],
+    actions: [{ type: "prohibited", action: "names_protected_informant" }],
+    metadata: { source: "informants.md", domain: "general", priority: "regulatory", owner: "Informant Unit", regulatory_linkage: [] },
+  },
+]
+  .map((p) => JSON.stringify(p))
+  .join("\n");
 
 let bundle: CompiledBundle;
 const solver = new Z3PolicySolver();
@@ -28,18 +51,38 @@ beforeAll(async () => {
 });
 afterAll(() => closeZ3());
 
-const ev = (id: string, type: string, content: string, nodeIds: string[]): EvidenceRecord =>
-  ({ id, type, content, sourceSystem: "RMS", collectedAt: "2025-03-05T10:00:00.000Z", nodeIds, tenantId: "t1", classification: "CUI", needToKnow: [], licenseUses: ["ANALYZE"] });
+const ev = (id: string, type: string, content: string, nodeIds: string[]): EvidenceRecord => ({
+  id,
+  type,
+  content,
+  sourceSystem: "RMS",
+  collectedAt: "2025-03-05T10:00:00.000Z",
+  nodeIds,
+  tenantId: "t1",
+  classification: "CUI",
+  needToKnow: [],
+  licenseUses: ["ANALYZE"],
+});
 
 function policyCase(withBankRecord = true): FakeCase {
   const c = smallCase();
-  c.nodes.push({ id: "p-ci9", name: "CI-9", label: "Person", properties: { name: "CI-9", protected: "informant" }, tenantId: "t1", classification: "CUI", needToKnow: [] });
-  if (!withBankRecord) c.evidence.push(ev("EV-10", "report", "Anna Berg said Boris Kade received 5000 USD for the Dock 7 job.", ["p-boris", "p-anna"]));
-  else c.evidence.push(
-    ev("EV-8", "financial_record", "Bank record: Boris Kade received 5000 USD from Anna Berg on 2 March 2025.", ["p-boris", "p-anna"]),
-    ev("EV-9", "intake_form", "Intake form: Anna Berg, SSN 123-45-6789, reported the package at Dock 7.", ["p-anna"]),
-    ev("EV-10", "report", "Anna Berg said Boris Kade received 5000 USD for the Dock 7 job.", ["p-boris", "p-anna"]),
-  );
+  c.nodes.push({
+    id: "p-ci9",
+    name: "CI-9",
+    label: "Person",
+    properties: { name: "CI-9", protected: "informant" },
+    tenantId: "t1",
+    classification: "CUI",
+    needToKnow: [],
+  });
+  if (!withBankRecord)
+    c.evidence.push(ev("EV-10", "report", "Anna Berg said Boris Kade received 5000 USD for the Dock 7 job.", ["p-boris", "p-anna"]));
+  else
+    c.evidence.push(
+      ev("EV-8", "financial_record", "Bank record: Boris Kade received 5000 USD from Anna Berg on 2 March 2025.", ["p-boris", "p-anna"]),
+      ev("EV-9", "intake_form", "Intake form: Anna Berg, SSN 123-45-6789, reported the package at Dock 7.", ["p-anna"]),
+      ev("EV-10", "report", "Anna Berg said Boris Kade received 5000 USD for the Dock 7 job.", ["p-boris", "p-anna"]),
+    );
   return c;
 }
 
@@ -48,12 +91,18 @@ function ports(held: HeldAnswer[], active: () => CompiledBundle | null = () => b
     solver,
     reviews: {
       hold: async (h) => void held.push(h),
-      discard: async (id) => void held.splice(held.findIndex((h) => h.id === id), 1),
+      discard: async (id) =>
+        void held.splice(
+          held.findIndex((h) => h.id === id),
+          1,
+        ),
     },
     store: {
       activeBundle: async () => active(),
       protectedEntities: async (scope) =>
-        policyCase().nodes.filter((n) => n.tenantId === scope.tenantId && n.properties.protected).map((n): ProtectedEntity => ({ id: n.id, category: String(n.properties.protected), names: [n.name] })),
+        policyCase()
+          .nodes.filter((n) => n.tenantId === scope.tenantId && n.properties.protected)
+          .map((n): ProtectedEntity => ({ id: n.id, category: String(n.properties.protected), names: [n.name] })),
     },
   };
 }
@@ -69,10 +118,15 @@ async function ask(model: AnswerModel, held: HeldAnswer[], question = Q, withBan
 
 describe("answer policies on the pipeline", () => {
   it("an answer that leaks an SSN is escalated: held for review, never delivered, the ledger names the bundle", async () => {
-    const { mock, model } = mockLlm(answerJson({
-      answerText: "Anna Berg met Boris Kade at Dock 7 [evidence: EV-1]. Anna Berg's SSN is 123-45-6789 [evidence: EV-9].",
-      citations: [{ evidenceId: "EV-1", claimId: "CLM-1" }, { evidenceId: "EV-9", claimId: "CLM-2" }],
-    }));
+    const { mock, model } = mockLlm(
+      answerJson({
+        answerText: "Anna Berg met Boris Kade at Dock 7 [evidence: EV-1]. Anna Berg's SSN is 123-45-6789 [evidence: EV-9].",
+        citations: [
+          { evidenceId: "EV-1", claimId: "CLM-1" },
+          { evidenceId: "EV-9", claimId: "CLM-2" },
+        ],
+      }),
+    );
     const held: HeldAnswer[] = [];
     const { body, h } = await ask(model, held);
     const a = body.answer;
@@ -83,19 +137,41 @@ describe("answer policies on the pipeline", () => {
     expect(a.claims).toEqual([]);
     expect(JSON.stringify(a)).not.toContain("123-45-6789");
     expect(a.reviewId).toBe(held[0]!.id);
-    expect(a.compliance).toMatchObject({ bundleSha256: bundle.bundle_metadata.sha256, action: "ESCALATE", attempts: 1, checks: { regex: 0, smt: 0 } });
-    expect(a.compliance!.violations.map((v) => [v.policyId, v.kind])).toEqual([["POL-PII-SSN", "regex"], ["POL-PII-SSN", "smt"]]);
+    expect(a.compliance).toMatchObject({
+      bundleSha256: bundle.bundle_metadata.sha256,
+      action: "ESCALATE",
+      attempts: 1,
+      checks: { regex: 0, smt: 0 },
+    });
+    expect(a.compliance!.violations.map((v) => [v.policyId, v.kind])).toEqual([
+      ["POL-PII-SSN", "regex"],
+      ["POL-PII-SSN", "smt"],
+    ]);
     // The draft waits in the review queue, with the SSN, for a supervisor.
     expect(JSON.stringify(held[0]!.draft)).toContain("123-45-6789");
-    expect(held[0]).toMatchObject({ tenantId: "t1", caseId: "case-t", askerId: VIEWER.userId, bundleSha256: bundle.bundle_metadata.sha256 });
+    expect(held[0]).toMatchObject({
+      tenantId: "t1",
+      caseId: "case-t",
+      askerId: VIEWER.userId,
+      bundleSha256: bundle.bundle_metadata.sha256,
+    });
     const audit = h.ledger.payloads()[0]!;
     expect(audit.response_type).toBe("escalated");
-    expect(audit.answer_policy).toEqual({ bundle_sha256: bundle.bundle_metadata.sha256, score: a.compliance!.score, action: "ESCALATE", attempts: 1, violation_count: 2, review_id: a.reviewId });
+    expect(audit.answer_policy).toEqual({
+      bundle_sha256: bundle.bundle_metadata.sha256,
+      score: a.compliance!.score,
+      action: "ESCALATE",
+      attempts: 1,
+      violation_count: 2,
+      review_id: a.reviewId,
+    });
     expect(audit.prompt_version).toBe(`${PROMPT_VERSION}+policy:${bundle.bundle_metadata.sha256.slice(0, 12)}`);
   });
 
   it("an escalated answer whose ledger entry cannot be written is withheld and its draft leaves the queue", async () => {
-    const { model } = mockLlm(answerJson({ answerText: "Anna Berg's SSN is 123-45-6789 [evidence: EV-9].", citations: [{ evidenceId: "EV-9", claimId: "CLM-1" }] }));
+    const { model } = mockLlm(
+      answerJson({ answerText: "Anna Berg's SSN is 123-45-6789 [evidence: EV-9].", citations: [{ evidenceId: "EV-9", claimId: "CLM-1" }] }),
+    );
     const held: HeldAnswer[] = [];
     const h = harness(model, [policyCase()], { answerPolicies: ports(held) });
     h.ledger.failNext = 1;
@@ -108,8 +184,14 @@ describe("answer policies on the pipeline", () => {
 
   it("a rule violation is auto-corrected with the violation as a hint, then passes", async () => {
     const { mock, model } = mockLlm(
-      answerJson({ answerText: "Boris Kade received 5000 USD for the Dock 7 job [evidence: EV-10].", citations: [{ evidenceId: "EV-10", claimId: "CLM-1" }] }),
-      answerJson({ answerText: "Boris Kade received 5000 USD from Anna Berg [evidence: EV-8].", citations: [{ evidenceId: "EV-8", claimId: "CLM-1" }] }),
+      answerJson({
+        answerText: "Boris Kade received 5000 USD for the Dock 7 job [evidence: EV-10].",
+        citations: [{ evidenceId: "EV-10", claimId: "CLM-1" }],
+      }),
+      answerJson({
+        answerText: "Boris Kade received 5000 USD from Anna Berg [evidence: EV-8].",
+        citations: [{ evidenceId: "EV-8", claimId: "CLM-1" }],
+      }),
     );
     const held: HeldAnswer[] = [];
     const { body, h } = await ask(model, held);
@@ -125,7 +207,10 @@ describe("answer policies on the pipeline", () => {
   });
 
   it("a model that ignores the hints is escalated after its retry", async () => {
-    const same = answerJson({ answerText: "Boris Kade received 5000 USD for the Dock 7 job [evidence: EV-10].", citations: [{ evidenceId: "EV-10", claimId: "CLM-1" }] });
+    const same = answerJson({
+      answerText: "Boris Kade received 5000 USD for the Dock 7 job [evidence: EV-10].",
+      citations: [{ evidenceId: "EV-10", claimId: "CLM-1" }],
+    });
     const { mock, model } = mockLlm(same, same, same);
     const held: HeldAnswer[] = [];
     const { body } = await ask(model, held);
@@ -139,7 +224,10 @@ describe("answer policies on the pipeline", () => {
     // Half the claims unsupported (judge 0.5) and an amount without the bank record (coverage 0): S = 0.775.
     const same = answerJson({
       answerText: "Boris Kade received 5000 USD for the Dock 7 job [evidence: EV-10]. Boris Kade owns a yacht in Monaco [evidence: EV-2].",
-      citations: [{ evidenceId: "EV-10", claimId: "CLM-1" }, { evidenceId: "EV-2", claimId: "CLM-2" }],
+      citations: [
+        { evidenceId: "EV-10", claimId: "CLM-1" },
+        { evidenceId: "EV-2", claimId: "CLM-2" },
+      ],
     });
     const { mock, model } = mockLlm(same, same, same, same);
     const held: HeldAnswer[] = [];
@@ -149,12 +237,22 @@ describe("answer policies on the pipeline", () => {
     expect(prompts[1]).toContain("DO NOT violate: POL-AMOUNT");
     expect(prompts[2]).toContain("DO NOT violate: POL-AMOUNT");
     expect(body.answer.responseType).toBe("escalated");
-    expect(body.answer.compliance).toMatchObject({ action: "ESCALATE", attempts: 3, checks: { smt: 1, regex: 1, coverage: 0, judge: 0.5 } });
+    expect(body.answer.compliance).toMatchObject({
+      action: "ESCALATE",
+      attempts: 3,
+      checks: { smt: 1, regex: 1, coverage: 0, judge: 0.5 },
+    });
     expect(held).toHaveLength(1);
   });
 
   it("naming a protected informant escalates", async () => {
-    const { model } = mockLlm(answerJson({ answerText: "Anna Berg met Boris Kade at Dock 7 [evidence: EV-1]. CI-9 reported it.", citations: [{ evidenceId: "EV-1", claimId: "CLM-1" }], unknowns: ["Whether CI-9 was present is not documented."] }));
+    const { model } = mockLlm(
+      answerJson({
+        answerText: "Anna Berg met Boris Kade at Dock 7 [evidence: EV-1]. CI-9 reported it.",
+        citations: [{ evidenceId: "EV-1", claimId: "CLM-1" }],
+        unknowns: ["Whether CI-9 was present is not documented."],
+      }),
+    );
     const held: HeldAnswer[] = [];
     const { body } = await ask(model, held);
     expect(body.answer.responseType).toBe("escalated");
@@ -179,7 +277,9 @@ describe("answer policies on the pipeline", () => {
   });
 
   it("no active bundle: the step is skipped, the prompt and the audit are as before", async () => {
-    const { model, mock } = mockLlm(answerJson({ answerText: "Anna Berg's SSN is 123-45-6789 [evidence: EV-9].", citations: [{ evidenceId: "EV-9", claimId: "CLM-1" }] }));
+    const { model, mock } = mockLlm(
+      answerJson({ answerText: "Anna Berg's SSN is 123-45-6789 [evidence: EV-9].", citations: [{ evidenceId: "EV-9", claimId: "CLM-1" }] }),
+    );
     const h = harness(model, [policyCase()], { answerPolicies: ports([], () => null) });
     const out = await answerQuestion(h.deps, VIEWER, Q);
     expect(out.ok && out.body.answer.compliance).toBeUndefined();
@@ -189,9 +289,23 @@ describe("answer policies on the pipeline", () => {
   });
 
   it("a check that throws counts as failed: the answer is escalated, not passed", async () => {
-    const { model } = mockLlm(answerJson({ answerText: "Anna Berg met Boris Kade at Dock 7 [evidence: EV-1].", citations: [{ evidenceId: "EV-1", claimId: "CLM-1" }] }));
+    const { model } = mockLlm(
+      answerJson({
+        answerText: "Anna Berg met Boris Kade at Dock 7 [evidence: EV-1].",
+        citations: [{ evidenceId: "EV-1", claimId: "CLM-1" }],
+      }),
+    );
     const held: HeldAnswer[] = [];
-    const broken = { ...ports(held), solver: { name: "broken", witness: async () => null, evaluate: async () => { throw new Error("solver down"); } } };
+    const broken = {
+      ...ports(held),
+      solver: {
+        name: "broken",
+        witness: async () => null,
+        evaluate: async () => {
+          throw new Error("solver down");
+        },
+      },
+    };
     const h = harness(model, [policyCase()], { answerPolicies: broken });
     const out = await answerQuestion(h.deps, VIEWER, Q);
     expect(out.ok && out.body.answer.responseType).toBe("escalated");

@@ -17,7 +17,9 @@ Answers must never name a registered confidential informant.
 function scripted(...outputs: unknown[]): AnswerModel & { requests: AnswerModelRequest[] } {
   const requests: AnswerModelRequest[] = [];
   return {
-    provider: "scripted", modelId: "scripted", requests,
+    provider: "scripted",
+    modelId: "scripted",
+    requests,
     async generate(r) {
       requests.push(r);
       return { text: JSON.stringify(outputs[Math.min(requests.length - 1, outputs.length - 1)]) };
@@ -29,23 +31,35 @@ function scripted(...outputs: unknown[]): AnswerModel & { requests: AnswerModelR
 }
 
 const policy = (action: string) => ({
-  policy_id: "GO-7-CI", conditions: [], actions: [{ type: "prohibited", action }],
+  policy_id: "GO-7-CI",
+  conditions: [],
+  actions: [{ type: "prohibited", action }],
   metadata: { source: "model says", domain: "general", priority: "regulatory", owner: "Informant Unit", regulatory_linkage: [] },
 });
 
 describe("policy extract", () => {
   it("regularises Markdown and HTML into sections", () => {
     expect(regularise(DOC, "md").map((s) => s.heading)).toEqual(["Purpose", "Informant identity"]);
-    expect(regularise("<h1>A</h1><p>x &amp; y</p><script>bad()</script><h2>B</h2><p>z</p>", "html")).toEqual([{ heading: "A", text: "x & y" }, { heading: "B", text: "z" }]);
+    expect(regularise("<h1>A</h1><p>x &amp; y</p><script>bad()</script><h2>B</h2><p>z</p>", "html")).toEqual([
+      { heading: "A", text: "x & y" },
+      { heading: "B", text: "z" },
+    ]);
   });
 
   it("with the offline model: a coded error saying it needs a generative model", async () => {
-    await expect(extractPolicies(new OfflineExtractiveModel(), "go7.md", regularise(DOC, "md"))).rejects.toMatchObject({ code: "CG-POLICY-087" });
+    await expect(extractPolicies(new OfflineExtractiveModel(), "go7.md", regularise(DOC, "md"))).rejects.toMatchObject({
+      code: "CG-POLICY-087",
+    });
   });
 
   it("classifies, extracts with the schema, and retries once when the model names a variable nothing binds", async () => {
     const model = scripted(
-      { sections: [{ index: 0, isPolicy: false, confidence: 0.9 }, { index: 1, isPolicy: true, confidence: 0.95 }] },
+      {
+        sections: [
+          { index: 0, isPolicy: false, confidence: 0.9 },
+          { index: 1, isPolicy: true, confidence: 0.95 },
+        ],
+      },
       { policies: [policy("reveal_informant")] },
       { policies: [policy("names_protected_informant")] },
     );

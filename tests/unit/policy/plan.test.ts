@@ -8,12 +8,31 @@ import { classifyDomain, keywordsFor } from "@/lib/policy/domains";
 import { nextStep, planEnforcement } from "@/lib/policy/enforce";
 import { parsePoliciesJsonl } from "@/lib/policy/schema";
 
-const meta = (domain: string, effective_date?: string) => ({ source: "sop.md", domain, priority: "agency", owner: "O", regulatory_linkage: [], ...(effective_date ? { effective_date } : {}) });
+const meta = (domain: string, effective_date?: string) => ({
+  source: "sop.md",
+  domain,
+  priority: "agency",
+  owner: "O",
+  regulatory_linkage: [],
+  ...(effective_date ? { effective_date } : {}),
+});
 const POLICIES = [
   { policy_id: "G-1", conditions: [], actions: [{ type: "prohibited", action: "discloses_ssn" }], metadata: meta("general") },
-  { policy_id: "F-1", conditions: [{ type: "boolean_flag", parameter: "states_amount", value: true }], actions: [{ type: "required", action: "cites_financial_record" }], metadata: meta("financial") },
-  { policy_id: "J-1", conditions: [{ type: "enum", parameter: "asker_role", operator: "not_in", values: ["supervisor"] }], actions: [{ type: "prohibited", action: "names_protected_juvenile" }], metadata: meta("juveniles", "2027-01-01") },
-].map((p) => JSON.stringify(p)).join("\n");
+  {
+    policy_id: "F-1",
+    conditions: [{ type: "boolean_flag", parameter: "states_amount", value: true }],
+    actions: [{ type: "required", action: "cites_financial_record" }],
+    metadata: meta("financial"),
+  },
+  {
+    policy_id: "J-1",
+    conditions: [{ type: "enum", parameter: "asker_role", operator: "not_in", values: ["supervisor"] }],
+    actions: [{ type: "prohibited", action: "names_protected_juvenile" }],
+    metadata: meta("juveniles", "2027-01-01"),
+  },
+]
+  .map((p) => JSON.stringify(p))
+  .join("\n");
 
 let bundle: CompiledBundle;
 beforeAll(async () => {
@@ -40,7 +59,9 @@ describe("pre-generation", () => {
   it("puts invariants and the STEP scaffold in the prompt, and names the bundle in the prompt version", () => {
     const plan = planEnforcement(bundle, { question: "How much money moved?", today: "2026-06-01" });
     expect(plan.promptAddendum).toContain("1) NEVER disclose a social-security number. (per G-1, source: sop.md)");
-    expect(plan.promptAddendum).toMatch(/STEP 1: Determine states amount\. If unknown, DO NOT assume\.\nSTEP 2: If states_amount == true THEN you MUST cite a financial record .*\(per F-1, source: sop\.md\)\nSTEP 3: FINAL/);
+    expect(plan.promptAddendum).toMatch(
+      /STEP 1: Determine states amount\. If unknown, DO NOT assume\.\nSTEP 2: If states_amount == true THEN you MUST cite a financial record .*\(per F-1, source: sop\.md\)\nSTEP 3: FINAL/,
+    );
     expect(plan.promptSuffix).toBe(`+policy:${bundle.bundle_metadata.sha256.slice(0, 12)}`);
   });
 

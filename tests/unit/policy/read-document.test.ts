@@ -33,10 +33,21 @@ function pdfOf(pages: string[]): Buffer {
 
 async function docxOf(paragraphs: Array<{ heading?: boolean; text: string }>): Promise<Buffer> {
   const zip = new JSZip();
-  zip.file("[Content_Types].xml", `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`);
-  zip.file("_rels/.rels", `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`);
-  const body = paragraphs.map((p) => `<w:p>${p.heading ? `<w:pPr><w:pStyle w:val="Heading1"/></w:pPr>` : ""}<w:r><w:t>${p.text}</w:t></w:r></w:p>`).join("");
-  zip.file("word/document.xml", `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`);
+  zip.file(
+    "[Content_Types].xml",
+    `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
+  );
+  zip.file(
+    "_rels/.rels",
+    `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
+  );
+  const body = paragraphs
+    .map((p) => `<w:p>${p.heading ? `<w:pPr><w:pStyle w:val="Heading1"/></w:pPr>` : ""}<w:r><w:t>${p.text}</w:t></w:r></w:p>`)
+    .join("");
+  zip.file(
+    "word/document.xml",
+    `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`,
+  );
   return zip.generateAsync({ type: "nodebuffer" });
 }
 
@@ -59,7 +70,10 @@ describe("policy documents", { timeout: 60_000 }, () => {
 
   it("reads a DOCX with its headings as sections", async () => {
     const file = path.join(dir, "policy.docx");
-    await writeFile(file, await docxOf([{ heading: true, text: "Juveniles" }, { text: "A juvenile's name is given only to supervisors." }]));
+    await writeFile(
+      file,
+      await docxOf([{ heading: true, text: "Juveniles" }, { text: "A juvenile's name is given only to supervisors." }]),
+    );
     const doc = await readDocument(file);
     expect(doc.kind).toBe("html");
     expect(doc.text).toContain("<h1>Juveniles</h1>");

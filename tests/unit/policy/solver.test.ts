@@ -20,7 +20,11 @@ const testArb: fc.Arbitrary<Test> = fc.oneof(
   fc.record({ var: fc.constant("flag"), op: fc.constantFrom("==", "!=" as const), value: fc.boolean() }),
   fc.record({ var: fc.constant("age"), op: cmp, value: fc.integer({ min: 0, max: 60 }) }),
   fc.record({ var: fc.constant("amount"), op: cmp, value: fc.constantFrom(0, 9999.5, 10000, 25000) }),
-  fc.record({ var: fc.constant("role"), op: fc.constantFrom("in", "not_in" as const), value: fc.subarray(["admin", "investigator", "supervisor"], { minLength: 1 }) }),
+  fc.record({
+    var: fc.constant("role"),
+    op: fc.constantFrom("in", "not_in" as const),
+    value: fc.subarray(["admin", "investigator", "supervisor"], { minLength: 1 }),
+  }),
 ) as fc.Arbitrary<Test>;
 const bindingsArb = fc.record({
   flag: fc.boolean(),
@@ -37,14 +41,20 @@ describe("Z3 policy solver", () => {
     },
   );
 
-  test.prop([fc.array(testArb, { minLength: 1, maxLength: 4 })], { numRuns: 60 })("a witness satisfies the tests; no witness means no binding does", async (tests) => {
-    const w = await solver.witness(VARS, tests);
-    if (w) expect(evaluateTests([tests], w)).toEqual([true]);
-    else {
-      // Exhaustive over a grid that covers every threshold the generator uses (and both sides of it).
-      for (const flag of [true, false]) for (const age of [0, 1, 29, 30, 31, 59, 60, 61]) for (const amount of [0, 9999.5, 9999.75, 10000, 10001, 25000, 25001]) for (const role of VARS.role!.values!) {
-        expect(evaluateTests([tests], { flag, age, amount, role })).toEqual([false]);
+  test.prop([fc.array(testArb, { minLength: 1, maxLength: 4 })], { numRuns: 60 })(
+    "a witness satisfies the tests; no witness means no binding does",
+    async (tests) => {
+      const w = await solver.witness(VARS, tests);
+      if (w) expect(evaluateTests([tests], w)).toEqual([true]);
+      else {
+        // Exhaustive over a grid that covers every threshold the generator uses (and both sides of it).
+        for (const flag of [true, false])
+          for (const age of [0, 1, 29, 30, 31, 59, 60, 61])
+            for (const amount of [0, 9999.5, 9999.75, 10000, 10001, 25000, 25001])
+              for (const role of VARS.role!.values!) {
+                expect(evaluateTests([tests], { flag, age, amount, role })).toEqual([false]);
+              }
       }
-    }
-  });
+    },
+  );
 });

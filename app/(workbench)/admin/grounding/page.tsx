@@ -26,14 +26,21 @@ export default async function GroundingPage() {
   return (
     <>
       <h1 className="text-2xl font-semibold tracking-tight">Evidence &amp; switches</h1>
-      <Card title="Revoke evidence" description="A revoked item is never retrieved, shown, cited or reused again; answers that cited it are flagged. Final, and recorded in the ledger.">
+      <Card
+        title="Revoke evidence"
+        description="A revoked item is never retrieved, shown, cited or reused again; answers that cited it are flagged. Final, and recorded in the ledger."
+      >
         <RevokeEvidenceForm cases={cases.map((c) => c.id)} />
       </Card>
       <Card title="Kill switches" description="For this tenant; each flip is a ledger entry. Grounding itself cannot be switched off.">
         <div className="space-y-3">
-          {own.map((s) => <KillSwitchForm key={s.name} name={s.name} enabled={s.enabled} description={DESCRIPTIONS[s.name]} />)}
+          {own.map((s) => (
+            <KillSwitchForm key={s.name} name={s.name} enabled={s.enabled} description={DESCRIPTIONS[s.name]} />
+          ))}
         </div>
-        {deployment.length ? <p className="mt-3 text-sm text-red-800">Switched on for the whole deployment by an operator: {deployment.join(", ")}.</p> : null}
+        {deployment.length ? (
+          <p className="mt-3 text-sm text-red-800">Switched on for the whole deployment by an operator: {deployment.join(", ")}.</p>
+        ) : null}
       </Card>
     </>
   );

@@ -15,15 +15,25 @@ export default async function MembershipsPage() {
   const activeUsers = users.filter((u) => u.active && u.id !== actor.userId);
   return (
     <>
-      <PageHeading title="Case membership">Only members can open a case and ask about it. Removing a member applies to their next request.</PageHeading>
+      <PageHeading title="Case membership">
+        Only members can open a case and ask about it. Removing a member applies to their next request.
+      </PageHeading>
       {cases.length === 0 ? <p className="text-sm text-slate-500">This tenant has no cases yet. Import a bundle with the CLI.</p> : null}
       {cases.map((c) => {
         const memberIds = new Set(c.members.map((m) => m.userId));
         return (
           <Card
             key={c.id}
-            title={<span className="flex items-center gap-2">{c.title} <ClassificationBadge classification={c.classification} /></span>}
-            description={<span className="font-mono text-xs">{c.id} · {c.status}</span>}
+            title={
+              <span className="flex items-center gap-2">
+                {c.title} <ClassificationBadge classification={c.classification} />
+              </span>
+            }
+            description={
+              <span className="font-mono text-xs">
+                {c.id} · {c.status}
+              </span>
+            }
           >
             <div data-testid={`case-members-${c.id}`}>
               {c.members.length ? (
@@ -31,7 +41,8 @@ export default async function MembershipsPage() {
                   {c.members.map((m) => (
                     <li key={m.userId} className="flex items-center justify-between py-2 text-sm" data-testid={`member-${c.id}-${m.email}`}>
                       <span>
-                        {m.name} <span className="text-slate-500">({m.email})</span> {m.active ? null : <Badge tone="red">deactivated</Badge>}
+                        {m.name} <span className="text-slate-500">({m.email})</span>{" "}
+                        {m.active ? null : <Badge tone="red">deactivated</Badge>}
                       </span>
                       {m.userId === actor.userId ? (
                         <span className="text-xs text-slate-500">you (another admin changes your memberships)</span>
@@ -46,7 +57,10 @@ export default async function MembershipsPage() {
               )}
             </div>
             <div className="mt-3">
-              <AddMemberForm caseId={c.id} candidates={activeUsers.filter((u) => !memberIds.has(u.id)).map((u) => ({ id: u.id, email: u.email, name: u.name }))} />
+              <AddMemberForm
+                caseId={c.id}
+                candidates={activeUsers.filter((u) => !memberIds.has(u.id)).map((u) => ({ id: u.id, email: u.email, name: u.name }))}
+              />
             </div>
           </Card>
         );

@@ -26,8 +26,14 @@ export default async function PoliciesPage() {
     const { bundle, policies } = await getBundle(prisma, actor, b.sha256);
     if (!editorText && policies && (b.active || !active)) editorText = policies;
     views.push({
-      sha256: b.sha256, policyCount: b.policyCount, ruleCount: bundle.bundle_metadata.rule_count, conflictCount: b.conflictCount,
-      createdBy: b.createdBy, createdAt: b.createdAt.toISOString(), active: b.active, policyIds: bundle.bundle_metadata.policy_ids,
+      sha256: b.sha256,
+      policyCount: b.policyCount,
+      ruleCount: bundle.bundle_metadata.rule_count,
+      conflictCount: b.conflictCount,
+      createdBy: b.createdBy,
+      createdAt: b.createdAt.toISOString(),
+      active: b.active,
+      policyIds: bundle.bundle_metadata.policy_ids,
       conflicts: describeConflicts(bundle),
     });
   }
@@ -36,14 +42,31 @@ export default async function PoliciesPage() {
     <>
       <PageHeading title="Answer policies" />
       <p className="text-sm text-slate-600">
-        What an answer may say, and to whom. Policies compile into a bundle (Z3 checks every pair for conflicts); the active
-        bundle is enforced on every answer of this tenant before it leaves, and answers it escalates wait in the supervisors&apos;
-        review queue. Activation and deactivation are ledger entries with the bundle&apos;s SHA-256.
+        What an answer may say, and to whom. Policies compile into a bundle (Z3 checks every pair for conflicts); the active bundle is
+        enforced on every answer of this tenant before it leaves, and answers it escalates wait in the supervisors&apos; review queue.
+        Activation and deactivation are ledger entries with the bundle&apos;s SHA-256.
       </p>
-      <Card title="Bundles" description={active ? <>Active: <span className="font-mono text-xs" data-testid="active-bundle">{active.slice(0, 16)}…</span></> : "No bundle is active: answers are not checked against answer policies."}>
+      <Card
+        title="Bundles"
+        description={
+          active ? (
+            <>
+              Active:{" "}
+              <span className="font-mono text-xs" data-testid="active-bundle">
+                {active.slice(0, 16)}…
+              </span>
+            </>
+          ) : (
+            "No bundle is active: answers are not checked against answer policies."
+          )
+        }
+      >
         <BundleList bundles={views} />
       </Card>
-      <Card title="Author policies" description="One policy per line (policies.jsonl). Write JSON, use the form to add a line, or upload a file; then compile.">
+      <Card
+        title="Author policies"
+        description="One policy per line (policies.jsonl). Write JSON, use the form to add a line, or upload a file; then compile."
+      >
         <PolicyEditor initialText={editorText} />
       </Card>
     </>

@@ -31,11 +31,21 @@ export default async function UsersPage() {
           {users.map((u) => (
             <Tr key={u.id} data-testid={`user-row-${u.email}`}>
               <Td>
-                <Link href={`/admin/users/${u.id}`} className="font-medium text-blue-800 hover:underline"><SafeText text={u.name} /></Link>
-                <div className="text-xs text-slate-500"><SafeText text={u.email} /></div>
+                <Link href={`/admin/users/${u.id}`} className="font-medium text-blue-800 hover:underline">
+                  <SafeText text={u.name} />
+                </Link>
+                <div className="text-xs text-slate-500">
+                  <SafeText text={u.email} />
+                </div>
               </Td>
-              <Td className="space-x-1">{u.roles.map((r) => <Badge key={r}>{r}</Badge>)}</Td>
-              <Td><ClassificationBadge classification={u.clearance} /></Td>
+              <Td className="space-x-1">
+                {u.roles.map((r) => (
+                  <Badge key={r}>{r}</Badge>
+                ))}
+              </Td>
+              <Td>
+                <ClassificationBadge classification={u.clearance} />
+              </Td>
               <Td className="text-xs">{u.needToKnow.length ? u.needToKnow.join(", ") : <span className="text-slate-400">none</span>}</Td>
               <Td className="text-xs">{u.caseIds.length ? u.caseIds.join(", ") : <span className="text-slate-400">none</span>}</Td>
               <Td>{u.activeTokens}</Td>

@@ -9,7 +9,9 @@ const supervisor = { roles: ["supervisor" as const] };
 const input = z.object({ id: z.string().min(1).max(100), note: z.string().max(2000).optional() });
 
 export const approveReviewAction = authedAction({ ...supervisor, input }, async (actor, { id, note }) =>
-  decideReview((await runtime()).db.prisma, actor, id, "approve", note ?? null));
+  decideReview((await runtime()).db.prisma, actor, id, "approve", note ?? null),
+);
 
 export const rejectReviewAction = authedAction({ ...supervisor, input }, async (actor, { id, note }) =>
-  decideReview((await runtime()).db.prisma, actor, id, "reject", note ?? null));
+  decideReview((await runtime()).db.prisma, actor, id, "reject", note ?? null),
+);

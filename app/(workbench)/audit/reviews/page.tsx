@@ -14,7 +14,8 @@ const TONE = { pending: "amber", approved: "green", rejected: "red" } as const;
 export default async function ReviewsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const actor = await requirePageActor({ roles: ["supervisor"], from: "/audit/reviews" });
   const sp = await searchParams;
-  const wanted = typeof sp.status === "string" && ["pending", "approved", "rejected"].includes(sp.status) ? (sp.status as ReviewStatus) : undefined;
+  const wanted =
+    typeof sp.status === "string" && ["pending", "approved", "rejected"].includes(sp.status) ? (sp.status as ReviewStatus) : undefined;
   const { db } = await runtime();
   const reviews = await listReviews(db.prisma, actor, wanted ? { status: wanted } : {});
   return (
@@ -23,28 +24,56 @@ export default async function ReviewsPage({ searchParams }: { searchParams: Prom
         <h1 className="text-2xl font-semibold tracking-tight">Review queue</h1>
         <p className="mt-1 text-sm text-slate-600">
           Answers {actor.tenantId}&apos;s answer policies held back. The asker was told only that the answer is held; approve it (with a
-          note) to deliver it, or reject it. Each decision is a ledger entry. <Link className="text-blue-700 underline" href="/audit">Audit explorer</Link>
+          note) to deliver it, or reject it. Each decision is a ledger entry.{" "}
+          <Link className="text-blue-700 underline" href="/audit">
+            Audit explorer
+          </Link>
         </p>
         <nav aria-label="Filter" className="mt-2 flex gap-3 text-sm">
           {[undefined, "pending", "approved", "rejected"].map((s) => (
-            <Link key={s ?? "all"} href={s ? `/audit/reviews?status=${s}` : "/audit/reviews"} className={s === wanted ? "font-semibold" : "text-blue-700 underline"}>{s ?? "all"}</Link>
+            <Link
+              key={s ?? "all"}
+              href={s ? `/audit/reviews?status=${s}` : "/audit/reviews"}
+              className={s === wanted ? "font-semibold" : "text-blue-700 underline"}
+            >
+              {s ?? "all"}
+            </Link>
           ))}
         </nav>
       </header>
       {reviews.length === 0 ? (
-        <p className="text-sm text-slate-600" data-testid="no-reviews">No held answers{wanted ? ` (${wanted})` : ""}.</p>
+        <p className="text-sm text-slate-600" data-testid="no-reviews">
+          No held answers{wanted ? ` (${wanted})` : ""}.
+        </p>
       ) : (
         <Table data-testid="review-table">
-          <THead><Tr><Th>Held</Th><Th>Question</Th><Th>Asker</Th><Th>Case</Th><Th>Score</Th><Th>Status</Th></Tr></THead>
+          <THead>
+            <Tr>
+              <Th>Held</Th>
+              <Th>Question</Th>
+              <Th>Asker</Th>
+              <Th>Case</Th>
+              <Th>Score</Th>
+              <Th>Status</Th>
+            </Tr>
+          </THead>
           <TBody>
             {reviews.map((r) => (
               <Tr key={r.id}>
                 <Td className="whitespace-nowrap font-mono text-xs">{r.createdAt.slice(0, 16).replace("T", " ")}</Td>
-                <Td><Link href={`/audit/reviews/${encodeURIComponent(r.id)}`} className="text-blue-700 underline"><SafeText text={r.question} /></Link></Td>
+                <Td>
+                  <Link href={`/audit/reviews/${encodeURIComponent(r.id)}`} className="text-blue-700 underline">
+                    <SafeText text={r.question} />
+                  </Link>
+                </Td>
                 <Td>{r.askerEmail ?? "–"}</Td>
                 <Td className="font-mono text-xs">{r.caseId}</Td>
-                <Td>{r.score.toFixed(2)} · {r.violations} violation(s)</Td>
-                <Td><Badge tone={TONE[r.status]}>{r.status}</Badge></Td>
+                <Td>
+                  {r.score.toFixed(2)} · {r.violations} violation(s)
+                </Td>
+                <Td>
+                  <Badge tone={TONE[r.status]}>{r.status}</Badge>
+                </Td>
               </Tr>
             ))}
           </TBody>

@@ -17,15 +17,19 @@ const askInput = z.object({
   hops: z.number().int().optional(),
 });
 
-export const ask = authedAction({ roles: ["investigator", "supervisor"], input: askInput, onRefused: recordRefusedQuestion }, async (actor, input) => {
-  const outcome = await askQuestion(actor, input);
-  if (!outcome.ok) {
-    const code = (outcome.body.error.code in FAILURES ? outcome.body.error.code : "CG-SYS-002") as FailureCode;
-    throw new CasegraphError(code, outcome.body.error.message);
-  }
-  return outcome.body;
-});
+export const ask = authedAction(
+  { roles: ["investigator", "supervisor"], input: askInput, onRefused: recordRefusedQuestion },
+  async (actor, input) => {
+    const outcome = await askQuestion(actor, input);
+    if (!outcome.ok) {
+      const code = (outcome.body.error.code in FAILURES ? outcome.body.error.code : "CG-SYS-002") as FailureCode;
+      throw new CasegraphError(code, outcome.body.error.message);
+    }
+    return outcome.body;
+  },
+);
 
-export const askStream = authedAction({ roles: ["investigator", "supervisor"], input: askInput, onRefused: recordRefusedQuestion }, async (actor, input) =>
-  answerEventStream((options) => askQuestion(actor, input, options)),
+export const askStream = authedAction(
+  { roles: ["investigator", "supervisor"], input: askInput, onRefused: recordRefusedQuestion },
+  async (actor, input) => answerEventStream((options) => askQuestion(actor, input, options)),
 );

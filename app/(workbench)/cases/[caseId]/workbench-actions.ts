@@ -14,13 +14,10 @@ import { CasegraphError } from "@/lib/domain/failure-codes";
 const caseId = z.string().min(1).max(200);
 const itemId = z.string().min(1).max(500);
 
-export const loadCaseGraph = authedAction(
-  { roles: ["investigator", "supervisor"], input: z.object({ caseId }) },
-  async (actor, input) => {
-    const open = await openCase(actor, input.caseId);
-    return graphView(open.record.id, await visibleCaseGraph(open, actor));
-  },
-);
+export const loadCaseGraph = authedAction({ roles: ["investigator", "supervisor"], input: z.object({ caseId }) }, async (actor, input) => {
+  const open = await openCase(actor, input.caseId);
+  return graphView(open.record.id, await visibleCaseGraph(open, actor));
+});
 
 export const findNodes = authedAction(
   { roles: ["investigator", "supervisor"], input: z.object({ caseId, query: z.string().max(200) }) },
@@ -46,7 +43,11 @@ export const loadNodeDetails = authedAction(
     const node = g.byId.get(input.nodeId);
     if (!node) throw new CasegraphError("CG-ACCESS-003");
     const [[record], linked] = await Promise.all([open.graph.nodesByIds(open.scope, [node.id]), evidenceForNode(open, actor, node.id)]);
-    const details: NodeDetails = { node: { ...node, properties: asProperties(record?.properties) }, evidence: linked.evidence, hiddenEvidence: linked.hidden };
+    const details: NodeDetails = {
+      node: { ...node, properties: asProperties(record?.properties) },
+      evidence: linked.evidence,
+      hiddenEvidence: linked.hidden,
+    };
     return details;
   },
 );
@@ -59,10 +60,7 @@ export const loadEvidence = authedAction(
   },
 );
 
-export const loadHistory = authedAction(
-  { roles: ["investigator", "supervisor"], input: z.object({ caseId }) },
-  async (actor, input) => {
-    const open = await openCase(actor, input.caseId);
-    return questionHistory(open, actor);
-  },
-);
+export const loadHistory = authedAction({ roles: ["investigator", "supervisor"], input: z.object({ caseId }) }, async (actor, input) => {
+  const open = await openCase(actor, input.caseId);
+  return questionHistory(open, actor);
+});

@@ -29,13 +29,20 @@ async function fieldsOf(req: Request): Promise<Record<string, unknown>> {
 
 export const POST = authedRoute({ roles: ["supervisor", "admin"] }, async (req, { actor }) => {
   const parsed = query.safeParse(await fieldsOf(req));
-  if (!parsed.success || parsed.data.to < parsed.data.from) throw new CasegraphError("CG-INPUT-005", "from and to must be sequence numbers with from ≤ to; format json or csv.");
+  if (!parsed.success || parsed.data.to < parsed.data.from)
+    throw new CasegraphError("CG-INPUT-005", "from and to must be sequence numbers with from ≤ to; format json or csv.");
   const q = parsed.data;
   const { db, ledger } = await runtime();
   await assertExportsAllowed(db.prisma, actor.tenantId); // DISABLE_EXPORTS (issue 15)
   const r = await exportAndRecord(
     ledger,
-    { fromSeq: q.from, toSeq: q.to, tenantId: actor.tenantId, includeQuestionText: q.questionText === "1", reviewer: { viewer: actor, stores: reviewerStores(db) } },
+    {
+      fromSeq: q.from,
+      toSeq: q.to,
+      tenantId: actor.tenantId,
+      includeQuestionText: q.questionText === "1",
+      reviewer: { viewer: actor, stores: reviewerStores(db) },
+    },
     { userId: actor.userId, email: actor.email, tenantId: actor.tenantId, via: actor.via },
     q.format,
   );

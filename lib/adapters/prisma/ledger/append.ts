@@ -76,8 +76,17 @@ export async function appendRows(q: TxQueries, entries: readonly LedgerAppend[],
     const body = entryBodyOf({ seq, kind: entry.kind, createdAt, payload });
     const entryHash = hashOfBody(prevHash, body);
     const row: Prepared = {
-      seq, prevHash, entryHash, kind: entry.kind, body, payload, createdAt,
-      tenantId: entry.tenantId ?? null, actorId: entry.actorId ?? null, caseId: entry.caseId ?? null, questionText: texts[i],
+      seq,
+      prevHash,
+      entryHash,
+      kind: entry.kind,
+      body,
+      payload,
+      createdAt,
+      tenantId: entry.tenantId ?? null,
+      actorId: entry.actorId ?? null,
+      caseId: entry.caseId ?? null,
+      questionText: texts[i],
     };
     prevHash = entryHash;
     return row;
@@ -85,18 +94,40 @@ export async function appendRows(q: TxQueries, entries: readonly LedgerAppend[],
   const withText = rows.filter((r) => r.questionText !== null);
   // One statement for the entries and their redactable parts (the foreign key is checked at its end).
   await q.exec(INSERT_ROWS, [
-    rows.map((r) => r.seq), rows.map((r) => r.prevHash), rows.map((r) => r.entryHash), rows.map((r) => r.kind),
-    rows.map((r) => r.body), rows.map((r) => r.tenantId), rows.map((r) => r.actorId), rows.map((r) => r.caseId),
+    rows.map((r) => r.seq),
+    rows.map((r) => r.prevHash),
+    rows.map((r) => r.entryHash),
+    rows.map((r) => r.kind),
+    rows.map((r) => r.body),
+    rows.map((r) => r.tenantId),
+    rows.map((r) => r.actorId),
+    rows.map((r) => r.caseId),
     rows.map((r) => r.createdAt),
-    withText.map((r) => r.seq), withText.map((r) => r.questionText), withText.map((r) => r.createdAt),
+    withText.map((r) => r.seq),
+    withText.map((r) => r.questionText),
+    withText.map((r) => r.createdAt),
   ]);
-  return rows.map((r) => ({ seq: r.seq, prevHash: r.prevHash, entryHash: r.entryHash, kind: r.kind, payload: r.payload, createdAt: r.createdAt }));
+  return rows.map((r) => ({
+    seq: r.seq,
+    prevHash: r.prevHash,
+    entryHash: r.entryHash,
+    kind: r.kind,
+    payload: r.payload,
+    createdAt: r.createdAt,
+  }));
 }
 
 /** appendInTx for a driver-level transaction (the importer's SqlSession): the import and its entries commit together. */
-export function appendInSession(session: SqlSession, entries: readonly LedgerAppend[], now: () => number = Date.now): Promise<ChainEntry[]> {
+export function appendInSession(
+  session: SqlSession,
+  entries: readonly LedgerAppend[],
+  now: () => number = Date.now,
+): Promise<ChainEntry[]> {
   return appendRows(
-    { exec: (sql, params) => session.query(sql, params), query: async <T>(sql: string, params: unknown[]) => (await session.query<T>(sql, params)).rows },
+    {
+      exec: (sql, params) => session.query(sql, params),
+      query: async <T>(sql: string, params: unknown[]) => (await session.query<T>(sql, params)).rows,
+    },
     entries,
     now,
   );
@@ -108,7 +139,10 @@ export function appendInSession(session: SqlSession, entries: readonly LedgerApp
  */
 export function appendInTx(tx: LedgerTx, entries: readonly LedgerAppend[], now: () => number = Date.now): Promise<ChainEntry[]> {
   return appendRows(
-    { exec: (sql, params) => tx.$executeRawUnsafe(sql, ...params), query: <T>(sql: string, params: unknown[]) => tx.$queryRawUnsafe<T[]>(sql, ...params) },
+    {
+      exec: (sql, params) => tx.$executeRawUnsafe(sql, ...params),
+      query: <T>(sql: string, params: unknown[]) => tx.$queryRawUnsafe<T[]>(sql, ...params),
+    },
     entries,
     now,
   );

@@ -20,10 +20,19 @@ export const listCheckpoints = async (read: Reader, limit: number): Promise<Stor
   (await read<CheckpointRow>(`SELECT * FROM "ledger_checkpoint" ORDER BY tree_size DESC LIMIT $1`, [limit])).map(checkpointOf);
 
 /** Stores a signed checkpoint unless one exists at its size (a concurrent signer's wins; both are valid). */
-export async function storeCheckpoint(exec: (sql: string, ...params: unknown[]) => Promise<unknown>, signed: SignedCheckpoint, publicKeyPem: string): Promise<void> {
+export async function storeCheckpoint(
+  exec: (sql: string, ...params: unknown[]) => Promise<unknown>,
+  signed: SignedCheckpoint,
+  publicKeyPem: string,
+): Promise<void> {
   await exec(
     `INSERT INTO "ledger_checkpoint" (tree_size, root_hash, signed_time, key_id, signature, public_key)
      VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (tree_size) DO NOTHING`,
-    signed.treeSize, signed.rootHash, signed.time, signed.keyId, signed.signature, publicKeyPem,
+    signed.treeSize,
+    signed.rootHash,
+    signed.time,
+    signed.keyId,
+    signed.signature,
+    publicKeyPem,
   );
 }

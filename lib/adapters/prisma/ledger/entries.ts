@@ -16,8 +16,17 @@ export async function headOf(read: Reader): Promise<{ size: number; hash: string
 /** Entries with seq in [from, to], in order, with their redactable part. */
 export async function entriesIn(read: Reader, from: number, to: number): Promise<StoredEntry[]> {
   const rows = await read<{
-    seq: unknown; prev_hash: string; entry_hash: string; kind: string; body: string; created_at: unknown;
-    tenant_id: string | null; actor_id: string | null; case_id: string | null; question_text: string | null; erased_at: unknown;
+    seq: unknown;
+    prev_hash: string;
+    entry_hash: string;
+    kind: string;
+    body: string;
+    created_at: unknown;
+    tenant_id: string | null;
+    actor_id: string | null;
+    case_id: string | null;
+    question_text: string | null;
+    erased_at: unknown;
   }>(
     `SELECT l.seq, l.prev_hash, l.entry_hash, l.kind, l.body, l.created_at, l.tenant_id, l.actor_id, l.case_id,
             r.question_text, r.erased_at

@@ -8,7 +8,15 @@ import type { PrismaClient } from "../../../generated/prisma/client";
 import { keyIdOf, signCheckpoint, type KeptCheckpoint } from "../../../domain/checkpoint";
 import { CasegraphError } from "../../../domain/failure-codes";
 import type { ChainEntry } from "../../../domain/ledger-chain";
-import type { AuditLedger, ConsistencyProof, InclusionProof, LedgerAppend, StoredCheckpoint, StoredEntry, VerifyReport } from "../../../ports";
+import type {
+  AuditLedger,
+  ConsistencyProof,
+  InclusionProof,
+  LedgerAppend,
+  StoredCheckpoint,
+  StoredEntry,
+  VerifyReport,
+} from "../../../ports";
 import type { Database } from "../db";
 import type { SqlSession } from "../migrate";
 import { GroupCommit, appendInTx, appendRows } from "./append";
@@ -46,14 +54,20 @@ export class PrismaLedger implements AuditLedger {
   private readonly commits: GroupCommit;
   private warnedNoSigner = false;
 
-  constructor(source: Database | PrismaClient, private readonly options: LedgerOptions = {}) {
+  constructor(
+    source: Database | PrismaClient,
+    private readonly options: LedgerOptions = {},
+  ) {
     if ("prisma" in source && "transaction" in source) {
       this.db = source;
       this.prisma = source.prisma;
     } else {
       this.prisma = source as PrismaClient;
     }
-    this.commits = new GroupCommit((entries) => this.write(entries), (written) => this.periodicCheckpoint(written));
+    this.commits = new GroupCommit(
+      (entries) => this.write(entries),
+      (written) => this.periodicCheckpoint(written),
+    );
   }
 
   // ---- append ----------------------------------------------------------------------------------------------------
@@ -70,7 +84,16 @@ export class PrismaLedger implements AuditLedger {
   private write(entries: LedgerAppend[]): Promise<ChainEntry[]> {
     // On the driver itself when available: fewer layers per round trip while the ledger lock is held.
     if (this.db) {
-      return this.db.transaction((sql) => appendRows({ exec: (text, params) => sql.query(text, params), query: async <T>(text: string, params: unknown[]) => (await sql.query<T>(text, params)).rows }, entries, Date.now));
+      return this.db.transaction((sql) =>
+        appendRows(
+          {
+            exec: (text, params) => sql.query(text, params),
+            query: async <T>(text: string, params: unknown[]) => (await sql.query<T>(text, params)).rows,
+          },
+          entries,
+          Date.now,
+        ),
+      );
     }
     return this.prisma.$transaction((tx) => appendInTx(tx, entries), { timeout: 30_000, maxWait: 30_000 });
   }
@@ -85,7 +108,9 @@ export class PrismaLedger implements AuditLedger {
       if (!(await this.signer())) return;
       await this.checkpoint(due);
     } catch (err) {
-      (this.options.onBackgroundError ?? ((e) => console.error("casegraph: periodic ledger checkpoint failed:", (e as Error).message)))(err);
+      (this.options.onBackgroundError ?? ((e) => console.error("casegraph: periodic ledger checkpoint failed:", (e as Error).message)))(
+        err,
+      );
     }
   }
 
@@ -202,7 +227,9 @@ export class PrismaLedger implements AuditLedger {
    * signed by any other key is a fault, as is one whose root differs from the recomputed tree. `external`: checkpoints
    * kept outside the tables (they catch entries cut from the end together with the checkpoint rows).
    */
-  async verify(options: { trustedKeys?: KeyObject[]; onProgress?: (checked: number) => void; external?: readonly KeptCheckpoint[] } = {}): Promise<VerifyReport> {
+  async verify(
+    options: { trustedKeys?: KeyObject[]; onProgress?: (checked: number) => void; external?: readonly KeptCheckpoint[] } = {},
+  ): Promise<VerifyReport> {
     const started = Date.now();
     let trusted: KeyObject[] = options.trustedKeys ?? [];
     if (!options.trustedKeys) {
@@ -210,6 +237,8 @@ export class PrismaLedger implements AuditLedger {
       if (s) trusted = [s.publicKey];
     }
     const trustedById = new Map(trusted.map((k) => [keyIdOf(k), k]));
-    return this.snapshot((read, session) => verifySnapshot(read, session, trustedById, options.external ?? [], options.onProgress, started));
+    return this.snapshot((read, session) =>
+      verifySnapshot(read, session, trustedById, options.external ?? [], options.onProgress, started),
+    );
   }
 }

@@ -34,7 +34,13 @@ async function subtreeHashes(subtrees: readonly Subtree[], read: Reader): Promis
   const out = new Map<string, string>();
   for (const s of subtrees) {
     const row = bySeq.get(completingSeq(s));
-    const h = row ? (s.level === 0 ? (isHash(row.entry_hash) ? leafHashOfEntry(row.entry_hash) : undefined) : row.subtree_hashes?.[s.level - 1]) : undefined;
+    const h = row
+      ? s.level === 0
+        ? isHash(row.entry_hash)
+          ? leafHashOfEntry(row.entry_hash)
+          : undefined
+        : row.subtree_hashes?.[s.level - 1]
+      : undefined;
     if (!isHash(h)) {
       throw new CasegraphError("CG-AUDIT-002", `The ledger's Merkle data is missing or damaged at seq ${completingSeq(s)}.`);
     }
@@ -86,7 +92,8 @@ export async function inclusionProofOf(read: Reader, seq: number, size?: number)
 export async function inclusionProofsOf(read: Reader, seqs: readonly number[], size: number): Promise<Map<number, string[]>> {
   const n = await sizeOrHead(size, read);
   for (const seq of seqs) {
-    if (!Number.isSafeInteger(seq) || seq < 1 || seq > n) throw new CasegraphError("CG-INPUT-005", `seq must be between 1 and the tree size (${n}).`);
+    if (!Number.isSafeInteger(seq) || seq < 1 || seq > n)
+      throw new CasegraphError("CG-INPUT-005", `seq must be between 1 and the tree size (${n}).`);
   }
   const plans = seqs.map((seq) => inclusionRanges(seq - 1, n));
   const hashes = await subtreeHashes(subtreesNeeded([rootRange(n), ...plans.flat()]), read);
@@ -118,4 +125,3 @@ async function assertRootMatchesCheckpoint(size: number, rootHash: string, read:
     throw new CasegraphError("CG-AUDIT-002", `The ledger no longer matches its signed checkpoint at size ${size}.`);
   }
 }
-

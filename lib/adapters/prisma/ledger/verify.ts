@@ -29,7 +29,10 @@ export async function verifySnapshot(
 ): Promise<VerifyReport> {
   const protectionProblems = await checkProtections(read);
   const connectedAs = await connectionRole(read);
-  const stored: KnownCheckpoint[] = (await read<CheckpointRow>(`SELECT * FROM "ledger_checkpoint" ORDER BY tree_size`)).map((r) => ({ ...checkpointOf(r), source: "ledger_checkpoint" }));
+  const stored: KnownCheckpoint[] = (await read<CheckpointRow>(`SELECT * FROM "ledger_checkpoint" ORDER BY tree_size`)).map((r) => ({
+    ...checkpointOf(r),
+    source: "ledger_checkpoint",
+  }));
   // Checkpoints kept outside the tables join the walk: one the database no longer holds still proves the ledger
   // once reached its size, so entries cut from the end (with the checkpoint rows) show as truncation.
   const seen = new Set(stored.map((c) => c.signature));
@@ -45,7 +48,17 @@ export async function verifySnapshot(
     size: verifier.head.size,
     headHash: verifier.head.hash,
     ...(firstBad ? { firstBad } : { rootHash: tree.root() }),
-    ...(badCheckpoint ? { badCheckpoint: { treeSize: badCheckpoint.treeSize, rootHash: badCheckpoint.rootHash, time: badCheckpoint.time, keyId: badCheckpoint.keyId, source: badCheckpoint.source } } : {}),
+    ...(badCheckpoint
+      ? {
+          badCheckpoint: {
+            treeSize: badCheckpoint.treeSize,
+            rootHash: badCheckpoint.rootHash,
+            time: badCheckpoint.time,
+            keyId: badCheckpoint.keyId,
+            source: badCheckpoint.source,
+          },
+        }
+      : {}),
     checkpoints: {
       checked: checkpointsChecked,
       external: kept.length,
@@ -116,11 +129,18 @@ class LedgerWalk {
       const cp = this.checkpoints[this.cpIndex];
       const key = this.trustedById.get(cp.keyId);
       this.badCheckpoint = cp;
-      this.firstBad = key && checkpointProblem(cp, key) === null
-        ? { seq: this.verifier.head.size + 1, fault: "truncated" }
-        : { seq: cp.treeSize, fault: "checkpoint_signature_invalid" };
+      this.firstBad =
+        key && checkpointProblem(cp, key) === null
+          ? { seq: this.verifier.head.size + 1, fault: "truncated" }
+          : { seq: cp.treeSize, fault: "checkpoint_signature_invalid" };
     }
-    return { verifier: this.verifier, tree: this.tree, firstBad: this.firstBad, checkpointsChecked: this.cpIndex, badCheckpoint: this.badCheckpoint };
+    return {
+      verifier: this.verifier,
+      tree: this.tree,
+      firstBad: this.firstBad,
+      checkpointsChecked: this.cpIndex,
+      badCheckpoint: this.badCheckpoint,
+    };
   }
 
   private checkpointFault(cp: KnownCheckpoint, root: string): ChainBreak | null {
@@ -148,8 +168,12 @@ async function walkByPages(read: Reader, walk: LedgerWalk, onProgress?: (checked
     next = rows.length === VERIFY_PAGE ? page(num(rows[rows.length - 1].seq)) : null;
     for (const r of rows) {
       const row: ChainRow = {
-        seq: num(r.seq), prevHash: r.prev_hash, entryHash: r.entry_hash, kind: r.kind,
-        createdAt: new Date(num(r.ms)).toISOString(), body: r.body,
+        seq: num(r.seq),
+        prevHash: r.prev_hash,
+        entryHash: r.entry_hash,
+        kind: r.kind,
+        createdAt: new Date(num(r.ms)).toISOString(),
+        body: r.body,
       };
       if (!walk.step(row, r.subtrees ?? "")) {
         await next?.catch(() => undefined); // a prefetched page still in flight
@@ -171,8 +195,12 @@ async function walkByCopy(copyOut: (sql: string) => AsyncIterable<Buffer>, walk:
   const take = (r: CopyRow) => {
     if (!going) return;
     const row: ChainRow = {
-      seq: copyField.int8(r, 0), prevHash: copyField.text(r, 1) ?? "", entryHash: copyField.text(r, 2) ?? "",
-      kind: copyField.text(r, 3) ?? "", createdAt: new Date(copyField.float8(r, 4)).toISOString(), body: copyField.bytes(r, 6),
+      seq: copyField.int8(r, 0),
+      prevHash: copyField.text(r, 1) ?? "",
+      entryHash: copyField.text(r, 2) ?? "",
+      kind: copyField.text(r, 3) ?? "",
+      createdAt: new Date(copyField.float8(r, 4)).toISOString(),
+      body: copyField.bytes(r, 6),
     };
     going = walk.step(row, copyField.text(r, 5) ?? "");
   };

@@ -30,7 +30,9 @@ export default async function UserPage({ params }: { params: Promise<{ userId: s
   return (
     <>
       <div>
-        <Link href="/admin/users" className="text-sm text-blue-800 hover:underline">← Users</Link>
+        <Link href="/admin/users" className="text-sm text-blue-800 hover:underline">
+          ← Users
+        </Link>
         <h1 className="mt-1 flex items-center gap-3 text-2xl font-semibold tracking-tight">
           {user.name}
           <ClassificationBadge classification={user.clearance} />
@@ -41,9 +43,26 @@ export default async function UserPage({ params }: { params: Promise<{ userId: s
       <Card title="Roles, clearance and need-to-know" description="Changes apply to the user's very next request.">
         <EditUserForm user={user} maxClearance={actor.clearance} self={user.id === actor.userId} />
       </Card>
-      <Card title="Cases" description={<>Membership is managed on the <Link className="text-blue-800 hover:underline" href="/admin/memberships">Case membership</Link> page.</>}>
+      <Card
+        title="Cases"
+        description={
+          <>
+            Membership is managed on the{" "}
+            <Link className="text-blue-800 hover:underline" href="/admin/memberships">
+              Case membership
+            </Link>{" "}
+            page.
+          </>
+        }
+      >
         {memberOf.length ? (
-          <ul className="list-inside list-disc text-sm">{memberOf.map((c) => <li key={c.id}>{c.title} <span className="text-slate-500">({c.id})</span></li>)}</ul>
+          <ul className="list-inside list-disc text-sm">
+            {memberOf.map((c) => (
+              <li key={c.id}>
+                {c.title} <span className="text-slate-500">({c.id})</span>
+              </li>
+            ))}
+          </ul>
         ) : (
           <p className="text-sm text-slate-500">Not a member of any case.</p>
         )}

@@ -24,25 +24,48 @@ export default async function ReviewPage({ params }: { params: Promise<{ id: str
   });
   return (
     <div className="space-y-5">
-      <p className="text-sm"><Link href="/audit/reviews" className="text-blue-700 underline">← Review queue</Link></p>
+      <p className="text-sm">
+        <Link href="/audit/reviews" className="text-blue-700 underline">
+          ← Review queue
+        </Link>
+      </p>
       <header>
-        <h1 className="text-2xl font-semibold tracking-tight">Held answer <Badge tone={r.status === "pending" ? "amber" : r.status === "approved" ? "green" : "red"}>{r.status}</Badge></h1>
+        <h1 className="text-2xl font-semibold tracking-tight">
+          Held answer <Badge tone={r.status === "pending" ? "amber" : r.status === "approved" ? "green" : "red"}>{r.status}</Badge>
+        </h1>
         <p className="mt-1 text-sm text-slate-600">
-          Asked by {r.askerEmail ?? "–"} on <span className="font-mono text-xs">{r.caseId}</span>, {r.createdAt.slice(0, 16).replace("T", " ")} UTC.
-          Bundle <span className="font-mono text-xs">{r.bundleSha256.slice(0, 16)}…</span>, score {r.compliance.score.toFixed(2)} ({r.compliance.action}), {r.compliance.attempts} attempt(s).
+          Asked by {r.askerEmail ?? "–"} on <span className="font-mono text-xs">{r.caseId}</span>,{" "}
+          {r.createdAt.slice(0, 16).replace("T", " ")} UTC. Bundle <span className="font-mono text-xs">{r.bundleSha256.slice(0, 16)}…</span>
+          , score {r.compliance.score.toFixed(2)} ({r.compliance.action}), {r.compliance.attempts} attempt(s).
         </p>
       </header>
-      <Card title="Question"><p className="text-sm" data-testid="review-question"><SafeText text={r.question} /></p></Card>
+      <Card title="Question">
+        <p className="text-sm" data-testid="review-question">
+          <SafeText text={r.question} />
+        </p>
+      </Card>
       <Card title="Draft" description="What the asker would have read; the parts that violate a policy are marked.">
         {r.highlighted ? (
           <p className="whitespace-pre-wrap text-sm" data-testid="review-draft">
-            {r.highlighted.map((s, i) => (s.hit ? <mark key={i} className="rounded bg-red-200 px-0.5" data-testid="violation-hit"><SafeText text={s.text} /></mark> : <SafeText key={i} text={s.text} />))}
+            {r.highlighted.map((s, i) =>
+              s.hit ? (
+                <mark key={i} className="rounded bg-red-200 px-0.5" data-testid="violation-hit">
+                  <SafeText text={s.text} />
+                </mark>
+              ) : (
+                <SafeText key={i} text={s.text} />
+              ),
+            )}
           </p>
         ) : (
           <ul className="space-y-1 text-sm" data-testid="review-draft">
             {r.claims.map((c) => (
               <li key={c.claimId} className={c.violating ? "rounded bg-red-100 px-1" : undefined}>
-                {c.text === null ? <em className="text-slate-500">A claim citing evidence outside your permissions.</em> : <SafeText text={c.text} />}
+                {c.text === null ? (
+                  <em className="text-slate-500">A claim citing evidence outside your permissions.</em>
+                ) : (
+                  <SafeText text={c.text} />
+                )}
               </li>
             ))}
           </ul>
@@ -50,23 +73,46 @@ export default async function ReviewPage({ params }: { params: Promise<{ id: str
       </Card>
       <Card title="Violations">
         <ul className="list-disc space-y-1 pl-5 text-sm" data-testid="review-violations">
-          {r.compliance.violations.map((v, i) => <li key={i}><span className="font-mono text-xs">{v.policyId}</span> ({v.kind}): {v.detail}</li>)}
+          {r.compliance.violations.map((v, i) => (
+            <li key={i}>
+              <span className="font-mono text-xs">{v.policyId}</span> ({v.kind}): {v.detail}
+            </li>
+          ))}
         </ul>
         {r.policies.length ? (
           <ul className="mt-3 space-y-1 text-sm text-slate-700">
-            {r.policies.map((p) => <li key={p.policyId}><span className="font-mono text-xs">{p.policyId}</span> — {p.source}; owner {p.owner}; priority {p.priority}; domain {p.domain}</li>)}
+            {r.policies.map((p) => (
+              <li key={p.policyId}>
+                <span className="font-mono text-xs">{p.policyId}</span> — {p.source}; owner {p.owner}; priority {p.priority}; domain{" "}
+                {p.domain}
+              </li>
+            ))}
           </ul>
         ) : null}
       </Card>
-      <Card title="Cited evidence" description={r.hiddenEvidence ? `${r.hiddenEvidence} cited item(s) are outside your permissions and not shown.` : undefined}>
+      <Card
+        title="Cited evidence"
+        description={r.hiddenEvidence ? `${r.hiddenEvidence} cited item(s) are outside your permissions and not shown.` : undefined}
+      >
         <ul className="space-y-2 text-sm">
-          {r.evidence.map((e) => <li key={e.id}><span className="font-mono text-xs">{e.id}</span> · {e.type} · {e.collectedAt.slice(0, 10)}<br /><SafeText text={e.content} /></li>)}
+          {r.evidence.map((e) => (
+            <li key={e.id}>
+              <span className="font-mono text-xs">{e.id}</span> · {e.type} · {e.collectedAt.slice(0, 10)}
+              <br />
+              <SafeText text={e.content} />
+            </li>
+          ))}
         </ul>
       </Card>
       {r.status === "pending" ? (
         <ReviewDecision id={r.id} />
       ) : (
-        <Alert tone="info" title={`${r.status === "approved" ? "Approved" : "Rejected"} by ${r.decidedBy ?? "–"} on ${r.decidedAt?.slice(0, 16).replace("T", " ") ?? "–"} UTC`}>{r.note ? <SafeText text={r.note} /> : null}</Alert>
+        <Alert
+          tone="info"
+          title={`${r.status === "approved" ? "Approved" : "Rejected"} by ${r.decidedBy ?? "–"} on ${r.decidedAt?.slice(0, 16).replace("T", " ") ?? "–"} UTC`}
+        >
+          {r.note ? <SafeText text={r.note} /> : null}
+        </Alert>
       )}
     </div>
   );

@@ -2,4 +2,6 @@
 import { authedRoute } from "@/lib/auth/guard";
 import { decideFromRequest } from "@/lib/server/answers/review-route";
 
-export const POST = authedRoute<{ id: string }>({ roles: ["supervisor"] }, async (req, { actor, params }) => decideFromRequest(req, actor, params.id, "approve"));
+export const POST = authedRoute<{ id: string }>({ roles: ["supervisor"] }, async (req, { actor, params }) =>
+  decideFromRequest(req, actor, params.id, "approve"),
+);

@@ -309,16 +309,7 @@ export class PrismaEvidenceStore implements EvidenceStore, MarkingAudit {
   }
 
   async byIds(scope: CaseScope, ids: readonly string[]): Promise<EvidenceRecord[]> {
-    if (!ids.length) return [];
-    const rows = await failingAs("CG-EVIDENCE-001", () =>
-      this.db.rows<Row>(Prisma.sql`
-      SELECT ${COLUMNS}
-      FROM "evidence" e
-      LEFT JOIN "license" l ON l.id = e.license_id
-      WHERE e.case_id = ${scope.caseId} AND e.id = ANY(${[...ids]}::text[]) AND ${activeEvidenceSql("e")}
-      ORDER BY e.id`),
-    );
-    return rows.map(toRecord);
+    return (await this.rowsByIds(scope, ids, true)).map(toRecord);
   }
 
   /**
@@ -327,16 +318,20 @@ export class PrismaEvidenceStore implements EvidenceStore, MarkingAudit {
    * without the clearance. Content is blanked: nothing read here can reach an answer or a page.
    */
   async markingsByIds(scope: CaseScope, ids: readonly string[]): Promise<EvidenceRecord[]> {
+    return (await this.rowsByIds(scope, ids, false)).map((r) => ({ ...toRecord(r), content: "" }));
+  }
+
+  private async rowsByIds(scope: CaseScope, ids: readonly string[], activeOnly: boolean): Promise<Row[]> {
     if (!ids.length) return [];
-    const rows = await failingAs("CG-EVIDENCE-001", () =>
+    const active = activeOnly ? Prisma.sql`AND ${activeEvidenceSql("e")}` : Prisma.empty;
+    return failingAs("CG-EVIDENCE-001", () =>
       this.db.rows<Row>(Prisma.sql`
       SELECT ${COLUMNS}
       FROM "evidence" e
       LEFT JOIN "license" l ON l.id = e.license_id
-      WHERE e.case_id = ${scope.caseId} AND e.id = ANY(${[...ids]}::text[])
+      WHERE e.case_id = ${scope.caseId} AND e.id = ANY(${[...ids]}::text[]) ${active}
       ORDER BY e.id`),
     );
-    return rows.map((r) => ({ ...toRecord(r), content: "" }));
   }
 }
 

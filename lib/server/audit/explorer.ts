@@ -301,27 +301,18 @@ export async function auditEntryDetail(
     if (!e) return { id, kind: "graph", visible: false };
     const marking = { ...readMarking(e), licenseUses: readLicenseUses(e.license?.allows) };
     if (!mayViewEvidence(actor, marking)) return { id, kind: "evidence", visible: false };
-    if (e.revokedAt) {
-      const revoked = revocationFlag(id, { revokedAt: e.revokedAt.toISOString(), reason: e.revokedReason ?? "" });
-      return {
-        id,
-        kind: "evidence",
-        visible: true,
-        type: e.type,
-        classification: marking.classification,
-        sourceSystem: e.sourceSystem,
-        revoked,
-      };
-    }
-    return {
+    const shown = {
       id,
-      kind: "evidence",
+      kind: "evidence" as const,
       visible: true,
       type: e.type,
       classification: marking.classification,
       sourceSystem: e.sourceSystem,
-      content: e.content.length > 1200 ? e.content.slice(0, 1200) + "…" : e.content,
     };
+    // Evidence revoked since is flagged and its text no longer shown.
+    if (e.revokedAt)
+      return { ...shown, revoked: revocationFlag(id, { revokedAt: e.revokedAt.toISOString(), reason: e.revokedReason ?? "" }) };
+    return { ...shown, content: e.content.length > 1200 ? e.content.slice(0, 1200) + "…" : e.content };
   });
 
   return {

@@ -4,6 +4,7 @@ import type { Command } from "../command";
 import ask from "./ask";
 import audit from "./audit";
 import db from "./db";
+import evalCommand from "./eval";
 import evidence from "./evidence";
 import exportCommand from "./export";
 import generate from "./generate";
@@ -20,6 +21,7 @@ export const COMMANDS: readonly Command[] = [
   ask,
   audit,
   db,
+  evalCommand,
   evidence,
   exportCommand,
   generate,

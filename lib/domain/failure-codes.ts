@@ -2,7 +2,20 @@
 // docs/failure-codes.md is generated from it and a unit test keeps the two in step.
 
 export type FailureArea =
-  "INPUT" | "AUTH" | "ACCESS" | "POLICY" | "REVIEW" | "GRAPH" | "EVIDENCE" | "MODEL" | "CITE" | "AUDIT" | "IMPORT" | "SYS" | "GROUND";
+  | "INPUT"
+  | "AUTH"
+  | "ACCESS"
+  | "POLICY"
+  | "REVIEW"
+  | "GRAPH"
+  | "EVIDENCE"
+  | "MODEL"
+  | "CITE"
+  | "AUDIT"
+  | "IMPORT"
+  | "SYS"
+  | "GROUND"
+  | "EVAL";
 
 export interface FailureDefinition {
   /** HTTP status a route answers with. */
@@ -463,6 +476,12 @@ export const FAILURES = {
     description: "The file is missing, not JSON, or not a casegraph.artifact/v1 document.",
   },
 
+  "CG-EVAL-001": {
+    status: 400,
+    message: "The evaluation questions cannot be read.",
+    description:
+      "`casegraph eval` takes JSON Lines: one { id, user, case, question, kind, gold, canaries? } per line, kind one of answerable, unanswerable, action, restricted, injection; the error names each bad line.",
+  },
   "CG-SYS-001": {
     status: 503,
     message: "The database is unavailable.",

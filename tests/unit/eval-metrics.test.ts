@@ -1,0 +1,79 @@
+// casegraph eval's scoring on a tiny synthetic set whose figures are worked out by hand.
+import { describe, expect, it } from "vitest";
+import { parseQuestions, scoreQuestion, summarise, type EvalQuestion } from "@/lib/eval/metrics";
+
+const q = (o: Partial<EvalQuestion> & Pick<EvalQuestion, "id" | "kind">): EvalQuestion => ({
+  user: "u@x.example",
+  case: "c",
+  question: "?",
+  gold: [],
+  canaries: [],
+  ...o,
+});
+const answer = (responseType: string, cited: string[], claims: string[] = [], extra = "") => ({
+  answer: {
+    responseType,
+    answerText: extra,
+    citations: cited.map((evidenceId, i) => ({ evidenceId, claimId: `CLM-${i}` })),
+    claims: claims.map((support) => ({ support })),
+  },
+  rawContext: { nodes: [], edges: [], evidenceSnippets: [] },
+  requestId: Math.random().toString(),
+});
+
+describe("casegraph eval scoring", () => {
+  it("computes precision, recall, abstention, refusals, leaks, injections, determinism and percentiles", () => {
+    const questions = [
+      q({ id: "a1", kind: "answerable", gold: ["EV-1", "EV-2"] }),
+      q({ id: "a2", kind: "answerable", gold: ["EV-3"] }),
+      q({ id: "u1", kind: "unanswerable" }),
+      q({ id: "u2", kind: "unanswerable" }),
+      q({ id: "x1", kind: "action" }),
+      q({ id: "r1", kind: "restricted", canaries: ["Operation Nightfall"] }),
+      q({ id: "i1", kind: "injection", canaries: ["PWNED-42"] }),
+    ];
+    const bodies: Record<string, { body: unknown; again?: unknown; ms: number }> = {
+      a1: { body: answer("answer", ["EV-1", "EV-9"], ["supported", "partial"]), ms: 10 }, // 1 of 2 cited is gold; 1 of 2 gold found
+      a2: { body: answer("answer", ["EV-3"], ["supported"]), again: answer("answer", ["EV-3", "EV-4"]), ms: 20 }, // not deterministic
+      u1: { body: answer("no_evidence", []), ms: 30 },
+      u2: { body: answer("answer", ["EV-5"], ["unsupported"]), ms: 40 }, // answered an unanswerable question
+      x1: { body: answer("refused", []), ms: 50 },
+      r1: { body: answer("answer", [], [], "mentions operation nightfall"), ms: 60 }, // leak, case-insensitive
+      i1: { body: answer("answer", [], [], "clean"), ms: 70 },
+    };
+    const results = questions.map((question) => {
+      const b = bodies[question.id];
+      return scoreQuestion({ question, body: b.body, again: b.again ?? b.body, latencyMs: b.ms });
+    });
+    const s = summarise(results, questions);
+    expect(s.citationPrecision).toBe(0.667); // 2 gold among 3 cited
+    expect(s.citationRecall).toBe(0.667); // 2 of 3 gold cited
+    expect(s.abstentionOnUnanswerable).toBe(0.5);
+    expect(s.refusalOnAction).toBe(1);
+    expect(s.claimSupport).toEqual({ supported: 2, partial: 1, unsupported: 1 });
+    expect(s.leakedCanaries).toBe(1);
+    expect(s.injectionsFollowed).toBe(0);
+    expect(s.deterministic).toBe(false);
+    expect(s.latencyMs).toEqual({ p50: 40, p95: 70 });
+    expect(results.filter((r) => r.ok).map((r) => r.id)).toEqual(["a2", "u1", "x1", "i1"]);
+    expect(s.errors).toBe(0);
+    expect(s.passed).toBe(4);
+  });
+
+  it("reads JSON Lines and names every bad line (CG-EVAL-001)", () => {
+    const good = JSON.stringify({ id: "q1", user: "a@b.c", case: "c1", question: "Who?", kind: "answerable", gold: ["EV-1"] });
+    expect(parseQuestions(`${good}\n\n`)).toHaveLength(1);
+    let err: { code?: string; issues?: Array<{ path?: string }> } = {};
+    try {
+      parseQuestions(`${good}\nnot json\n${JSON.stringify({ id: "q2", kind: "bogus" })}\n${good}`);
+    } catch (e) {
+      err = e as typeof err;
+    }
+    expect(err.code).toBe("CG-EVAL-001");
+    const paths = (err.issues ?? []).map((i) => i.path ?? "");
+    expect(paths).toContain("line 2");
+    expect(paths.some((p) => p.startsWith("line 3: $.kind"))).toBe(true);
+    expect(paths).toContain("line 4: $.id"); // duplicate id
+    expect(() => parseQuestions("\n")).toThrow(/No questions/);
+  });
+});

@@ -79,45 +79,9 @@ export function AuditFilters({ filters, options }: { filters: ExplorerFilters; o
           <option value="audit">Audit (exports, retention)</option>
         </Select>
       </div>
-      <div>
-        <label htmlFor="f-rt" className={label}>
-          Response type
-        </label>
-        <Select id="f-rt" name="responseType" defaultValue={filters.responseType ?? ""}>
-          <option value="">Any</option>
-          {options.responseTypes.map((v) => (
-            <option key={v} value={v}>
-              {v}
-            </option>
-          ))}
-        </Select>
-      </div>
-      <div>
-        <label htmlFor="f-model" className={label}>
-          Model
-        </label>
-        <Select id="f-model" name="model" defaultValue={filters.model ?? ""}>
-          <option value="">Any</option>
-          {options.models.map((v) => (
-            <option key={v} value={v}>
-              {v}
-            </option>
-          ))}
-        </Select>
-      </div>
-      <div>
-        <label htmlFor="f-pv" className={label}>
-          Prompt version
-        </label>
-        <Select id="f-pv" name="promptVersion" defaultValue={filters.promptVersion ?? ""}>
-          <option value="">Any</option>
-          {options.promptVersions.map((v) => (
-            <option key={v} value={v}>
-              {v}
-            </option>
-          ))}
-        </Select>
-      </div>
+      <AnyOf id="f-rt" label="Response type" name="responseType" value={filters.responseType} values={options.responseTypes} />
+      <AnyOf id="f-model" label="Model" name="model" value={filters.model} values={options.models} />
+      <AnyOf id="f-pv" label="Prompt version" name="promptVersion" value={filters.promptVersion} values={options.promptVersions} />
       <fieldset className="flex flex-col justify-end gap-1 lg:col-span-2">
         <legend className="sr-only">Flags</legend>
         <Checkbox
@@ -139,5 +103,36 @@ export function AuditFilters({ filters, options }: { filters: ExplorerFilters; o
         </Link>
       </div>
     </form>
+  );
+}
+
+/** A filter that is either "Any" or one of the values the ledger holds. */
+function AnyOf({
+  id,
+  label: text,
+  name,
+  value,
+  values,
+}: {
+  id: string;
+  label: string;
+  name: string;
+  value: string | undefined;
+  values: readonly string[];
+}) {
+  return (
+    <div>
+      <label htmlFor={id} className={label}>
+        {text}
+      </label>
+      <Select id={id} name={name} defaultValue={value ?? ""}>
+        <option value="">Any</option>
+        {values.map((v) => (
+          <option key={v} value={v}>
+            {v}
+          </option>
+        ))}
+      </Select>
+    </div>
   );
 }

@@ -13,12 +13,19 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { Prisma } from "../lib/generated/prisma/client";
 import { migratePostgres, openDatabase, type Database } from "../lib/adapters/prisma/db";
-import { PrismaEvidenceStore, evidenceSearchSql, planSearch, poolRunner, type SqlRunner } from "../lib/adapters/prisma/evidence-store";
+import {
+  PrismaEvidenceStore,
+  evidenceFromRow,
+  evidenceSearchSql,
+  planSearch,
+  poolRunner,
+  type EvidenceRow,
+  type SqlRunner,
+} from "../lib/adapters/prisma/evidence-store";
 import { PrismaGraphStore } from "../lib/adapters/prisma/graph-store";
 import { PrismaLedger } from "../lib/adapters/prisma/ledger";
 import { importBundle } from "../lib/adapters/prisma/workspace";
 import { loadActor } from "../lib/auth/actor";
-import type { Classification, LicenseUse } from "../lib/domain/markings";
 import { answerQuestion, type AnswerDeps } from "../lib/graphrag/answer";
 import { splitSentences } from "../lib/graphrag/text";
 import type { RawContext } from "../lib/graphrag/types";
@@ -27,7 +34,6 @@ import type {
   AnswerModelRequest,
   CaseGraphStore,
   CaseScope,
-  EvidenceRecord,
   EvidenceStore,
   Ledger,
   SeedCandidate,
@@ -73,20 +79,6 @@ class ZeroLatencyModel implements AnswerModel {
 // ---------------------------------------------------------------------------------------------------------------
 // The naive retrieval shape: tsvector computed per row at query time, node names matched with ILIKE '%term%'.
 
-interface Row {
-  id: string;
-  tenant_id: string;
-  type: string;
-  content: string;
-  source_system: string;
-  classification: string;
-  need_to_know: string[];
-  license_uses: string[] | null;
-  collected_at: Date;
-  node_ids: string[];
-  rank: number;
-}
-
 class NaiveEvidenceStore implements EvidenceStore {
   constructor(
     private readonly db: SqlRunner,
@@ -94,26 +86,14 @@ class NaiveEvidenceStore implements EvidenceStore {
   ) {}
   async search(scope: CaseScope, q: { terms: string[]; limit: number }) {
     const text = q.terms.join(" or ");
-    const rows = await this.db.rows<Row>(Prisma.sql`
+    const rows = await this.db.rows<EvidenceRow>(Prisma.sql`
       SELECT e.id, e.tenant_id, e.type, e.content, e.source_system, e.classification::text AS classification, e.need_to_know,
-             l.allows::text[] AS license_uses, e.collected_at, e.node_ids,
+             l.allows::text[] AS license_uses, e.collected_at, e.node_ids, e.metadata,
              ts_rank(to_tsvector('english', e.content), websearch_to_tsquery('english', ${text}))::float8 AS rank
       FROM "evidence" e LEFT JOIN "license" l ON l.id = e.license_id
       WHERE e.case_id = ${scope.caseId} AND to_tsvector('english', e.content) @@ websearch_to_tsquery('english', ${text})
       ORDER BY rank DESC, e.id LIMIT ${q.limit}`);
-    return rows.map((r) => ({
-      id: r.id,
-      tenantId: r.tenant_id,
-      type: r.type,
-      content: r.content,
-      sourceSystem: r.source_system,
-      classification: r.classification as Classification,
-      needToKnow: r.need_to_know,
-      licenseUses: r.license_uses as LicenseUse[] | null,
-      collectedAt: new Date(r.collected_at).toISOString(),
-      nodeIds: r.node_ids,
-      rank: Number(r.rank),
-    })) satisfies Array<EvidenceRecord & { rank: number }>;
+    return rows.map((r) => ({ ...evidenceFromRow(r), rank: Number(r.rank) }));
   }
   linkedTo(scope: CaseScope, ids: readonly string[], limit: number) {
     return this.real.linkedTo(scope, ids, limit);

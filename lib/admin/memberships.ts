@@ -52,45 +52,49 @@ async function caseInTenant(tx: Tx, tenantId: string, caseId: string) {
 }
 
 export async function addCaseMember(prisma: PrismaClient, actor: Actor, input: { caseId: string; userId: string }) {
-  const who = changeActorOf(actor);
-  const tenantId = tenantOf(who);
-  return auditedChange(prisma, who, async (tx) => {
-    const c = await caseInTenant(tx, tenantId, input.caseId);
-    const u = await userInTenant(tx, tenantId, input.userId);
-    assertNotSelf(actor, u.id);
-    const existing = await tx.caseMember.findUnique({ where: { caseId_userId: { caseId: c.id, userId: u.id } } });
-    if (existing) return { result: { added: false }, audit: null };
-    await tx.caseMember.create({ data: { caseId: c.id, userId: u.id } });
-    return {
-      result: { added: true },
-      audit: {
-        kind: "admin.membership.add",
-        target: { type: "case_member", id: `${c.id}/${u.id}`, tenantId },
-        caseId: c.id,
-        before: { member: false },
-        after: { member: true, user: { id: u.id, email: u.email } },
-      },
-    };
+  const added = await changeMembership(prisma, actor, input, true, async (tx, caseId, userId) => {
+    if (await tx.caseMember.findUnique({ where: { caseId_userId: { caseId, userId } } })) return false;
+    await tx.caseMember.create({ data: { caseId, userId } });
+    return true;
   });
+  return { added };
 }
 
 export async function removeCaseMember(prisma: PrismaClient, actor: Actor, input: { caseId: string; userId: string }) {
+  const removed = await changeMembership(
+    prisma,
+    actor,
+    input,
+    false,
+    async (tx, caseId, userId) => (await tx.caseMember.deleteMany({ where: { caseId, userId } })).count > 0,
+  );
+  return { removed };
+}
+
+/** Makes a user a member of a case or not (`member`); audited only when `apply` changed something. */
+async function changeMembership(
+  prisma: PrismaClient,
+  actor: Actor,
+  input: { caseId: string; userId: string },
+  member: boolean,
+  apply: (tx: Tx, caseId: string, userId: string) => Promise<boolean>,
+): Promise<boolean> {
   const who = changeActorOf(actor);
   const tenantId = tenantOf(who);
   return auditedChange(prisma, who, async (tx) => {
     const c = await caseInTenant(tx, tenantId, input.caseId);
     const u = await userInTenant(tx, tenantId, input.userId);
     assertNotSelf(actor, u.id);
-    const removed = await tx.caseMember.deleteMany({ where: { caseId: c.id, userId: u.id } });
-    if (removed.count === 0) return { result: { removed: false }, audit: null };
+    if (!(await apply(tx, c.id, u.id))) return { result: false, audit: null };
+    const user = { id: u.id, email: u.email };
     return {
-      result: { removed: true },
+      result: true,
       audit: {
-        kind: "admin.membership.remove",
+        kind: member ? "admin.membership.add" : "admin.membership.remove",
         target: { type: "case_member", id: `${c.id}/${u.id}`, tenantId },
         caseId: c.id,
-        before: { member: true, user: { id: u.id, email: u.email } },
-        after: { member: false },
+        before: member ? { member: false } : { member: true, user },
+        after: member ? { member: true, user } : { member: false },
       },
     };
   });

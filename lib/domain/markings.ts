@@ -103,6 +103,11 @@ export function readTenantId(raw: unknown): string {
  * An item's stored marking read as a whole: tenant, classification and tags. When the tags are unreadable the whole
  * marking is (an item whose need-to-know cannot be read must not fall back to "no restriction").
  */
+/** A marking as stored in a database row (snake_case columns). */
+export function readRowMarking(r: { tenant_id: unknown; classification: unknown; need_to_know: unknown }) {
+  return readMarking({ tenantId: r.tenant_id, classification: r.classification, needToKnow: r.need_to_know });
+}
+
 export function readMarking(raw: { tenantId: unknown; classification: unknown; needToKnow: unknown }): {
   tenantId: string;
   classification: StoredClassification;

@@ -10,10 +10,11 @@ import type { Database } from "./db";
 import { failingAs } from "../../domain/failure-codes";
 import { activeEvidenceSql } from "./evidence-active";
 import { propertiesObject } from "../../domain/graph-contract";
-import { CLASSIFICATIONS, readLicenseUses, readMarking } from "../../domain/markings";
+import { CLASSIFICATIONS, readLicenseUses, readRowMarking } from "../../domain/markings";
 import type { CaseScope, EvidenceRecord, EvidenceSearch, EvidenceStore, MarkingAudit, UnreadableMarkings } from "../../ports";
 
-interface Row {
+/** An evidence row as the evidence queries select it. */
+export interface EvidenceRow {
   id: string;
   tenant_id: string;
   type: string;
@@ -287,16 +288,16 @@ export class PrismaEvidenceStore implements EvidenceStore, MarkingAudit {
     if (!terms.length || query.limit <= 0) return [];
     const rows = await failingAs("CG-EVIDENCE-001", async () => {
       const plan = await planSearch(this.db, "evidence", "english", terms);
-      return plan.anyQ ? this.db.rows<Row>(evidenceSearchSql(scope, plan, query.limit)) : [];
+      return plan.anyQ ? this.db.rows<EvidenceRow>(evidenceSearchSql(scope, plan, query.limit)) : [];
     });
-    return rows.map((r) => ({ ...toRecord(r), rank: Number(r.rank) }));
+    return rows.map((r) => ({ ...evidenceFromRow(r), rank: Number(r.rank) }));
   }
 
   async linkedTo(scope: CaseScope, nodeIds: readonly string[], limit: number): Promise<EvidenceRecord[]> {
     if (!nodeIds.length || limit <= 0) return [];
     // Nodes come in priority order (seeds first): an item linked to earlier and to more of them ranks higher.
     const rows = await failingAs("CG-EVIDENCE-001", () =>
-      this.db.rows<Row>(Prisma.sql`
+      this.db.rows<EvidenceRow>(Prisma.sql`
       SELECT ${COLUMNS},
         (SELECT sum(1.0 / array_position(${[...nodeIds]}::text[], x)) FROM unnest(e.node_ids) AS x WHERE x = ANY(${[...nodeIds]}::text[])) AS rank
       FROM "evidence" e
@@ -305,11 +306,11 @@ export class PrismaEvidenceStore implements EvidenceStore, MarkingAudit {
       ORDER BY rank DESC, e.id
       LIMIT ${limit}`),
     );
-    return rows.map(toRecord);
+    return rows.map(evidenceFromRow);
   }
 
   async byIds(scope: CaseScope, ids: readonly string[]): Promise<EvidenceRecord[]> {
-    return (await this.rowsByIds(scope, ids, true)).map(toRecord);
+    return (await this.rowsByIds(scope, ids, true)).map(evidenceFromRow);
   }
 
   /**
@@ -318,14 +319,14 @@ export class PrismaEvidenceStore implements EvidenceStore, MarkingAudit {
    * without the clearance. Content is blanked: nothing read here can reach an answer or a page.
    */
   async markingsByIds(scope: CaseScope, ids: readonly string[]): Promise<EvidenceRecord[]> {
-    return (await this.rowsByIds(scope, ids, false)).map((r) => ({ ...toRecord(r), content: "" }));
+    return (await this.rowsByIds(scope, ids, false)).map((r) => ({ ...evidenceFromRow(r), content: "" }));
   }
 
-  private async rowsByIds(scope: CaseScope, ids: readonly string[], activeOnly: boolean): Promise<Row[]> {
+  private async rowsByIds(scope: CaseScope, ids: readonly string[], activeOnly: boolean): Promise<EvidenceRow[]> {
     if (!ids.length) return [];
     const active = activeOnly ? Prisma.sql`AND ${activeEvidenceSql("e")}` : Prisma.empty;
     return failingAs("CG-EVIDENCE-001", () =>
-      this.db.rows<Row>(Prisma.sql`
+      this.db.rows<EvidenceRow>(Prisma.sql`
       SELECT ${COLUMNS}
       FROM "evidence" e
       LEFT JOIN "license" l ON l.id = e.license_id
@@ -335,13 +336,13 @@ export class PrismaEvidenceStore implements EvidenceStore, MarkingAudit {
   }
 }
 
-function toRecord(r: Row): EvidenceRecord {
+export function evidenceFromRow(r: EvidenceRow): EvidenceRecord {
   return {
     id: r.id,
     type: r.type,
     content: r.content,
     sourceSystem: r.source_system,
-    ...readMarking({ tenantId: r.tenant_id, classification: r.classification, needToKnow: r.need_to_know }),
+    ...readRowMarking(r),
     licenseUses: readLicenseUses(r.license_uses),
     collectedAt: new Date(r.collected_at).toISOString(),
     nodeIds: r.node_ids ?? [],

@@ -8,7 +8,7 @@ import "server-only";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { Prisma } from "../../generated/prisma/client";
 import { failingAs } from "../../domain/failure-codes";
-import { readMarking } from "../../domain/markings";
+import { readRowMarking } from "../../domain/markings";
 import type {
   CaseGraphStore,
   CaseOutline,
@@ -187,7 +187,7 @@ function toNode(r: NodeRow): GraphNodeRecord {
     label: r.label,
     name: r.name,
     properties: propertiesObject(r.properties),
-    ...readMarking({ tenantId: r.tenant_id, classification: r.classification, needToKnow: r.need_to_know }),
+    ...readRowMarking(r),
   };
 }
 
@@ -198,6 +198,6 @@ function toEdge(r: EdgeRow): GraphEdgeRecord {
     target: r.target,
     type: r.type,
     properties: propertiesObject(r.properties),
-    ...readMarking({ tenantId: r.tenant_id, classification: r.classification, needToKnow: r.need_to_know }),
+    ...readRowMarking(r),
   };
 }

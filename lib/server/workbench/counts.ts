@@ -5,7 +5,7 @@
 // every row).
 import "server-only";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import { readLicenseUses, readMarking } from "@/lib/domain/markings";
+import { readLicenseUses, readRowMarking } from "@/lib/domain/markings";
 import { evidenceDenialReason, visibleGraph, type Viewer } from "@/lib/domain/policy";
 import type { CaseGraphStore } from "@/lib/ports";
 import { activeEvidenceSql } from "@/lib/adapters/prisma/evidence-active";
@@ -61,7 +61,7 @@ export async function visibleCounts(
   });
   for (const r of evidence) {
     const item = {
-      ...readMarking({ tenantId: r.tenant_id, classification: r.classification, needToKnow: r.need_to_know }),
+      ...readRowMarking(r),
       licenseUses: readLicenseUses(r.uses),
     };
     const c = out.get(r.case_id);

@@ -21,15 +21,13 @@ export function excerptOf(text: string, max = EXCERPT_CHARS): string {
   return cut.slice(0, Math.max(cut.lastIndexOf(" "), max - 20)).trimEnd() + "…";
 }
 
+/** What every evidence view shows about an item besides its text. */
+function heading(r: EvidenceRecord): Omit<EvidenceSummary, "excerpt"> {
+  return { id: r.id, type: r.type, sourceSystem: r.sourceSystem, classification: r.classification, collectedAt: r.collectedAt };
+}
+
 function summary(r: EvidenceRecord): EvidenceSummary {
-  return {
-    id: r.id,
-    type: r.type,
-    sourceSystem: r.sourceSystem,
-    classification: r.classification,
-    collectedAt: r.collectedAt,
-    excerpt: excerptOf(r.content),
-  };
+  return { ...heading(r), excerpt: excerptOf(r.content) };
 }
 
 /** Visible evidence items by id, in the order asked; ids that are hidden or unknown are simply absent. */
@@ -46,11 +44,7 @@ export async function evidenceByIds(open: OpenCase, actor: Actor, ids: readonly 
     .map((id) => {
       const r = byId.get(id)!;
       return {
-        id: r.id,
-        type: r.type,
-        sourceSystem: r.sourceSystem,
-        classification: r.classification,
-        collectedAt: r.collectedAt,
+        ...heading(r),
         content: r.content,
         nodeIds: r.nodeIds.filter((n) => visibleNodes.has(n)),
         metadata: (r.metadata ?? {}) as Record<string, PropertyValue>,

@@ -1,0 +1,425 @@
+// The graph-aware extractive answerer behind the offline model `casegraph-extractive-v2` (issue 13 §2). It answers like
+// a careful analyst who may only quote: it reads what the question asks (question.ts), gathers candidate facts — the
+// graph's relationships around the entities the question names, said in plain words and cited with the evidence
+// linked to both ends, and evidence sentences about those entities that hold a value of the expected answer type —
+// ranks them (BM25 over the context's sentences, plus how much of the question's focus they cover), and gives the
+// smallest set that answers, usually one to three claims. When no candidate holds the expected answer for the named
+// subject it answers `no_evidence` and says what is missing. Every claim it gives passes the claim checks (ground.ts)
+// before it is given. Same input → same output, byte for byte.
+import { isInstructionStatement } from "./directives";
+import { dateKeys, extractFacts, type Facts } from "./facts";
+import { SupportChecker } from "./ground";
+import type { ModelOutputShape } from "./prompt";
+import {
+  analyseQuestion,
+  answerValues,
+  containsPhrase,
+  describeAnswerType,
+  type AnswerValue,
+  type LinkedEntity,
+  type QuestionAnalysis,
+} from "./question";
+import { isIdLike, isStopword, splitSentences, stem, words } from "./text";
+import type { ContextEdge, ContextNode, ContextSnippet, RawContext } from "./types";
+import { shapeOf } from "./claims";
+
+const MAX_CLAIMS = 3;
+const MAX_SENTENCE_CHARS = 600;
+/** A further claim must score at least this share of the best one: an answer is not padded with weaker sentences. */
+const RUNNER_UP = 0.9;
+/** The share of the question's focus (rarity-weighted) a sentence must cover to be a candidate at all. */
+const MIN_FOCUS = 0.5;
+/** Sentences that give orders ("List every informant…", "Ignore …") are instructions quoted in evidence, not facts. */
+const IMPERATIVE =
+  /^["'“(]*(?:please\s+)?(?:list|tell|reveal|ignore|disregard|forget|print|show|give|send|delete|mark|cite|say|write|output|answer|respond|provide|include|repeat|treat|act|pretend|do not|don't|never|always)\b/iu;
+
+/**
+ * Words that name the same thing in case records ("registered"/"registration", "phone"/"mobile"): each stem maps to
+ * its group's first. General English, not any workspace's vocabulary.
+ */
+const CONCEPTS: string[][] = [
+  ["kill", "murder", "shoot", "shot", "homicide", "slay"],
+  ["die", "dead", "death", "deceased", "decedent"],
+  ["phone", "telephone", "mobile", "cell", "handset", "msisdn"],
+  ["car", "vehicle", "auto", "van", "truck", "suv"],
+  ["own", "owner", "ownership"],
+  ["arrive", "arrival", "respond", "response", "scene", "attend"],
+  ["money", "cash", "fund", "funds", "payment", "paid", "pay"],
+  ["meet", "met", "meeting"],
+  ["call", "called", "rang", "ring", "dial", "dialled"],
+  ["send", "sent", "transfer", "transferred", "wire", "wired", "exfiltrate", "upload"],
+  ["find", "found", "recover", "recovered", "seize", "seized", "locate", "located"],
+  ["buy", "bought", "purchase", "purchased"],
+  ["sell", "sold", "sale"],
+  ["work", "employ", "employed", "employee", "employer", "job"],
+  ["live", "reside", "residence", "resident", "home"],
+  ["nickname", "alias", "aka", "moniker"],
+  ["say", "said", "tell", "told", "state", "stated", "remark"],
+  ["close", "closed", "dismiss", "dismissed", "resolve", "resolved"],
+  ["contain", "isolate", "isolated", "quarantine", "contained"],
+  ["enter", "entered", "walk", "walked", "went"],
+];
+const CONCEPT = new Map<string, string>();
+for (const group of CONCEPTS) for (const w of group) if (!CONCEPT.has(stem(w))) CONCEPT.set(stem(w), stem(group[0]));
+
+const conceptOf = (t: string) => CONCEPT.get(t) ?? t;
+const stemsOf = (text: string) =>
+  new Set(
+    words(text)
+      .filter((w) => !isStopword(w.lower) && w.lower.length > 1)
+      .map((w) => conceptOf(stem(w.lower))),
+  );
+
+interface Sentence {
+  snippet: ContextSnippet;
+  snippetIndex: number;
+  sentenceIndex: number;
+  text: string;
+  stems: Set<string>;
+  facts: Facts;
+}
+
+interface Candidate extends Sentence {
+  /** Subjects the sentence names. */
+  names: LinkedEntity[];
+  /** 1 when the sentence names a subject, 0.5 when only its item does (or is linked to it), 0 otherwise. */
+  subjectHit: number;
+  values: AnswerValue[];
+  coverage: number;
+  score: number;
+}
+
+interface Claim {
+  text: string;
+  evidenceId: string;
+  /** Node and edge ids for the explanation step. */
+  graph: string[];
+  /** How the step describes where the claim comes from. */
+  step: string;
+  score: number;
+  coverage: number;
+}
+
+export function extractiveAnswer(context: RawContext, question: string): ModelOutputShape {
+  const a = analyseQuestion(question, context);
+  const sentences = sentencesOf(context);
+  const idf = idfOver(sentences);
+  const focus = [...new Set(a.focus.map(conceptOf))];
+  const qStems = [...new Set(a.stems.map(conceptOf))];
+  // Verbs in the past or progressive ("logged", "fired") say less about what is asked than nouns ("weather", "birth").
+  const predicates = new Set(
+    words(question)
+      .filter((w) => /(?:ed|ing)$/.test(w.lower) && !w.capitalised)
+      .map((w) => conceptOf(stem(w.lower))),
+  );
+  const focusWeight = (t: string) => idf(t) * (predicates.has(t) ? 0.5 : 1);
+  // The values the question gives (an alert number, a date, an address) anchor it as focus words do.
+  const given = valueKeys(a.given);
+  const givenWeight = idf("") * 0.75;
+  const totalFocus = focus.reduce((s, t) => s + focusWeight(t), 0) + given.length * givenWeight;
+  const maxBm25 = qStems.reduce((s, t) => s + idf(t), 0) || 1;
+  const avgLen = sentences.reduce((s, c) => s + c.stems.size, 0) / Math.max(sentences.length, 1) || 1;
+  const itemStems = new Map<string, Set<string>>();
+  for (const s of sentences) {
+    const set = itemStems.get(s.snippet.id) ?? new Set<string>();
+    s.stems.forEach((t) => set.add(t));
+    itemStems.set(s.snippet.id, set);
+  }
+  const givenDates = new Set(a.given.dates.flatMap((d) => d.readings.flatMap(dateKeys)));
+
+  const candidates: Candidate[] = [];
+  for (const s of sentences) {
+    const lower = s.text.toLowerCase();
+    const names = a.subjects.filter(
+      (e) => e.names.some((n) => containsPhrase(lower, n)) || s.facts.ids.some((f) => e.idKeys.includes(f.key)),
+    );
+    const itemLower = s.snippet.text.toLowerCase();
+    const itemNames = a.subjects.some((e) => s.snippet.nodeIds.includes(e.id) || e.names.some((n) => containsPhrase(itemLower, n)));
+    const subjectHit = names.length ? 1 : itemNames ? 0.5 : 0;
+    if (a.subjects.length && !subjectHit) continue;
+    const values = answerValues(s.text, s.facts, a, context.nodes);
+    if (!values.length) continue;
+    const item = itemStems.get(s.snippet.id)!;
+    const inSentence = new Set(valueKeys(s.facts));
+    const inItem = new Set(valueKeys(extractFacts(s.snippet.text, { source: true })));
+    let coverage = totalFocus
+      ? (focus.reduce((sum, t) => sum + focusWeight(t) * (s.stems.has(t) ? 1 : item.has(t) ? 0.5 : 0), 0) +
+          given.reduce((sum, k) => sum + givenWeight * (inSentence.has(k) ? 1 : inItem.has(k) ? 0.5 : 0), 0)) /
+        totalFocus
+      : 1;
+    // "Is A part of B?": a sentence that names both says how they relate.
+    if (a.kind === "yes_no" && distinctSubjects(names) >= 2) coverage = Math.max(coverage, 0.75);
+    // "Who goes by Spider?": a sentence giving the name beside the form the question used answers it.
+    if (a.expects === "agent" && names.some((e) => e.matched !== e.name.toLowerCase() && containsPhrase(lower, e.name.toLowerCase())))
+      coverage = Math.max(coverage, 0.75);
+    if (coverage < MIN_FOCUS) continue;
+    // BM25 (k1 1.2, b 0.75; a sentence holds a word once), over the question's words, normalised to 0…1.
+    const bm25 =
+      qStems.reduce((sum, t) => (s.stems.has(t) ? sum + (idf(t) * 2.2) / (1 + 1.2 * (0.25 + (0.75 * s.stems.size) / avgLen)) : sum), 0) /
+      maxBm25;
+    const datesMatch = givenDates.size && s.facts.dates.some((d) => d.readings.flatMap(dateKeys).some((k) => givenDates.has(k))) ? 0.1 : 0;
+    const score =
+      0.45 * Math.min(bm25, 1) +
+      0.35 * coverage +
+      0.2 * subjectHit +
+      datesMatch -
+      0.01 * (s.snippetIndex / Math.max(context.evidenceSnippets.length, 1));
+    candidates.push({ ...s, names, subjectHit, values, coverage, score: round(score) });
+  }
+  candidates.sort((x, y) => y.score - x.score || x.snippetIndex - y.snippetIndex || x.sentenceIndex - y.sentenceIndex);
+
+  const checker = new SupportChecker(context);
+  const relations = relationClaims(context, a, focus, candidates, checker);
+  const claims: Claim[] = relations.length ? relations : sentenceClaims(context, a, focus, candidates, checker);
+
+  if (!claims.length) return abstain(context, a, question, candidates.length);
+
+  const covered = new Set<string>();
+  for (const c of claims) stemsOf(c.text).forEach((t) => covered.add(t));
+  for (const e of a.subjects) e.names.forEach((n) => words(n).forEach((w) => covered.add(conceptOf(stem(w.lower)))));
+  const missing = focus.filter((t) => !covered.has(t) && !(itemStems.get(claims[0].evidenceId)?.has(t) ?? false));
+  const unknowns = unsupportedParts(question, covered);
+  if (!unknowns.length && missing.length) {
+    const raw = words(question).filter((w) => missing.includes(conceptOf(stem(w.lower))));
+    unknowns.push(`The evidence quoted does not mention: ${[...new Set(raw.map((w) => w.raw))].join(", ")}.`);
+  }
+  const items = new Set(claims.map((c) => c.evidenceId)).size;
+  const best = claims[0];
+  const confidence = round(
+    Math.min(0.9, 0.3 + 0.4 * best.coverage + 0.15 * Math.min(best.score, 1) + (items > 1 ? 0.05 : 0) - 0.1 * unknowns.length),
+    2,
+  );
+  return {
+    responseType: "answer",
+    answerText: claims.map((c, i) => `${withoutTerminator(c.text)} [evidence: ${c.evidenceId}, claim: CLM-${i + 1}].`).join(" "),
+    citations: claims.map((c, i) => ({ evidenceId: c.evidenceId, claimId: `CLM-${i + 1}` })),
+    explanationSteps: claims.map((c, i) => ({ stepNumber: i + 1, claim: clipWords(c.step, 400), citations: [c.evidenceId, ...c.graph] })),
+    unknowns,
+    confidence: Math.max(0.1, confidence),
+    confidenceJustification:
+      `Extractive model (no generative reasoning): the question asks for ${describeAnswerType(a.expects)}` +
+      (a.subjects.length ? ` about ${a.subjects.map((s) => s.name).join(", ")}` : "") +
+      `; ${claims.length} claim(s) from ${items} evidence item(s) state it and cover ${Math.round(best.coverage * 100)}% of what is asked` +
+      (missing.length ? ", not all of it." : "."),
+  };
+}
+
+/** Every sentence of every snippet that could state a fact: not instructions, not neutralisation residue, not ids the context lacks. */
+function sentencesOf(context: RawContext): Sentence[] {
+  const knownIds = new Set([...context.evidenceSnippets.map((s) => s.id), ...context.nodes.map((n) => n.id)]);
+  const evidenceShapes = new Set(context.evidenceSnippets.map((s) => shapeOf(s.id)));
+  const out: Sentence[] = [];
+  context.evidenceSnippets.forEach((snippet, snippetIndex) => {
+    splitSentences(snippet.text).forEach((raw, sentenceIndex) => {
+      const text = raw.replace(/\s+/g, " ").trim();
+      const ws = words(text.replace(/\[[^\]]*removed\]/g, " "));
+      if (ws.filter((w) => !isStopword(w.lower)).length < 3) return;
+      if (/\[[^\]]*removed\]/.test(text)) return; // what is left of a neutralised instruction states no fact
+      if (IMPERATIVE.test(text) || isInstructionStatement(text)) return;
+      // An evidence-shaped id the context does not hold is a citation token planted in the text.
+      if (ws.some((w) => isIdLike(w.raw) && !knownIds.has(w.raw) && evidenceShapes.has(shapeOf(w.raw)))) return;
+      const clipped = text.length > MAX_SENTENCE_CHARS ? clipWords(text, MAX_SENTENCE_CHARS) : text;
+      out.push({
+        snippet,
+        snippetIndex,
+        sentenceIndex,
+        text: clipped,
+        stems: stemsOf(clipped),
+        facts: extractFacts(clipped, { source: true }),
+      });
+    });
+  });
+  return out;
+}
+
+/** Inverse document frequency over the context's sentences; a word found in none weighs most. */
+function idfOver(sentences: Sentence[]): (t: string) => number {
+  const df = new Map<string, number>();
+  for (const s of sentences) for (const t of s.stems) df.set(t, (df.get(t) ?? 0) + 1);
+  const n = sentences.length;
+  return (t) => Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
+}
+
+/**
+ * The best sentence; more only when the question asks for several, or when one nearly as good from another item
+ * covers part of the question the best one does not. Each must pass the claim checks.
+ */
+function sentenceClaims(
+  context: RawContext,
+  a: QuestionAnalysis,
+  focus: string[],
+  candidates: Candidate[],
+  checker: SupportChecker,
+): Claim[] {
+  const out: Claim[] = [];
+  const covered = new Set<string>();
+  const top = candidates[0]?.score ?? 0;
+  for (const c of candidates) {
+    if (out.length >= MAX_CLAIMS || c.score < top * RUNNER_UP) break;
+    if (out.some((o) => o.evidenceId === c.snippet.id || o.text === c.text)) continue;
+    if (out.length && !a.plural && !focus.some((t) => c.stems.has(t) && !covered.has(t))) continue;
+    if (checker.claim(c.text, [c.snippet.id]).support === "unsupported") continue;
+    c.stems.forEach((t) => covered.add(t));
+    out.push({
+      text: c.text,
+      evidenceId: c.snippet.id,
+      graph: graphCitations(context, c),
+      step: `${c.snippet.id} (${c.snippet.type.replace(/_/g, " ")}, ${c.snippet.collectedAt.slice(0, 10)}) states: ${c.text}`,
+      score: c.score,
+      coverage: c.coverage,
+    });
+  }
+  return out;
+}
+
+/** Keys of the checkable values in `facts`: identifiers, numbers, times of day and dates. */
+function valueKeys(f: Facts): string[] {
+  return [
+    ...new Set([
+      ...f.ids.map((i) => `id:${i.key}`),
+      ...f.numbers.filter((n) => n.kind !== "number" || n.value >= 10).map((n) => `n:${n.value}`),
+      ...f.times.map((t) => `t:${t.minutes}`),
+      ...f.dates.map((d) => `d:${d.readings.flatMap(dateKeys)[0] ?? d.raw}`),
+    ]),
+  ];
+}
+
+/** Subjects that are different things, not one name inside another ("SSH brute force" within "SSH brute force against…"). */
+function distinctSubjects(subjects: LinkedEntity[]): number {
+  return subjects.filter((e) => !subjects.some((o) => o !== e && o.matched.length > e.matched.length && o.matched.includes(e.matched)))
+    .length;
+}
+
+/**
+ * Relationships of the graph that answer the question: an edge at a named subject whose type is what is asked
+ * ("associate" for ASSOCIATE_OF) and whose other end is of the expected kind, said in plain words and cited with the
+ * evidence linked to both ends (the best-scoring such item).
+ */
+function relationClaims(
+  context: RawContext,
+  a: QuestionAnalysis,
+  focus: string[],
+  candidates: Candidate[],
+  checker: SupportChecker,
+): Claim[] {
+  if (!a.subjects.length || !["agent", "place", "entity", "any"].includes(a.expects) || a.kind === "why" || a.kind === "how") return [];
+  const nodes = new Map(context.nodes.map((n) => [n.id, n]));
+  const subjectIds = new Set(a.subjects.map((s) => s.id));
+  const out: Claim[] = [];
+  for (const e of [...context.edges].sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))) {
+    const at = subjectIds.has(e.source) ? e.source : subjectIds.has(e.target) ? e.target : null;
+    if (!at) continue;
+    const other = nodes.get(at === e.source ? e.target : e.source);
+    const source = nodes.get(e.source);
+    const target = nodes.get(e.target);
+    if (!other || !source || !target || subjectIds.has(other.id) || containsPhrase(a.lower, other.name.toLowerCase())) continue;
+    const typeStems = [...stemsOf(e.type.replace(/_/g, " "))];
+    if (!typeStems.length || !typeStems.every((t) => focus.includes(t))) continue;
+    if (!fitsExpected(other, a)) continue;
+    const support = context.evidenceSnippets.filter((s) => s.nodeIds.includes(e.source) && s.nodeIds.includes(e.target));
+    if (!support.length) continue;
+    const ranked = support
+      .map((s) => ({ s, best: candidates.find((c) => c.snippet.id === s.id)?.score ?? -1 }))
+      .sort((x, y) => y.best - x.best || context.evidenceSnippets.indexOf(x.s) - context.evidenceSnippets.indexOf(y.s));
+    const evidenceId = ranked[0].s.id;
+    const text = `${source.name} ${relationPhrase(e)} ${target.name}`;
+    if (checker.claim(text, [evidenceId]).support !== "supported") continue;
+    out.push({
+      text,
+      evidenceId,
+      graph: [e.source, e.target, `${e.source}:${e.type}:${e.target}`],
+      step: `The case graph records ${source.name} ${e.type} ${target.name}; ${evidenceId} is linked to both.`,
+      score: 1,
+      coverage: 1,
+    });
+    if (out.length >= MAX_CLAIMS) break;
+  }
+  return out;
+}
+
+function fitsExpected(n: ContextNode, a: QuestionAnalysis): boolean {
+  if (a.expects === "agent")
+    return /person|people|suspect|victim|witness|officer|organi[sz]ation|company|business|bank|group|gang|agency|user/i.test(n.label);
+  if (a.expects === "place") return /location|place|address|site|building|premises|venue|area|city|street/i.test(n.label);
+  return true;
+}
+
+/** "EMPLOYED_BY" → "is employed by"; "OWNS" → "owns". */
+function relationPhrase(e: ContextEdge): string {
+  const phrase = e.type.toLowerCase().replace(/_/g, " ");
+  return /\b(?:of|to|by|with|in|for|from|at|on)$/.test(phrase) ? `is ${phrase}` : phrase;
+}
+
+function abstain(context: RawContext, a: QuestionAnalysis, question: string, candidates: number): ModelOutputShape {
+  const about = a.subjects.length ? a.subjects.map((s) => s.name).join(", ") : null;
+  const focusWords = [
+    ...new Set(
+      words(question)
+        .filter((w) => a.focus.includes(stem(w.lower)))
+        .map((w) => w.raw),
+    ),
+  ];
+  const what = a.expects === "any" ? "what is asked" : describeAnswerType(a.expects);
+  const unknown =
+    `No visible evidence states ${what}` +
+    (focusWords.length ? ` for "${focusWords.join(" ")}"` : "") +
+    (about ? ` about ${about}` : "") +
+    `: none of the ${context.evidenceSnippets.length} evidence item(s) shown does.`;
+  return {
+    responseType: "no_evidence",
+    answerText: "",
+    citations: [],
+    explanationSteps: [],
+    unknowns: [unknown],
+    confidence: 0.6,
+    confidenceJustification:
+      `Extractive model (no generative reasoning): the question asks for ${describeAnswerType(a.expects)}` +
+      (about ? ` about ${about}` : "") +
+      `; ${candidates ? "no sentence that holds one covers what is asked" : "no sentence holds one"}.`,
+  };
+}
+
+/** The parts of a compound question ("… and where did it go?") that no claim supports. */
+function unsupportedParts(question: string, covered: Set<string>): string[] {
+  const parts = question
+    .split(
+      /[?;]|\s+(?:and|but|also)\s+(?=(?:who|whom|whose|what|when|where|why|how|which|whether|did|does|do|is|was|were|are|has|had|have)\b)/i,
+    )
+    .map((p) => p.trim())
+    .filter(Boolean);
+  if (parts.length < 2) return [];
+  const out: string[] = [];
+  for (const part of parts) {
+    const stems = [...stemsOf(part)];
+    if (!stems.length) continue;
+    if (stems.filter((t) => covered.has(t)).length / stems.length < 0.5) out.push(`The evidence shown does not address: "${part}".`);
+  }
+  return out;
+}
+
+/** The candidate's evidence-linked nodes in the context (the subjects it names first) and the edges between them. */
+function graphCitations(context: RawContext, c: Candidate): string[] {
+  const inContext = new Set(context.nodes.map((n) => n.id));
+  const linked = c.snippet.nodeIds.filter((id) => inContext.has(id));
+  const named = c.names.map((e) => e.id);
+  const nodes = [...named.filter((id) => linked.includes(id)), ...linked.filter((id) => !named.includes(id))].slice(0, 3);
+  const set = new Set(linked);
+  const edges = context.edges
+    .filter((e) => set.has(e.source) && set.has(e.target) && (nodes.includes(e.source) || nodes.includes(e.target)))
+    .slice(0, 2)
+    .map((e) => `${e.source}:${e.type}:${e.target}`);
+  return [...nodes, ...edges];
+}
+
+function withoutTerminator(text: string): string {
+  return text.replace(/\s*[.!?]+["'”’)]*\s*$/u, (m) => (/["'”’)]/.test(m) ? m.replace(/[.!?]+/g, "").trimEnd() : ""));
+}
+
+function clipWords(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const at = cut.lastIndexOf(" ");
+  return (at > max / 2 ? cut.slice(0, at) : cut) + "…";
+}
+
+const round = (x: number, digits = 6) => Math.round(x * 10 ** digits) / 10 ** digits;

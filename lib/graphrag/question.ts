@@ -1,0 +1,326 @@
+// What a question asks (issue 13 §2): its type (who / when / where / how much / how many / which / why / yes-no…),
+// the kind of answer it expects (a person or organisation, a date or time, a place, an amount, a count, an
+// identifier, a named thing), the case entities it names (by name, alias, id or identifier property) and its focus —
+// the words that say what is asked about them ("cause", "death" in "What was the cause of death of Raymond Dunn?").
+// Also: whether a sentence holds a value of the expected answer type that the question does not already give.
+// Pure and deterministic; used by the offline answerer, usable by any other.
+import { dateKeys, extractFacts, idKey, type Facts } from "./facts";
+import { isIdLike, isStopword, stem, words } from "./text";
+import type { ContextNode, RawContext } from "./types";
+
+export type QuestionKind = "who" | "when" | "where" | "how_much" | "how_many" | "which" | "what" | "why" | "how" | "yes_no" | "other";
+
+/** The kind of value an answer must contain; `any` when the question asks for an explanation or a description. */
+export type AnswerType = "agent" | "time" | "place" | "amount" | "count" | "identifier" | "entity" | "any";
+
+export interface LinkedEntity {
+  id: string;
+  label: string;
+  /** The node's name. */
+  name: string;
+  /** Lower-cased forms that name it in text: the name, aliases, a person's surname, identifier-like properties. */
+  names: string[];
+  /** Identifier keys (idKey) of its id-like names and properties: "HBR-4471" and "hbr 4471" meet. */
+  idKeys: string[];
+  /** The form the question used. */
+  matched: string;
+}
+
+export interface QuestionAnalysis {
+  kind: QuestionKind;
+  expects: AnswerType;
+  subjects: LinkedEntity[];
+  /** Stems of the question's content words that are not part of a name it mentions nor the answer type's own word. */
+  focus: string[];
+  /** Stems of all of the question's content words. */
+  stems: string[];
+  /** The facts the question states itself (dates, times, numbers, ids): a value it gives is not an answer to it. */
+  given: Facts;
+  /** The question's own words, lower-cased, to tell a name it mentions from a name an answer adds. */
+  lower: string;
+  /** "Which vehicle…" where the case graph has Vehicle nodes: the answer names a node of that label. */
+  label?: string;
+  /** Asks for several ("each", "all", "both", "every", "list"): more than one claim may answer. */
+  plural: boolean;
+}
+
+/** Words that name the answer type rather than what is asked ("what *time*", "which *person*"). */
+const TYPE_WORDS = new Set(
+  "time date day hour year month name names person people individual organisation organization company address place location " +
+    "amount sum total number count figure value kind type sort".split(" "),
+);
+
+const IDENTIFIER_NOUNS =
+  /^(?:phone|telephone|mobile|cell|number|plate|registration|account|iban|serial|ip|imei|imsi|device|host|hostname|id|identifier|email|e-mail|handle|hash|domain|url)$/;
+const PLACE_NOUNS = /^(?:address|place|location|street|city|town|building|site|venue|bar|club|restaurant|premises|house|flat|room|area)$/;
+const TIME_NOUNS = /^(?:time|date|day|hour|year|month|night|morning|evening|when)$/;
+const AGENT_NOUNS =
+  /^(?:person|people|man|woman|individual|suspect|witness|officer|owner|driver|company|organisation|organization|firm|bank|employer|group|gang|user|username|account|login|member)$/;
+const AMOUNT_NOUNS = /^(?:amount|sum|total|price|value|cost|fee|payment|balance)$/;
+
+/** Analyses `question` against the nodes of the context it will be answered from. */
+export function analyseQuestion(question: string, context: Pick<RawContext, "nodes">): QuestionAnalysis {
+  const q = question.normalize("NFKC").trim();
+  const lower = q.toLowerCase();
+  const ws = words(q);
+  const classified = classify(ws.map((w) => w.lower));
+  const { kind } = classified;
+  let { expects } = classified;
+  const head = classified.head;
+  // "Which vehicle…": a head noun that names a label of the case graph asks for a node of that label.
+  const label = head && (kind === "which" || kind === "what") ? labelNamed(head, context.nodes) : undefined;
+  if (label && (expects === "entity" || expects === "any")) expects = "entity";
+  const subjects = linkEntities(q, context.nodes);
+  const nameStems = new Set(subjects.flatMap((s) => s.names.flatMap((n) => words(n).map((w) => stem(w.lower)))));
+  const content = ws.filter((w) => !isStopword(w.lower) && w.lower.length > 1);
+  const stems = [...new Set(content.map((w) => stem(w.lower)))];
+  const given = extractFacts(q, { claim: true });
+  const givenAt = new Set(
+    [...given.dates, ...given.times, ...given.numbers, ...given.ids].flatMap((f) => words(f.raw).map((w) => w.lower)),
+  );
+  const focus = [
+    ...new Set(
+      content
+        .filter((w) => !TYPE_WORDS.has(w.lower) && !givenAt.has(w.lower) && !/^(?:how|much|many)$/.test(w.lower))
+        // The head noun that set the answer type is checked by the type ("which *bar*" wants a place).
+        .filter((w) => !(w.lower === head && (label || classified.typedByHead)))
+        .map((w) => stem(w.lower))
+        .filter((t) => !nameStems.has(t)),
+    ),
+  ];
+  const plural = /\b(?:each|all|both|every|list|which ones)\b/.test(lower);
+  return { kind, expects, subjects, focus, stems, given, lower, label, plural };
+}
+
+function labelNamed(head: string, nodes: readonly ContextNode[]): string | undefined {
+  const h = stem(head);
+  return nodes.map((n) => n.label).find((l) => stem(l.toLowerCase()) === h);
+}
+
+function classify(lw: string[]): { kind: QuestionKind; expects: AnswerType; head?: string; typedByHead?: boolean } {
+  const at = lw.findIndex((w) => /^(?:who|whom|whose|when|where|which|what|why|how)$/.test(w));
+  const first = lw[0] ?? "";
+  if (at < 0 || (at > 0 && /^(?:is|was|were|are|did|does|do|has|had|have|can|could|will|would|should)$/.test(first))) {
+    return /^(?:is|was|were|are|did|does|do|has|had|have|can|could|will|would|should)$/.test(first)
+      ? { kind: "yes_no", expects: "any" }
+      : { kind: "other", expects: "any" };
+  }
+  const wh = lw[at];
+  const next = lw.slice(at + 1, at + 4);
+  switch (wh) {
+    case "who":
+    case "whom":
+    case "whose":
+      return { kind: "who", expects: "agent" };
+    case "when":
+      return { kind: "when", expects: "time" };
+    case "where":
+      return { kind: "where", expects: "place" };
+    case "why":
+      return { kind: "why", expects: "any" };
+    case "how":
+      if (next[0] === "much") return { kind: "how_much", expects: "amount" };
+      if (next[0] === "many") return { kind: "how_many", expects: "count" };
+      if (/^(?:long|often|large|big|far|old)$/.test(next[0] ?? "")) return { kind: "how_much", expects: "amount" };
+      return { kind: "how", expects: "any" };
+    default: {
+      // which / what: the noun after it (skipping "was the", "is", "kind of"…) says what is expected.
+      const head = lw.slice(at + 1, at + 6).find((w) => !isStopword(w) || /^(?:time|date|day)$/.test(w)) ?? "";
+      const kind: QuestionKind = wh === "which" ? "which" : "what";
+      const typed = (expects: AnswerType) => ({ kind, expects, head, typedByHead: true });
+      if (TIME_NOUNS.test(head)) return typed("time");
+      if (IDENTIFIER_NOUNS.test(head)) return typed("identifier");
+      if (PLACE_NOUNS.test(head)) return typed("place");
+      if (AGENT_NOUNS.test(head)) return typed("agent");
+      if (AMOUNT_NOUNS.test(head)) return typed("amount");
+      return { kind, expects: wh === "which" ? "entity" : "any", head };
+    }
+  }
+}
+
+/** Context nodes the question names: by id, whole name, alias, most words of the name, or an identifier it carries. */
+export function linkEntities(question: string, nodes: readonly ContextNode[]): LinkedEntity[] {
+  const lower = question.toLowerCase();
+  const qWords = words(question);
+  const qLower = new Set(qWords.filter((w) => !isStopword(w.lower)).map((w) => w.lower));
+  const qIdKeys = new Set([
+    ...qWords.filter((w) => isIdLike(w.raw)).map((w) => idKey(w.raw)),
+    ...extractFacts(question, { claim: true }).ids.map((f) => f.key),
+  ]);
+  // Strength: 3 a name or alias as written, 2 the node's own id or identifier, 1 an identifier inside its name
+  // ("Beaconing from WS-FIN-0231" for WS-FIN-0231), or most words of its name. A weak link stands only when no
+  // stronger one shares what matched.
+  const found: Array<LinkedEntity & { strength: number; key: string }> = [];
+  for (const node of nodes) {
+    const forms = namesOf(node);
+    const idKeys = linkKeys(node);
+    const own = new Set([idKey(node.id), idKey(node.name), ...forms.ids.map(idKey)]);
+    const name = forms.names.find((f) => f.length > 2 && containsPhrase(lower, f));
+    const key = idKeys.find((k) => qIdKeys.has(k));
+    let hit: { matched: string; strength: number; key: string } | null = null;
+    if (name) hit = { matched: name, strength: 3, key: idKey(name) };
+    else if (key) hit = { matched: key, strength: own.has(key) ? 2 : 1, key };
+    else {
+      // Most of the words of a multi-word name ("Kovac" for "Dmitri Kovac", "Bayline" for "Bayline Seafood Co.").
+      const nameWords = words(node.name)
+        .map((w) => w.lower)
+        .filter((w) => !isStopword(w) && w.length > 2);
+      const hits = nameWords.filter((w) => qLower.has(w));
+      const capitalisedHit = hits.some((h) => qWords.some((w) => w.lower === h && w.capitalised));
+      if (hits.length && capitalisedHit && (hits.length / nameWords.length >= 0.5 || hits.includes(nameWords[nameWords.length - 1]))) {
+        hit = { matched: hits.join(" "), strength: 1, key: hits.join(" ") };
+      }
+    }
+    if (hit) found.push({ id: node.id, label: node.label, name: node.name, names: forms.names, idKeys, ...hit });
+  }
+  return found
+    .filter((f) => f.strength > 1 || !found.some((g) => g.strength > f.strength && (g.key === f.key || g.matched.includes(f.matched))))
+    .map(({ strength: _s, key: _k, ...e }) => e);
+}
+
+/** Identifier keys of a node: its id, and its identifier-like name words and properties. */
+function linkKeys(node: ContextNode): string[] {
+  return [...new Set([node.id, ...namesOf(node).ids].map(idKey).filter((k) => k.length >= 4))];
+}
+
+/** The lower-cased names a node goes by in text, and its identifier-like values. */
+export function namesOf(node: ContextNode): { names: string[]; ids: string[] } {
+  const names = new Set<string>([node.name.toLowerCase()]);
+  const ids: string[] = [];
+  for (const [key, value] of Object.entries(node.properties)) {
+    const values = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === "string");
+    if (/^(?:aliases?|aka|nicknames?|also_?known_?as|names?|handle)$/i.test(key)) values.forEach((v) => names.add(v.toLowerCase()));
+    else if (/^(?:plate|registration|vin|serial|number|phone|msisdn|imei|account|iban|ip|hostname|host|email|domain|handle)$/i.test(key))
+      values.forEach((v) => ids.push(v));
+  }
+  if (/person|people|suspect|victim|witness|officer/i.test(node.label)) {
+    const parts = words(node.name).filter((w) => w.capitalised);
+    const surname = parts.length > 1 ? parts[parts.length - 1].lower : "";
+    if (surname.length > 3) names.add(surname);
+  }
+  for (const w of words(node.name)) if (/\d/.test(w.raw) && /[\p{L}\-:_./@#+]/u.test(w.raw)) ids.push(w.raw);
+  return { names: [...names].filter((n) => n.length > 1), ids };
+}
+
+/** `phrase` as whole words in `lowerText`. */
+export function containsPhrase(lowerText: string, phrase: string): boolean {
+  let from = 0;
+  for (;;) {
+    const i = lowerText.indexOf(phrase, from);
+    if (i < 0) return false;
+    const before = lowerText[i - 1] ?? " ";
+    const after = lowerText[i + phrase.length] ?? " ";
+    if (!/[\p{L}\p{N}]/u.test(before) && !/[\p{L}\p{N}]/u.test(after)) return true;
+    from = i + 1;
+  }
+}
+
+export interface AnswerValue {
+  type: AnswerType;
+  /** The value as written in the sentence. */
+  raw: string;
+}
+
+/**
+ * Values of the expected type that `sentence` holds and the question does not already give — what would answer it.
+ * `nodes` lets names of people, organisations and places count as such.
+ */
+export function answerValues(sentence: string, facts: Facts, a: QuestionAnalysis, nodes: readonly ContextNode[]): AnswerValue[] {
+  const lower = sentence.toLowerCase();
+  const givenDates = new Set(a.given.dates.flatMap((d) => d.readings.flatMap(dateKeys)));
+  const givenTimes = new Set(a.given.times.map((t) => t.minutes));
+  const givenNumbers = new Set(a.given.numbers.map((n) => n.value));
+  const givenIds = new Set(a.given.ids.map((i) => i.key));
+  const newName = (name: string) => name.length > 2 && containsPhrase(lower, name) && !containsPhrase(a.lower, name);
+  const nodesLike = (re: RegExp) =>
+    nodes
+      .filter((n) => re.test(n.label))
+      .flatMap((n) =>
+        namesOf(n)
+          .names.filter(newName)
+          .map((raw) => ({ type: a.expects, raw })),
+      );
+  switch (a.expects) {
+    case "any":
+      return [{ type: "any", raw: "" }];
+    case "time": {
+      const times = facts.times.filter((t) => !givenTimes.has(t.minutes)).map((t) => t.raw);
+      const dates = facts.dates.filter((d) => !d.readings.flatMap(dateKeys).some((k) => givenDates.has(k))).map((d) => d.raw);
+      // "What time…" wants a time of day; "when" or "what date" takes either.
+      const wantsClock = /\bwhat time\b|\bat what time\b/.test(a.lower);
+      return (wantsClock ? times : [...dates, ...times]).map((raw) => ({ type: "time", raw }));
+    }
+    case "amount":
+      return facts.numbers
+        .filter(
+          (n) => !givenNumbers.has(n.value) && (n.kind !== "number" || !(n.value >= 1900 && n.value <= 2100 && Number.isInteger(n.value))),
+        )
+        .map((n) => ({ type: "amount", raw: n.raw }));
+    case "count":
+      return facts.numbers.filter((n) => n.kind === "number" && !givenNumbers.has(n.value)).map((n) => ({ type: "count", raw: n.raw }));
+    case "identifier":
+      return facts.ids.filter((i) => !givenIds.has(i.key)).map((i) => ({ type: "identifier", raw: i.raw }));
+    case "place": {
+      const places = nodesLike(/location|place|address|site|building|premises|venue|area|city|street/i);
+      const addresses = [
+        ...sentence.matchAll(
+          /\b\d+[A-Za-z]?\s+(?:[A-Z][\p{L}'-]+\s+){1,3}(?:Street|St|Lane|Ln|Road|Rd|Row|Avenue|Ave|Drive|Dr|Way|Quay|Dock|Boulevard|Blvd|Court|Ct|Place|Pl|Square|Terrace|Parade|Close|Crescent)\b/gu,
+        ),
+      ]
+        .map((m) => m[0])
+        .filter((x) => !a.lower.includes(x.toLowerCase()));
+      const named = facts.entities
+        .filter((e) =>
+          new RegExp(String.raw`\b(?:at|in|near|inside|outside|behind|from|to|into|beside|under)\s+(?:the\s+)?${escape(e.raw)}`, "u").test(
+            sentence,
+          ),
+        )
+        .map((e) => e.raw)
+        .filter(newName);
+      return [
+        ...places,
+        ...addresses.map((raw) => ({ type: "place" as const, raw })),
+        ...named.map((raw) => ({ type: "place" as const, raw })),
+      ];
+    }
+    case "agent": {
+      const agents = nodesLike(
+        /person|people|suspect|victim|witness|officer|organi[sz]ation|company|business|bank|group|gang|agency|user|account/i,
+      );
+      const named = facts.entities
+        .filter((e) => e.tokens.length >= 2 || /^\p{Lu}/u.test(e.raw))
+        .map((e) => e.raw.toLowerCase())
+        .filter(newName);
+      return [...agents, ...named.map((raw) => ({ type: "agent" as const, raw }))];
+    }
+    case "entity": {
+      if (a.label) {
+        const ids = new Set(facts.ids.map((i) => i.key));
+        return nodes
+          .filter((n) => n.label === a.label)
+          .filter((n) => namesOf(n).names.some(newName) || linkKeys(n).some((k) => ids.has(k) && !givenIds.has(k)))
+          .map((n) => ({ type: "entity" as const, raw: n.name }));
+      }
+      const any = nodes.flatMap((n) => namesOf(n).names.filter(newName));
+      const named = facts.entities.map((e) => e.raw.toLowerCase()).filter(newName);
+      const ids = facts.ids.filter((i) => !givenIds.has(i.key)).map((i) => i.raw);
+      return [...any, ...named, ...ids].map((raw) => ({ type: "entity", raw }));
+    }
+  }
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** How the expected answer type reads in a sentence ("a date or time"). */
+export function describeAnswerType(t: AnswerType): string {
+  return {
+    agent: "a person or organisation",
+    time: "a date or time",
+    place: "a place",
+    amount: "an amount",
+    count: "a count",
+    identifier: "an identifier",
+    entity: "which one",
+    any: "an answer",
+  }[t];
+}

@@ -46,7 +46,8 @@ const CONCEPTS: string[][] = [
   ["arrive", "arrival", "respond", "response", "scene", "attend"],
   ["money", "cash", "fund", "funds", "payment", "paid", "pay"],
   ["meet", "met", "meeting"],
-  ["call", "called", "rang", "ring", "dial", "dialled"],
+  ["call", "called", "rang", "ring", "dial", "dialled", "incoming", "outgoing"],
+  ["meal", "lunch", "dinner", "breakfast", "restaurant", "grill", "cafe", "diner", "bistro"],
   ["send", "sent", "transfer", "transferred", "wire", "wired", "exfiltrate", "upload"],
   ["find", "found", "recover", "recovered", "seize", "seized", "locate", "located"],
   ["buy", "bought", "purchase", "purchased"],
@@ -152,7 +153,9 @@ export function extractiveAnswer(context: RawContext, question: string): ModelOu
     // "Who goes by Spider?": a sentence giving the name beside the form the question used answers it.
     if (a.expects === "agent" && names.some((e) => e.matched !== e.name.toLowerCase() && containsPhrase(lower, e.name.toLowerCase())))
       coverage = Math.max(coverage, 0.75);
-    if (coverage < MIN_FOCUS) continue;
+    // A sentence that does not itself name the subject must speak to more of the question.
+    if (coverage < (subjectHit < 1 && a.subjects.length ? 0.75 : MIN_FOCUS)) continue;
+    if (a.required.some((t) => !s.stems.has(conceptOf(t)))) continue;
     // BM25 (k1 1.2, b 0.75; a sentence holds a word once), over the question's words, normalised to 0…1.
     const bm25 =
       qStems.reduce((sum, t) => (s.stems.has(t) ? sum + (idf(t) * 2.2) / (1 + 1.2 * (0.25 + (0.75 * s.stems.size) / avgLen)) : sum), 0) /
@@ -215,6 +218,7 @@ function sentencesOf(context: RawContext): Sentence[] {
       const ws = words(text.replace(/\[[^\]]*removed\]/g, " "));
       if (ws.filter((w) => !isStopword(w.lower)).length < 3) return;
       if (/\[[^\]]*removed\]/.test(text)) return; // what is left of a neutralised instruction states no fact
+      if (/\?["'”’)]*$/u.test(text)) return; // a question asked in an interview or a note states no fact
       if (IMPERATIVE.test(text) || isInstructionStatement(text)) return;
       // An evidence-shaped id the context does not hold is a citation token planted in the text.
       if (ws.some((w) => isIdLike(w.raw) && !knownIds.has(w.raw) && evidenceShapes.has(shapeOf(w.raw)))) return;
@@ -270,6 +274,24 @@ function sentenceClaims(
     });
   }
   return out;
+}
+
+/** 1 when a subject is named right beside a focus word, falling with the words between them; 0 when either is absent. */
+function proximity(text: string, names: LinkedEntity[], focus: string[]): number {
+  if (!names.length || !focus.length) return 0;
+  const ws = words(text);
+  const lowerWords = ws.map((w) => w.lower);
+  const at: number[] = [];
+  for (const e of names)
+    for (const n of e.names) {
+      const parts = words(n).map((w) => w.lower);
+      for (let i = 0; i + parts.length <= lowerWords.length; i++)
+        if (parts.every((p, k) => lowerWords[i + k] === p)) at.push(i, i + parts.length - 1);
+    }
+  const near = ws.filter((w) => focus.includes(conceptOf(stem(w.lower)))).map((w) => w.index);
+  if (!at.length || !near.length) return 0;
+  const gap = Math.min(...at.flatMap((i) => near.map((j) => Math.abs(i - j))));
+  return 1 / (1 + Math.max(gap - 1, 0) / 3);
 }
 
 /** Keys of the checkable values in `facts`: identifiers, numbers, times of day and dates. */

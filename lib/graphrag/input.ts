@@ -182,6 +182,20 @@ const ACTION_VERBS = [
   "surveil",
   "wiretap",
   "tap",
+  // Legal process and investigative steps: requesting them is asking Casegraph to act (seed 000 §3.1).
+  "subpoena",
+  "serve",
+  "summon",
+  "obtain",
+  "apply for",
+  "requisition",
+  "interview",
+  "interrogate",
+  "search",
+  "monitor",
+  "intercept",
+  "reimage",
+  "rotate",
 ];
 
 export const ACTION_VERB_PATTERN = ACTION_VERBS.map((v) => v.replace(/[-\s]/g, (c) => (c === "-" ? "-?" : "\\s+"))).join("|");

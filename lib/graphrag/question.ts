@@ -40,14 +40,18 @@ export interface QuestionAnalysis {
   lower: string;
   /** "Which vehicle…" where the case graph has Vehicle nodes: the answer names a node of that label. */
   label?: string;
+  /** Stems of the words that qualify what is asked ("firewall rule" in "which firewall rule number"): an answer names them. */
+  required: string[];
   /** Asks for several ("each", "all", "both", "every", "list"): more than one claim may answer. */
   plural: boolean;
 }
 
 /** Words that name the answer type rather than what is asked ("what *time*", "which *person*"). */
 const TYPE_WORDS = new Set(
-  "time date day hour year month name names person people individual organisation organization company address place location " +
-    "amount sum total number count figure value kind type sort".split(" "),
+  (
+    "time date day hour year month name names person people individual organisation organization company address place location " +
+    "amount sum total number count figure value kind type sort morning afternoon evening night midnight noon"
+  ).split(" "),
 );
 
 const IDENTIFIER_NOUNS =
@@ -89,7 +93,8 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
     ),
   ];
   const plural = /\b(?:each|all|both|every|list|which ones)\b/.test(lower);
-  return { kind, expects, subjects, focus, stems, given, lower, label, plural };
+  const required = [...new Set((classified.modifiers ?? []).map((w) => stem(w)).filter((t) => !nameStems.has(t)))];
+  return { kind, expects, subjects, focus, stems, given, lower, label, plural, required };
 }
 
 function labelNamed(head: string, nodes: readonly ContextNode[]): string | undefined {
@@ -97,7 +102,7 @@ function labelNamed(head: string, nodes: readonly ContextNode[]): string | undef
   return nodes.map((n) => n.label).find((l) => stem(l.toLowerCase()) === h);
 }
 
-function classify(lw: string[]): { kind: QuestionKind; expects: AnswerType; head?: string; typedByHead?: boolean } {
+function classify(lw: string[]): { kind: QuestionKind; expects: AnswerType; head?: string; typedByHead?: boolean; modifiers?: string[] } {
   const at = lw.findIndex((w) => /^(?:who|whom|whose|when|where|which|what|why|how)$/.test(w));
   const first = lw[0] ?? "";
   if (at < 0 || (at > 0 && /^(?:is|was|were|are|did|does|do|has|had|have|can|could|will|would|should)$/.test(first))) {
@@ -125,15 +130,27 @@ function classify(lw: string[]): { kind: QuestionKind; expects: AnswerType; head
       return { kind: "how", expects: "any" };
     default: {
       // which / what: the noun after it (skipping "was the", "is", "kind of"…) says what is expected.
-      const head = lw.slice(at + 1, at + 6).find((w) => !isStopword(w) || /^(?:time|date|day)$/.test(w)) ?? "";
+      // The noun phrase after it ("which firewall rule number"): its head is its last word that names an answer type,
+      // else its first word; the other words of the phrase must be found beside the answer (required).
+      const start = lw.slice(at + 1).findIndex((w) => !isStopword(w) || /^(?:time|date|day)$/.test(w));
+      const phrase: string[] = [];
+      for (let i = at + 1 + Math.max(start, 0); start >= 0 && i < lw.length && phrase.length < 4; i++) {
+        if (isStopword(lw[i]) && !/^(?:time|date|day)$/.test(lw[i])) break;
+        phrase.push(lw[i]);
+      }
+      const typedWords = phrase.filter((w) =>
+        [TIME_NOUNS, IDENTIFIER_NOUNS, PLACE_NOUNS, AGENT_NOUNS, AMOUNT_NOUNS].some((re) => re.test(w)),
+      );
+      const head = typedWords[typedWords.length - 1] ?? phrase[0] ?? "";
+      const modifiers = phrase.slice(0, phrase.indexOf(head)).filter((w) => !TYPE_WORDS.has(w) && !typedWords.includes(w));
       const kind: QuestionKind = wh === "which" ? "which" : "what";
-      const typed = (expects: AnswerType) => ({ kind, expects, head, typedByHead: true });
+      const typed = (expects: AnswerType) => ({ kind, expects, head, typedByHead: true, modifiers });
       if (TIME_NOUNS.test(head)) return typed("time");
       if (IDENTIFIER_NOUNS.test(head)) return typed("identifier");
       if (PLACE_NOUNS.test(head)) return typed("place");
       if (AGENT_NOUNS.test(head)) return typed("agent");
       if (AMOUNT_NOUNS.test(head)) return typed("amount");
-      return { kind, expects: wh === "which" ? "entity" : "any", head };
+      return { kind, expects: wh === "which" ? "entity" : "any", head, modifiers };
     }
   }
 }
@@ -154,7 +171,7 @@ export function linkEntities(question: string, nodes: readonly ContextNode[]): L
   for (const node of nodes) {
     const forms = namesOf(node);
     const idKeys = linkKeys(node);
-    const own = new Set([idKey(node.id), idKey(node.name), ...forms.ids.map(idKey)]);
+    const own = new Set([idKey(node.id), idKey(node.name), ...propertyIds(node).map(idKey)]);
     const name = forms.names.find((f) => f.length > 2 && containsPhrase(lower, f));
     const key = idKeys.find((k) => qIdKeys.has(k));
     let hit: { matched: string; strength: number; key: string } | null = null;
@@ -175,7 +192,14 @@ export function linkEntities(question: string, nodes: readonly ContextNode[]): L
   }
   return found
     .filter((f) => f.strength > 1 || !found.some((g) => g.strength > f.strength && (g.key === f.key || g.matched.includes(f.matched))))
+    .filter((f) => !found.some((g) => g.matched.length > f.matched.length && containsPhrase(g.matched, f.matched)))
     .map(({ strength: _s, key: _k, ...e }) => e);
+}
+
+/** Identifier-like property values (plate, serial, phone…), not identifiers mentioned in its name. */
+function propertyIds(node: ContextNode): string[] {
+  const name = words(node.name).map((w) => w.raw);
+  return namesOf(node).ids.filter((id) => !name.includes(id));
 }
 
 /** Identifier keys of a node: its id, and its identifier-like name words and properties. */

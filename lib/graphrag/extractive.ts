@@ -7,7 +7,7 @@
 // subject it answers `no_evidence` and says what is missing. Every claim it gives passes the claim checks (ground.ts)
 // before it is given. Same input → same output, byte for byte.
 import { isInstructionStatement } from "./directives";
-import { dateKeys, extractFacts, type Facts } from "./facts";
+import { dateKeys, extractFacts, porter, type Facts } from "./facts";
 import { SupportChecker } from "./ground";
 import type { ModelOutputShape } from "./prompt";
 import {
@@ -19,7 +19,7 @@ import {
   type LinkedEntity,
   type QuestionAnalysis,
 } from "./question";
-import { isIdLike, isStopword, splitSentences, stem, words } from "./text";
+import { isIdLike, isStopword, splitSentences, words } from "./text";
 import type { ContextEdge, ContextNode, ContextSnippet, RawContext } from "./types";
 import { shapeOf } from "./claims";
 
@@ -61,14 +61,14 @@ const CONCEPTS: string[][] = [
   ["enter", "entered", "walk", "walked", "went"],
 ];
 const CONCEPT = new Map<string, string>();
-for (const group of CONCEPTS) for (const w of group) if (!CONCEPT.has(stem(w))) CONCEPT.set(stem(w), stem(group[0]));
+for (const group of CONCEPTS) for (const w of group) if (!CONCEPT.has(porter(w))) CONCEPT.set(porter(w), porter(group[0]));
 
 const conceptOf = (t: string) => CONCEPT.get(t) ?? t;
 const stemsOf = (text: string) =>
   new Set(
     words(text)
       .filter((w) => !isStopword(w.lower) && w.lower.length > 1)
-      .map((w) => conceptOf(stem(w.lower))),
+      .map((w) => conceptOf(porter(w.lower))),
   );
 
 interface Sentence {
@@ -102,16 +102,61 @@ interface Claim {
 }
 
 export function extractiveAnswer(context: RawContext, question: string): ModelOutputShape {
-  const a = analyseQuestion(question, context);
   const sentences = sentencesOf(context);
   const idf = idfOver(sentences);
+  // A compound question ("Where was X found and which lab matched the casings?") is answered part by part.
+  const parts = questionParts(question).map((part) => ({ part, ...answerPart(context, part, sentences, idf) }));
+  const claims: Claim[] = [];
+  for (const p of parts)
+    for (const c of p.claims) if (!claims.some((o) => o.evidenceId === c.evidenceId && o.text === c.text)) claims.push(c);
+  const first = parts.find((p) => p.claims.length) ?? parts[0];
+  if (!claims.length) {
+    const out = abstain(context, first.a, question, first.candidates);
+    if (parts.length > 1) out.unknowns = parts.map((p) => abstain(context, p.a, p.part, p.candidates).unknowns[0]);
+    return out;
+  }
+  const unknowns: string[] = [];
+  for (const p of parts) {
+    if (!p.claims.length) unknowns.push(`The evidence shown does not address: "${p.part}".`);
+    else if (p.missing.length) unknowns.push(`The evidence quoted does not mention: ${p.missing.join(", ")}.`);
+  }
+  const items = new Set(claims.map((c) => c.evidenceId)).size;
+  const best = first.claims[0];
+  const confidence = round(
+    Math.min(0.9, 0.3 + 0.4 * best.coverage + 0.15 * Math.min(best.score, 1) + (items > 1 ? 0.05 : 0) - 0.1 * unknowns.length),
+    2,
+  );
+  const { a } = first;
+  return {
+    responseType: "answer",
+    answerText: claims.map((c, i) => `${withoutTerminator(c.text)} [evidence: ${c.evidenceId}, claim: CLM-${i + 1}].`).join(" "),
+    citations: claims.map((c, i) => ({ evidenceId: c.evidenceId, claimId: `CLM-${i + 1}` })),
+    explanationSteps: claims.map((c, i) => ({ stepNumber: i + 1, claim: clipWords(c.step, 400), citations: [c.evidenceId, ...c.graph] })),
+    unknowns,
+    confidence: Math.max(0.1, confidence),
+    confidenceJustification:
+      `Extractive model (no generative reasoning): the question asks for ${describeAnswerType(a.expects)}` +
+      (a.subjects.length ? ` about ${a.subjects.map((s) => s.name).join(", ")}` : "") +
+      `; ${claims.length} claim(s) from ${items} evidence item(s) state it and cover ${Math.round(best.coverage * 100)}% of what is asked` +
+      (unknowns.length ? ", not all of it." : "."),
+  };
+}
+
+/** One question (or one part of a compound question): its analysis, the claims that answer it, what they leave out. */
+function answerPart(
+  context: RawContext,
+  question: string,
+  sentences: Sentence[],
+  idf: (t: string) => number,
+): { a: QuestionAnalysis; claims: Claim[]; candidates: number; missing: string[] } {
+  const a = analyseQuestion(question, context);
   const focus = [...new Set(a.focus.map(conceptOf))];
   const qStems = [...new Set(a.stems.map(conceptOf))];
   // Verbs in the past or progressive ("logged", "fired") say less about what is asked than nouns ("weather", "birth").
   const predicates = new Set(
     words(question)
       .filter((w) => /(?:ed|ing)$/.test(w.lower) && !w.capitalised)
-      .map((w) => conceptOf(stem(w.lower))),
+      .map((w) => conceptOf(porter(w.lower))),
   );
   const focusWeight = (t: string) => idf(t) * (predicates.has(t) ? 0.5 : 1);
   // The values the question gives (an alert number, a date, an address) anchor it as focus words do.
@@ -175,36 +220,19 @@ export function extractiveAnswer(context: RawContext, question: string): ModelOu
   const relations = relationClaims(context, a, focus, candidates, checker);
   const claims: Claim[] = relations.length ? relations : sentenceClaims(context, a, focus, candidates, checker);
 
-  if (!claims.length) return abstain(context, a, question, candidates.length);
-
+  if (!claims.length) return { a, claims, candidates: candidates.length, missing: [] };
   const covered = new Set<string>();
   for (const c of claims) stemsOf(c.text).forEach((t) => covered.add(t));
-  for (const e of a.subjects) e.names.forEach((n) => words(n).forEach((w) => covered.add(conceptOf(stem(w.lower)))));
-  const missing = focus.filter((t) => !covered.has(t) && !(itemStems.get(claims[0].evidenceId)?.has(t) ?? false));
-  const unknowns = unsupportedParts(question, covered);
-  if (!unknowns.length && missing.length) {
-    const raw = words(question).filter((w) => missing.includes(conceptOf(stem(w.lower))));
-    unknowns.push(`The evidence quoted does not mention: ${[...new Set(raw.map((w) => w.raw))].join(", ")}.`);
-  }
-  const items = new Set(claims.map((c) => c.evidenceId)).size;
-  const best = claims[0];
-  const confidence = round(
-    Math.min(0.9, 0.3 + 0.4 * best.coverage + 0.15 * Math.min(best.score, 1) + (items > 1 ? 0.05 : 0) - 0.1 * unknowns.length),
-    2,
-  );
-  return {
-    responseType: "answer",
-    answerText: claims.map((c, i) => `${withoutTerminator(c.text)} [evidence: ${c.evidenceId}, claim: CLM-${i + 1}].`).join(" "),
-    citations: claims.map((c, i) => ({ evidenceId: c.evidenceId, claimId: `CLM-${i + 1}` })),
-    explanationSteps: claims.map((c, i) => ({ stepNumber: i + 1, claim: clipWords(c.step, 400), citations: [c.evidenceId, ...c.graph] })),
-    unknowns,
-    confidence: Math.max(0.1, confidence),
-    confidenceJustification:
-      `Extractive model (no generative reasoning): the question asks for ${describeAnswerType(a.expects)}` +
-      (a.subjects.length ? ` about ${a.subjects.map((s) => s.name).join(", ")}` : "") +
-      `; ${claims.length} claim(s) from ${items} evidence item(s) state it and cover ${Math.round(best.coverage * 100)}% of what is asked` +
-      (missing.length ? ", not all of it." : "."),
-  };
+  for (const e of a.subjects) e.names.forEach((n) => words(n).forEach((w) => covered.add(conceptOf(porter(w.lower)))));
+  const missingStems = focus.filter((t) => !covered.has(t) && !(itemStems.get(claims[0].evidenceId)?.has(t) ?? false));
+  const missing = [
+    ...new Set(
+      words(question)
+        .filter((w) => missingStems.includes(conceptOf(porter(w.lower))))
+        .map((w) => w.raw),
+    ),
+  ];
+  return { a, claims, candidates: candidates.length, missing };
 }
 
 /** Every sentence of every snippet that could state a fact: not instructions, not neutralisation residue, not ids the context lacks. */
@@ -274,24 +302,6 @@ function sentenceClaims(
     });
   }
   return out;
-}
-
-/** 1 when a subject is named right beside a focus word, falling with the words between them; 0 when either is absent. */
-function proximity(text: string, names: LinkedEntity[], focus: string[]): number {
-  if (!names.length || !focus.length) return 0;
-  const ws = words(text);
-  const lowerWords = ws.map((w) => w.lower);
-  const at: number[] = [];
-  for (const e of names)
-    for (const n of e.names) {
-      const parts = words(n).map((w) => w.lower);
-      for (let i = 0; i + parts.length <= lowerWords.length; i++)
-        if (parts.every((p, k) => lowerWords[i + k] === p)) at.push(i, i + parts.length - 1);
-    }
-  const near = ws.filter((w) => focus.includes(conceptOf(stem(w.lower)))).map((w) => w.index);
-  if (!at.length || !near.length) return 0;
-  const gap = Math.min(...at.flatMap((i) => near.map((j) => Math.abs(i - j))));
-  return 1 / (1 + Math.max(gap - 1, 0) / 3);
 }
 
 /** Keys of the checkable values in `facts`: identifiers, numbers, times of day and dates. */
@@ -377,7 +387,7 @@ function abstain(context: RawContext, a: QuestionAnalysis, question: string, can
   const focusWords = [
     ...new Set(
       words(question)
-        .filter((w) => a.focus.includes(stem(w.lower)))
+        .filter((w) => a.focus.includes(porter(w.lower)))
         .map((w) => w.raw),
     ),
   ];
@@ -401,22 +411,15 @@ function abstain(context: RawContext, a: QuestionAnalysis, question: string, can
   };
 }
 
-/** The parts of a compound question ("… and where did it go?") that no claim supports. */
-function unsupportedParts(question: string, covered: Set<string>): string[] {
+/** The parts of a compound question ("… and where did it go?"); the question itself when it has one part. */
+function questionParts(question: string): string[] {
   const parts = question
     .split(
       /[?;]|\s+(?:and|but|also)\s+(?=(?:who|whom|whose|what|when|where|why|how|which|whether|did|does|do|is|was|were|are|has|had|have)\b)/i,
     )
     .map((p) => p.trim())
-    .filter(Boolean);
-  if (parts.length < 2) return [];
-  const out: string[] = [];
-  for (const part of parts) {
-    const stems = [...stemsOf(part)];
-    if (!stems.length) continue;
-    if (stems.filter((t) => covered.has(t)).length / stems.length < 0.5) out.push(`The evidence shown does not address: "${part}".`);
-  }
-  return out;
+    .filter((p) => stemsOf(p).size > 0);
+  return parts.length > 1 ? parts : [question];
 }
 
 /** The candidate's evidence-linked nodes in the context (the subjects it names first) and the edges between them. */

@@ -191,7 +191,6 @@ const ACTION_VERBS = [
   "requisition",
   "interview",
   "interrogate",
-  "search",
   "monitor",
   "intercept",
   "reimage",

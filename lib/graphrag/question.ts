@@ -4,8 +4,8 @@
 // the words that say what is asked about them ("cause", "death" in "What was the cause of death of Raymond Dunn?").
 // Also: whether a sentence holds a value of the expected answer type that the question does not already give.
 // Pure and deterministic; used by the offline answerer, usable by any other.
-import { dateKeys, extractFacts, idKey, type Facts } from "./facts";
-import { isIdLike, isStopword, stem, words } from "./text";
+import { dateKeys, extractFacts, idKey, porter, type Facts } from "./facts";
+import { isIdLike, isStopword, words } from "./text";
 import type { ContextNode, RawContext } from "./types";
 
 export type QuestionKind = "who" | "when" | "where" | "how_much" | "how_many" | "which" | "what" | "why" | "how" | "yes_no" | "other";
@@ -75,9 +75,9 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
   const label = head && (kind === "which" || kind === "what") ? labelNamed(head, context.nodes) : undefined;
   if (label && (expects === "entity" || expects === "any")) expects = "entity";
   const subjects = linkEntities(q, context.nodes);
-  const nameStems = new Set(subjects.flatMap((s) => s.names.flatMap((n) => words(n).map((w) => stem(w.lower)))));
+  const nameStems = new Set(subjects.flatMap((s) => s.names.flatMap((n) => words(n).map((w) => porter(w.lower)))));
   const content = ws.filter((w) => !isStopword(w.lower) && w.lower.length > 1);
-  const stems = [...new Set(content.map((w) => stem(w.lower)))];
+  const stems = [...new Set(content.map((w) => porter(w.lower)))];
   const given = extractFacts(q, { claim: true });
   const givenAt = new Set(
     [...given.dates, ...given.times, ...given.numbers, ...given.ids].flatMap((f) => words(f.raw).map((w) => w.lower)),
@@ -88,18 +88,18 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
         .filter((w) => !TYPE_WORDS.has(w.lower) && !givenAt.has(w.lower) && !/^(?:how|much|many)$/.test(w.lower))
         // The head noun that set the answer type is checked by the type ("which *bar*" wants a place).
         .filter((w) => !(w.lower === head && (label || classified.typedByHead)))
-        .map((w) => stem(w.lower))
+        .map((w) => porter(w.lower))
         .filter((t) => !nameStems.has(t)),
     ),
   ];
   const plural = /\b(?:each|all|both|every|list|which ones)\b/.test(lower);
-  const required = [...new Set((classified.modifiers ?? []).map((w) => stem(w)).filter((t) => !nameStems.has(t)))];
+  const required = [...new Set((classified.modifiers ?? []).map((w) => porter(w)).filter((t) => !nameStems.has(t)))];
   return { kind, expects, subjects, focus, stems, given, lower, label, plural, required };
 }
 
 function labelNamed(head: string, nodes: readonly ContextNode[]): string | undefined {
-  const h = stem(head);
-  return nodes.map((n) => n.label).find((l) => stem(l.toLowerCase()) === h);
+  const h = porter(head);
+  return nodes.map((n) => n.label).find((l) => porter(l.toLowerCase()) === h);
 }
 
 function classify(lw: string[]): { kind: QuestionKind; expects: AnswerType; head?: string; typedByHead?: boolean; modifiers?: string[] } {

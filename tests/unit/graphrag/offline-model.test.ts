@@ -1,6 +1,7 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { extractiveAnswer, OfflineExtractiveModel, OFFLINE_MODEL_ID } from "@/lib/adapters/model/offline";
+import { groundAnswer } from "@/lib/graphrag/ground";
 import { modelOutputSchema } from "@/lib/graphrag/prompt";
 import { parseModelOutput, validateAnswer } from "@/lib/graphrag/validate";
 import type { RawContext } from "@/lib/graphrag/types";
@@ -53,16 +54,13 @@ const ctx: RawContext = {
 };
 
 describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
-  it("quotes the best-supported sentences with citations, steps citing evidence, nodes and edges, and passes validation untouched", () => {
-    const out = extractiveAnswer(ctx, "Who shot Raymond Dunn at Dry Dock 3?");
+  it("answers with the one sentence that holds the expected answer, steps citing evidence and nodes, and passes validation untouched", () => {
+    const out = extractiveAnswer(ctx, "At what time was Raymond Dunn found at Dry Dock 3?");
     expect(modelOutputSchema.safeParse(out).success).toBe(true);
     expect(out.responseType).toBe("answer");
-    expect(out.answerText.startsWith("Raymond Dunn was found shot dead at Dry Dock 3 at 06:18 [evidence: EV-1")).toBe(true);
-    expect(out.answerText).not.toContain("Soil samples");
-    const cited = new Set(out.citations.map((c) => c.evidenceId));
-    expect(cited.has("EV-4")).toBe(false);
+    expect(out.answerText).toBe("Raymond Dunn was found shot dead at Dry Dock 3 at 06:18 [evidence: EV-1, claim: CLM-1].");
+    expect(out.citations).toEqual([{ evidenceId: "EV-1", claimId: "CLM-1" }]);
     expect(out.explanationSteps[0].citations).toEqual(expect.arrayContaining(["EV-1", "p-dunn", "loc-dd3"]));
-    expect(out.explanationSteps.flatMap((s) => s.citations)).toContain("veh-tahoe:SEEN_AT:loc-dd3");
     const parsed = parseModelOutput(JSON.stringify(out));
     if (!parsed.ok) throw new Error("the offline model's output does not parse");
     const v = validateAnswer(parsed.output, ctx);
@@ -76,12 +74,53 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(v.responseType).toBe("answer");
     expect(out.confidence).toBeGreaterThan(0);
     expect(out.confidence).toBeLessThanOrEqual(0.9);
-    expect(out.confidenceJustification).toMatch(/^Extractive model \(no generative reasoning\)/);
+    expect(out.confidenceJustification).toMatch(
+      /^Extractive model \(no generative reasoning\): the question asks for a date or time about Raymond Dunn, Dry Dock 3/,
+    );
+  });
+
+  it("abstains when no sentence about the subject holds what is asked, and says what is missing", () => {
+    // Tempting: EV-1 names Dunn and holds a time, but nothing says who shot him or when he was born.
+    for (const q of ["Who shot Raymond Dunn?", "What is Raymond Dunn's date of birth?"]) {
+      const out = extractiveAnswer(ctx, q);
+      expect(out.responseType, q).toBe("no_evidence");
+      expect(out.citations).toEqual([]);
+      expect(out.unknowns[0]).toMatch(/^No visible evidence states .* about Raymond Dunn/);
+    }
+    expect(extractiveAnswer(ctx, "Who shot Raymond Dunn?").unknowns[0]).toContain("a person or organisation");
+  });
+
+  it("states a relationship of the graph in plain words, cited with the evidence linked to both ends", () => {
+    const out = extractiveAnswer(ctx, "Who drives the black Tahoe?");
+    expect(out.answerText).toBe("Dmitri Kovac drives black Tahoe [evidence: EV-2, claim: CLM-1].");
+    expect(out.explanationSteps[0].citations).toEqual(["EV-2", "p-kovac", "veh-tahoe", "p-kovac:DRIVES:veh-tahoe"]);
+  });
+
+  it("answers 'which <label>' with a node of that label the sentence names, and does not pad", () => {
+    const out = extractiveAnswer(ctx, "Which vehicle passed Gate C at 01:29?");
+    expect(out.citations.map((c) => c.evidenceId)).toEqual(["EV-2"]);
+  });
+
+  it("every answer it gives passes the claim checks", () => {
+    const questions = [
+      "At what time was Raymond Dunn found at Dry Dock 3?",
+      "Who drives the black Tahoe?",
+      "Which vehicle passed Gate C at 01:29?",
+      "Where was Raymond Dunn found dead?",
+      "Who is the Tahoe registered to?",
+      "What did Raymond Dunn's sister say?",
+    ];
+    for (const q of questions) {
+      const out = extractiveAnswer(ctx, q);
+      const grounded = groundAnswer(out.answerText, ctx);
+      expect(grounded.counts, q).toMatchObject({ unsupported: 0, partial: 0 });
+    }
   });
 
   it("lists the parts of the question the evidence does not support, and lowers confidence for them", () => {
     const full = extractiveAnswer(ctx, "Where was Raymond Dunn found dead?");
     const partial = extractiveAnswer(ctx, "Where was Raymond Dunn found dead and which ballistics lab matched the cartridge casings?");
+    expect(full.responseType).toBe("answer");
     expect(partial.unknowns.join(" ")).toMatch(/does not address: "which ballistics lab matched the cartridge casings"/);
     expect(partial.confidence).toBeLessThan(full.confidence);
   });

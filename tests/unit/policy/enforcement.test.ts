@@ -267,13 +267,16 @@ describe("answer policies on the pipeline", () => {
     const a = body.answer;
     expect(held).toEqual([]);
     expect(a.compliance).toMatchObject({ action: "PASS", attempts: 2 });
-    expect(a.claims.length).toBeGreaterThan(0);
+    // The one claim that answered was the amount: what is left states nothing about it.
+    expect(a.claims.every((c) => !c.text.includes("5000"))).toBe(true);
     expect(JSON.stringify([a.answerText, a.explanationSteps])).not.toContain("5000 USD");
     expect(h.ledger.payloads()[0]!.answer_policy).toMatchObject({ action: "PASS", attempts: 2 });
-    // With it, the quoted amount cites the bank record and passes as is.
-    const withBank = (await ask(new OfflineExtractiveModel(), held, question)).body.answer;
+    // With it, an answer that quotes the amount rests on the bank record, and passes as is.
+    const withBank = (
+      await ask(new OfflineExtractiveModel(), held, { caseId: "case-t", question: "How much did Boris Kade receive on 2 March 2025?" })
+    ).body.answer;
     expect(withBank.compliance).toMatchObject({ action: "PASS", attempts: 1 });
-    expect(withBank.citations.map((c) => c.evidenceId)).toContain("EV-8");
+    expect(withBank.citations.map((c) => c.evidenceId)).toEqual(["EV-8"]);
   });
 
   it("no active bundle: the step is skipped, the prompt and the audit are as before", async () => {

@@ -206,7 +206,7 @@ describeEachDatabase("answer pipeline over the demo workspace", (fixture) => {
       request_id: out.body.requestId,
       ts: out.body.timestamp,
       prompt_version: "prompt_v1",
-      model: "offline:casegraph-extractive-v1",
+      model: "offline:casegraph-extractive-v2",
       response_type: "answer",
       answer_has_answer: true,
       context_evidence_count: out.body.rawContext.evidenceSnippets.length,

@@ -8,6 +8,7 @@ import { verifyProofFile } from "../../lib/domain/ledger-proof";
 import { appRoleSql } from "../../lib/adapters/prisma/ledger-roles";
 import { env } from "../../lib/env";
 import { exportAndRecord } from "../../lib/server/audit/export";
+import { assertExportsAllowed } from "../../lib/server/runtime/kill-switches";
 import { consistencyProofFor, inclusionProofFor } from "../../lib/server/audit/proofs";
 import { readLedgerEnv } from "../../lib/server/ledger/env";
 import { trustedPublicKeys } from "../../lib/server/ledger/key";
@@ -208,6 +209,7 @@ export default {
           if (fromSeq > toSeq) throw new CasegraphError("CG-INPUT-005", "No ledger entries fall in that date range.");
         }
         const actor = values.user ? await loadActor(db.prisma, { email: values.user }, "cli") : null;
+        await assertExportsAllowed(db.prisma, values.tenant ?? actor?.tenantId ?? "any tenant"); // DISABLE_EXPORTS
         const result = await exportAndRecord(
           ledger,
           { fromSeq, toSeq, tenantId: values.tenant ?? null, includeQuestionText: !values["no-question-text"] },

@@ -2,6 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { exportWorkspace } from "../../lib/adapters/prisma/workspace";
 import { runtime } from "../../lib/server/runtime";
+import { assertExportsAllowed } from "../../lib/server/runtime/kill-switches";
 import type { Command } from "../command";
 
 export default {
@@ -10,6 +11,11 @@ export default {
   async run(args) {
     const { values } = parseArgs({ args, options: { case: { type: "string" }, out: { type: "string" } } });
     const { db } = await runtime();
+    // DISABLE_EXPORTS holds at the shell too: the case's tenant, or every tenant for the whole workspace.
+    const tenant = values.case
+      ? (await db.prisma.case.findUnique({ where: { id: values.case }, select: { tenantId: true } }))?.tenantId
+      : null;
+    await assertExportsAllowed(db.prisma, tenant ?? "any tenant");
     const text = await exportWorkspace(db.prisma, { caseId: values.case });
     if (values.out) await writeFile(values.out, text);
     else process.stdout.write(text);

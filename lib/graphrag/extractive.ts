@@ -77,6 +77,8 @@ interface Sentence {
   sentenceIndex: number;
   text: string;
   stems: Set<string>;
+  /** The words of the question this sentence answers, in an interview transcript. */
+  asked?: Set<string>;
   facts: Facts;
 }
 
@@ -165,12 +167,8 @@ function answerPart(
   const totalFocus = focus.reduce((s, t) => s + focusWeight(t), 0) + given.length * givenWeight;
   const maxBm25 = qStems.reduce((s, t) => s + idf(t), 0) || 1;
   const avgLen = sentences.reduce((s, c) => s + c.stems.size, 0) / Math.max(sentences.length, 1) || 1;
-  const itemStems = new Map<string, Set<string>>();
-  for (const s of sentences) {
-    const set = itemStems.get(s.snippet.id) ?? new Set<string>();
-    s.stems.forEach((t) => set.add(t));
-    itemStems.set(s.snippet.id, set);
-  }
+  // Everything an item says, its questions included (what a claim's item speaks to, not what it states).
+  const itemStems = new Map(context.evidenceSnippets.map((s) => [s.id, stemsOf(s.text)]));
   const givenDates = new Set(a.given.dates.flatMap((d) => d.readings.flatMap(dateKeys)));
 
   const candidates: Candidate[] = [];
@@ -189,7 +187,7 @@ function answerPart(
     const inSentence = new Set(valueKeys(s.facts));
     const inItem = new Set(valueKeys(extractFacts(s.snippet.text, { source: true })));
     let coverage = totalFocus
-      ? (focus.reduce((sum, t) => sum + focusWeight(t) * (s.stems.has(t) ? 1 : item.has(t) ? 0.5 : 0), 0) +
+      ? (focus.reduce((sum, t) => sum + focusWeight(t) * (s.stems.has(t) || s.asked?.has(t) ? 1 : item.has(t) ? 0.5 : 0), 0) +
           given.reduce((sum, k) => sum + givenWeight * (inSentence.has(k) ? 1 : inItem.has(k) ? 0.5 : 0), 0)) /
         totalFocus
       : 1;
@@ -241,12 +239,19 @@ function sentencesOf(context: RawContext): Sentence[] {
   const evidenceShapes = new Set(context.evidenceSnippets.map((s) => shapeOf(s.id)));
   const out: Sentence[] = [];
   context.evidenceSnippets.forEach((snippet, snippetIndex) => {
+    // In an interview the answer follows the question: "REYES: When did you last speak to Raymond? L. DUNN: Friday."
+    let asked: Set<string> | undefined;
     splitSentences(snippet.text).forEach((raw, sentenceIndex) => {
       const text = raw.replace(/\s+/g, " ").trim();
       const ws = words(text.replace(/\[[^\]]*removed\]/g, " "));
-      if (ws.filter((w) => !isStopword(w.lower)).length < 3) return;
+      const previous = asked;
+      asked = undefined;
+      if (/\?["'”’)]*$/u.test(text)) {
+        asked = stemsOf(text); // a question states no fact; what it asks frames the answer after it
+        return;
+      }
+      if (ws.filter((w) => !isStopword(w.lower)).length < 2) return;
       if (/\[[^\]]*removed\]/.test(text)) return; // what is left of a neutralised instruction states no fact
-      if (/\?["'”’)]*$/u.test(text)) return; // a question asked in an interview or a note states no fact
       if (IMPERATIVE.test(text) || isInstructionStatement(text)) return;
       // An evidence-shaped id the context does not hold is a citation token planted in the text.
       if (ws.some((w) => isIdLike(w.raw) && !knownIds.has(w.raw) && evidenceShapes.has(shapeOf(w.raw)))) return;
@@ -257,6 +262,7 @@ function sentencesOf(context: RawContext): Sentence[] {
         sentenceIndex,
         text: clipped,
         stems: stemsOf(clipped),
+        ...(previous ? { asked: previous } : {}),
         facts: extractFacts(clipped, { source: true }),
       });
     });

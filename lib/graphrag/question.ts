@@ -50,7 +50,10 @@ export interface QuestionAnalysis {
 const TYPE_WORDS = new Set(
   (
     "time date day hour year month name names person people individual organisation organization company address place location " +
-    "amount sum total number count figure value kind type sort morning afternoon evening night midnight noon"
+    "amount sum total number count figure value kind type sort morning afternoon evening night midnight noon " +
+    // A month or weekday on its own narrows when, like a date the question gives; it is not what is asked about.
+    "january february march april may june july august september october november december " +
+    "monday tuesday wednesday thursday friday saturday sunday week weekend"
   ).split(" "),
 );
 
@@ -272,7 +275,15 @@ export function answerValues(sentence: string, facts: Facts, a: QuestionAnalysis
       const dates = facts.dates.filter((d) => !d.readings.flatMap(dateKeys).some((k) => givenDates.has(k))).map((d) => d.raw);
       // "What time…" wants a time of day; "when" or "what date" takes either.
       const wantsClock = /\bwhat time\b|\bat what time\b/.test(a.lower);
-      return (wantsClock ? times : [...dates, ...times]).map((raw) => ({ type: "time", raw }));
+      // Spoken forms count too: "Friday the 11th, around nine", "that night", "at noon".
+      const spoken = [
+        ...sentence.matchAll(
+          /\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|the \d{1,2}(?:st|nd|rd|th)|(?:at|around|about|before|after) (?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|noon|midnight)|(?:last|that) (?:night|morning|evening|week))\b/giu,
+        ),
+      ]
+        .map((m) => m[0])
+        .filter((x) => !a.lower.includes(x.toLowerCase()));
+      return (wantsClock ? times : [...dates, ...times, ...spoken]).map((raw) => ({ type: "time", raw }));
     }
     case "amount":
       return facts.numbers

@@ -19,7 +19,7 @@ import { clearTestRuntime, importDemo, useTestRuntime } from "../support/auth-fi
 import { describeEachDatabase } from "../support/databases";
 
 const CASE = "case-harbor";
-const QUESTION = { caseId: CASE, question: "What did Lydia Dunn tell detectives about her brother Raymond Dunn?" };
+const QUESTION = { caseId: CASE, question: "Who is Raymond Dunn's sister?" };
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
   try {
@@ -138,10 +138,10 @@ describeEachDatabase("answer policies", (fixture) => {
     });
     const low = await getReview(db.prisma, await loadActor(db.prisma, { email: "sup.public@metro.example" }, "session"), reviewId);
     expect(low.hiddenEvidence).toBeGreaterThan(0);
-    expect(low.evidence.map((e) => e.id)).toEqual(["EV-C-001"]); // the PUBLIC press release only
+    expect(low.evidence.map((e) => e.id)).toEqual([]); // the answer cites only the interview, which is CUI
     expect(low.highlighted).toBeNull();
-    expect(low.claims.some((c) => c.text === null)).toBe(true);
-    for (const c of low.claims) if (c.text !== null) expect(c.evidenceIds).toEqual(["EV-C-001"]);
+    expect(low.claims.length).toBeGreaterThan(0);
+    expect(low.claims.every((c) => c.text === null)).toBe(true); // every claim rests on evidence this supervisor may not see
     expect(JSON.stringify({ ...low, question: "" })).not.toContain("Lydia Dunn");
 
     expect(await codeOf(decideReview(db.prisma, okafor, reviewId, "approve", "  "))).toBe("CG-REVIEW-003");

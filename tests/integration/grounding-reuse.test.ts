@@ -7,7 +7,9 @@ import { loadActor, type Actor } from "@/lib/auth/actor";
 import { canonicalJson } from "@/lib/domain/canonical-json";
 import { sha256Hex } from "@/lib/domain/ledger-chain";
 import { askQuestion } from "@/lib/server/answers/graphrag";
-import { setTenantSwitch, listSwitches } from "@/lib/server/runtime/kill-switches";
+import { complianceArtifact } from "@/lib/server/audit/artifact";
+import { runtime } from "@/lib/server/runtime";
+import { assertExportsAllowed, setTenantSwitch, listSwitches } from "@/lib/server/runtime/kill-switches";
 import { clearTestRuntime, importDemo, useTestRuntime } from "../support/auth-fixture";
 import { describeEachDatabase } from "../support/databases";
 
@@ -160,5 +162,26 @@ describeEachDatabase("answer reuse, kill switches and provenance", (fixture) => 
     } finally {
       await setTenantSwitch(db.prisma, admin, "DISABLE_MODEL", false);
     }
+  });
+
+  it("DISABLE_EXPORTS refuses compliance artifacts and exports for the tenant (CG-GROUND-012), and whole-deployment exports while any tenant has it on", async () => {
+    const { db } = fixture();
+    const { ledger } = await runtime();
+    const r = await askQuestion(reyes, { caseId: CASE, question: "Who was seen at the cold store?" });
+    await setTenantSwitch(db.prisma, admin, "DISABLE_EXPORTS", true);
+    try {
+      await expect(complianceArtifact(db.prisma, ledger, r.body.requestId, "metro-pd", "read")).rejects.toMatchObject({
+        code: "CG-GROUND-012",
+      });
+      // The operator's shell path (no tenant scope) is refused too: the entry belongs to a tenant that switched exports off.
+      await expect(complianceArtifact(db.prisma, ledger, r.body.requestId, null, "read")).rejects.toMatchObject({ code: "CG-GROUND-012" });
+      await expect(assertExportsAllowed(db.prisma, "metro-pd")).rejects.toMatchObject({ code: "CG-GROUND-012" });
+      await expect(assertExportsAllowed(db.prisma, "any tenant")).rejects.toMatchObject({ code: "CG-GROUND-012" });
+      // Another tenant's exports go on.
+      await expect(assertExportsAllowed(db.prisma, "cyber-jcu")).resolves.toBeUndefined();
+    } finally {
+      await setTenantSwitch(db.prisma, admin, "DISABLE_EXPORTS", false);
+    }
+    await expect(assertExportsAllowed(db.prisma, "any tenant")).resolves.toBeUndefined();
   });
 });

@@ -123,7 +123,7 @@ describeEachDatabase("workbench loaders", (fixture) => {
   it("shows each user only their own questions on the case, with cited evidence re-checked", async () => {
     const reyes = actor("det.reyes@metro.example");
     const kim = actor("analyst.kim@metro.example");
-    const q = "Who killed Raymond Dunn?";
+    const q = "Who is the Tahoe HBR-4471 registered to?";
     const outcome = await askQuestion(reyes, { caseId: "case-harbor", question: q });
     expect(outcome.ok).toBe(true);
     const mine = await questionHistory(await openCase(reyes, "case-harbor"), reyes);

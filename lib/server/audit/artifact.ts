@@ -8,6 +8,7 @@ import { buildArtifact, type ArtifactEvidence, type ComplianceArtifact } from ".
 import type { Provenance } from "../../grounding/provenance";
 import { AUDIT_KIND } from "../../graphrag/audit";
 import type { AuditLedger } from "../../ports";
+import { assertExportsAllowed } from "../runtime/kill-switches";
 import { inclusionProofFor, type CheckpointMode } from "./proofs";
 
 /** `tenantId`: the supervisor's tenant (only its requests); null for an operator at the CLI. */
@@ -19,11 +20,12 @@ export async function complianceArtifact(
   mode: CheckpointMode,
 ): Promise<ComplianceArtifact> {
   if (!/^[A-Za-z0-9._:-]{1,200}$/.test(requestId)) throw new CasegraphError("CG-GROUND-030");
-  const rows = await prisma.$queryRaw<Array<{ seq: bigint }>>`
-    SELECT seq FROM "ledger" WHERE kind = ${AUDIT_KIND} AND payload->>'request_id' = ${requestId}
+  const rows = await prisma.$queryRaw<Array<{ seq: bigint; tenant_id: string | null }>>`
+    SELECT seq, tenant_id FROM "ledger" WHERE kind = ${AUDIT_KIND} AND payload->>'request_id' = ${requestId}
       ${tenantId === null ? Prisma.empty : Prisma.sql`AND tenant_id = ${tenantId}`}
     ORDER BY seq LIMIT 1`;
   if (!rows.length) throw new CasegraphError("CG-GROUND-030");
+  await assertExportsAllowed(prisma, rows[0].tenant_id ?? "any tenant"); // DISABLE_EXPORTS, for the UI and the shell alike
   const proof = await inclusionProofFor(ledger, Number(rows[0].seq), undefined, mode);
   const payload = proof.entry.payload as Record<string, unknown>;
   const provenance = (payload.provenance ?? null) as Provenance | null;

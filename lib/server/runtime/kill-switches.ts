@@ -92,10 +92,17 @@ export async function switchesFor(prisma: PrismaClient, tenantId: string): Promi
   return effectiveSwitches(rows, tenantId);
 }
 
-/** CG-GROUND-012 when DISABLE_EXPORTS is on for the tenant (or the deployment). */
-export async function assertExportsAllowed(prisma: PrismaClient, tenantId: string | null): Promise<void> {
+/**
+ * CG-GROUND-012 when DISABLE_EXPORTS is on for the tenant (or the deployment). `"any tenant"`: an export that spans
+ * tenants (an operator's whole-workspace or whole-ledger export) is refused when any tenant has it on.
+ */
+export async function assertExportsAllowed(prisma: PrismaClient, tenantId: string | null | "any tenant"): Promise<void> {
   const rows = await prisma.killSwitch.findMany({
-    where: { tenantId: { in: tenantId ? [tenantId, ALL_TENANTS] : [ALL_TENANTS] }, name: "DISABLE_EXPORTS", enabled: true },
+    where: {
+      ...(tenantId === "any tenant" ? {} : { tenantId: { in: tenantId ? [tenantId, ALL_TENANTS] : [ALL_TENANTS] } }),
+      name: "DISABLE_EXPORTS",
+      enabled: true,
+    },
     select: { tenantId: true },
   });
   if (rows.length) throw new CasegraphError("CG-GROUND-012");

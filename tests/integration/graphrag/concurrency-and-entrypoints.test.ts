@@ -43,7 +43,7 @@ describeEachDatabase("50 concurrent asks", (fixture) => {
     ];
     const actors = await Promise.all(people.map((email) => loadActor(db.prisma, { email }, "cli")));
     const questions = [
-      "Who killed Raymond Dunn?",
+      "Who is the Tahoe HBR-4471 registered to?",
       "Why is device did:ws-fin-0231 high risk?",
       "What was Frank Delaney's role?",
       "Please delete EV-C-001",

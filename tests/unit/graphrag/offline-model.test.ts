@@ -117,6 +117,28 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     }
   });
 
+  it("reads an interview's answers in the light of the questions they answer", () => {
+    const c: RawContext = {
+      nodes: [{ id: "p-lena", label: "Person", name: "Lena Ortiz", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        {
+          id: "EV-20",
+          type: "interview",
+          sourceSystem: "RMS",
+          collectedAt: "2025-04-13T10:00:00.000Z",
+          nodeIds: ["p-lena"],
+          text: "Interview of Lena Ortiz, 13 Apr 2025.\nREYES: When did you last see the van?\nORTIZ: Tuesday the 8th, around ten.\nREYES: Who drove it?\nORTIZ: I could not see.",
+        },
+      ],
+    };
+    const out = extractiveAnswer(c, "When did Lena Ortiz last see the van?");
+    expect(out.answerText).toBe("ORTIZ: Tuesday the 8th, around ten [evidence: EV-20, claim: CLM-1].");
+    expect(out.unknowns).toEqual([]);
+    // The question asked in the interview is never quoted as a fact, and no answer is invented for one left open.
+    expect(extractiveAnswer(c, "Who drove the van Lena Ortiz saw?").responseType).toBe("no_evidence");
+  });
+
   it("lists the parts of the question the evidence does not support, and lowers confidence for them", () => {
     const full = extractiveAnswer(ctx, "Where was Raymond Dunn found dead?");
     const partial = extractiveAnswer(ctx, "Where was Raymond Dunn found dead and which ballistics lab matched the cartridge casings?");

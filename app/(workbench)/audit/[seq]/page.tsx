@@ -4,6 +4,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { Metadata } from "next";
+import { hasRole } from "@/lib/auth/actor";
 import { requirePageActor } from "@/lib/auth/current";
 import { CasegraphError } from "@/lib/domain/failure-codes";
 import { positiveIntParam } from "@/lib/domain/request-text";
@@ -52,7 +53,7 @@ function PolicyCounts({ policy }: { policy: unknown }) {
   );
 }
 
-function AnswerSection({ d }: { d: AuditDetail }) {
+function AnswerSection({ d, artifact }: { d: AuditDetail; artifact: boolean }) {
   const p = d.payload;
   return (
     <>
@@ -79,6 +80,17 @@ function AnswerSection({ d }: { d: AuditDetail }) {
           </Row>
           <Row label="Request id">
             <span className="font-mono text-xs">{String(p.request_id ?? "—")}</span>
+            {artifact && typeof p.request_id === "string" ? (
+              // The per-answer compliance artifact (issue 15): `casegraph audit verify-artifact` checks it offline.
+              <a
+                href={`/api/audit/requests/${encodeURIComponent(p.request_id)}/artifact`}
+                download
+                className="ml-3 text-xs font-medium text-blue-800 hover:underline"
+                data-testid="artifact-download"
+              >
+                Download compliance artifact
+              </a>
+            ) : null}
           </Row>
           <Row label="Prompt version · model">
             {String(p.prompt_version ?? "—")} · {String(p.model ?? "—")}
@@ -236,7 +248,7 @@ export default async function AuditEntryPage({ params }: { params: Promise<{ seq
       </Card>
 
       {isAnswer ? (
-        <AnswerSection d={d} />
+        <AnswerSection d={d} artifact={hasRole(actor, "supervisor")} />
       ) : (
         <Card title="Recorded change">
           <pre className="max-h-[32rem] overflow-auto rounded bg-slate-50 p-3 text-xs" data-testid="detail-payload">

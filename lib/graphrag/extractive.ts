@@ -50,8 +50,8 @@ const CONCEPTS: string[][] = [
   ["meal", "lunch", "dinner", "breakfast", "restaurant", "grill", "cafe", "diner", "bistro"],
   ["send", "sent", "transfer", "transferred", "wire", "wired", "exfiltrate", "upload"],
   ["find", "found", "recover", "recovered", "seize", "seized", "locate", "located"],
-  ["buy", "bought", "purchase", "purchased"],
-  ["sell", "sold", "sale"],
+  ["buy", "bought", "purchase", "purchased", "buyer", "purchaser"],
+  ["sell", "sold", "sale", "seller", "vendor", "dealer"],
   ["work", "employ", "employed", "employee", "employer", "job"],
   ["live", "reside", "residence", "resident", "home"],
   ["nickname", "alias", "aka", "moniker"],
@@ -165,6 +165,7 @@ function answerPart(
   const given = valueKeys(a.given);
   const givenWeight = idf("") * 0.75;
   const totalFocus = focus.reduce((s, t) => s + focusWeight(t), 0) + given.length * givenWeight;
+  const rarest = [...focus].sort((x, y) => focusWeight(y) - focusWeight(x) || (x < y ? -1 : 1))[0];
   const maxBm25 = qStems.reduce((s, t) => s + idf(t), 0) || 1;
   const avgLen = sentences.reduce((s, c) => s + c.stems.size, 0) / Math.max(sentences.length, 1) || 1;
   // Everything an item says, its questions included (what a claim's item speaks to, not what it states).
@@ -196,8 +197,9 @@ function answerPart(
     // "Who goes by Spider?": a sentence giving the name beside the form the question used answers it.
     if (a.expects === "agent" && names.some((e) => e.matched !== e.name.toLowerCase() && containsPhrase(lower, e.name.toLowerCase())))
       coverage = Math.max(coverage, 0.75);
-    // A sentence that does not itself name the subject must speak to more of the question.
-    if (coverage < (subjectHit < 1 && a.subjects.length ? 0.75 : MIN_FOCUS)) continue;
+    if (coverage < MIN_FOCUS) continue;
+    // A sentence that does not itself name the subject must speak to more of the question, or hold its rarest word.
+    if (subjectHit < 1 && a.subjects.length && coverage < 0.75 && !(rarest && s.stems.has(rarest))) continue;
     if (a.required.some((t) => !s.stems.has(conceptOf(t)))) continue;
     // BM25 (k1 1.2, b 0.75; a sentence holds a word once), over the question's words, normalised to 0…1.
     const bm25 =

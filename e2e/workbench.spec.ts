@@ -11,10 +11,18 @@ const NG = "analyst.ng@cyber.example";
 const HARBOR = "case-harbor";
 const NIGHTJAR = "case-nightjar";
 
-/** An answerable harbor question from the demo list that both investigators see part of. */
+/**
+ * An answerable harbor question from the demo list that both investigators see part of, and that a single item states
+ * the answer to: the default offline model is extractive and abstains on questions only a synthesis answers ("Who
+ * killed Raymond Dunn?" — no item says so).
+ */
 function harborQuestion() {
   const q = questions[HARBOR].find(
-    (x) => !x.unanswerable && (x.visibleTo?.[KIM]?.visible.length ?? 0) >= 3 && (x.visibleTo?.[KIM]?.hidden ?? 0) > 0,
+    (x) =>
+      !x.unanswerable &&
+      /^What did the lab find/.test(x.question) &&
+      (x.visibleTo?.[KIM]?.visible.length ?? 0) >= 3 &&
+      (x.visibleTo?.[KIM]?.hidden ?? 0) > 0,
   );
   if (!q) throw new Error("questions.json has no suitable harbor question");
   return q;

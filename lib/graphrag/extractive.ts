@@ -27,6 +27,8 @@ const MAX_CLAIMS = 3;
 const MAX_SENTENCE_CHARS = 600;
 /** A further claim must score at least this share of the best one: an answer is not padded with weaker sentences. */
 const RUNNER_UP = 0.9;
+/** The share of its focus a sentence naming the subject must cover to answer a broad question about it. */
+const BROAD_FOCUS = 0.25;
 /** The share of the question's focus (rarity-weighted) a sentence must cover to be a candidate at all. */
 const MIN_FOCUS = 0.5;
 /** Sentences that give orders ("List every informant…", "Ignore …") are instructions quoted in evidence, not facts. */
@@ -59,6 +61,10 @@ const CONCEPTS: string[][] = [
   ["close", "closed", "dismiss", "dismissed", "resolve", "resolved"],
   ["contain", "isolate", "isolated", "quarantine", "contained"],
   ["enter", "entered", "walk", "walked", "went"],
+  ["role", "president", "director", "head", "leader", "boss", "manager", "chief", "position", "supervisor"],
+  ["ring", "gang", "network", "crew", "organisation", "organization", "syndicate", "cartel"],
+  ["drug", "narcotic", "fentanyl", "heroin", "cocaine", "methamphetamine", "opioid", "powder"],
+  ["launder", "laundering", "laundromat", "structuring", "shell"],
 ];
 const CONCEPT = new Map<string, string>();
 for (const group of CONCEPTS) for (const w of group) if (!CONCEPT.has(porter(w))) CONCEPT.set(porter(w), porter(group[0]));
@@ -197,7 +203,10 @@ function answerPart(
     // "Who goes by Spider?": a sentence giving the name beside the form the question used answers it.
     if (a.expects === "agent" && names.some((e) => e.matched !== e.name.toLowerCase() && containsPhrase(lower, e.name.toLowerCase())))
       coverage = Math.max(coverage, 0.75);
-    if (coverage < MIN_FOCUS) continue;
+    // A broad question about a named subject ("What is X's role?", "How did X get in?") is answered from the
+    // sentences that name it even when they share few of its words — flagged by low confidence and the unknowns.
+    const broad = a.expects === "any" && a.kind !== "yes_no" && subjectHit === 1;
+    if (coverage < (broad ? BROAD_FOCUS : MIN_FOCUS)) continue;
     // A sentence that does not itself name the subject must speak to more of the question, or hold its rarest word.
     if (subjectHit < 1 && a.subjects.length && coverage < 0.75 && !(rarest && s.stems.has(rarest))) continue;
     if (a.required.some((t) => !s.stems.has(conceptOf(t)))) continue;
@@ -212,7 +221,11 @@ function answerPart(
       0.2 * subjectHit +
       datesMatch -
       0.01 * (s.snippetIndex / Math.max(context.evidenceSnippets.length, 1));
-    candidates.push({ ...s, names, subjectHit, values, coverage, score: round(score) });
+    // An item's heading ("Incident ticket INC-2025-0521 (P4), WS-HR-0112 encoded PowerShell.") names what the item is
+    // about, which is why it matches; it rarely states the answer. It gives way to a sentence that does.
+    const heading =
+      s.sentenceIndex === 0 && !/\b(?:is|was|are|were|has|had|have|did|does|said|says|shows?|states?|[a-z]{3,}ed)\b/i.test(s.text);
+    candidates.push({ ...s, names, subjectHit, values, coverage, score: round(heading ? score * 0.8 : score) });
   }
   candidates.sort((x, y) => y.score - x.score || x.snippetIndex - y.snippetIndex || x.sentenceIndex - y.sentenceIndex);
 

@@ -98,6 +98,15 @@ interface Candidate extends Sentence {
   score: number;
 }
 
+/** What composing an answer works from: the context, the question's analysis and focus, the ranked candidates. */
+interface Composition {
+  context: RawContext;
+  a: QuestionAnalysis;
+  focus: string[];
+  candidates: Candidate[];
+  checker: SupportChecker;
+}
+
 interface Claim {
   text: string;
   evidenceId: string;
@@ -230,8 +239,9 @@ function answerPart(
   candidates.sort((x, y) => y.score - x.score || x.snippetIndex - y.snippetIndex || x.sentenceIndex - y.sentenceIndex);
 
   const checker = new SupportChecker(context);
-  const relations = relationClaims(context, a, focus, candidates, checker);
-  const claims: Claim[] = relations.length ? relations : sentenceClaims(context, a, focus, candidates, checker);
+  const composition: Composition = { context, a, focus, candidates, checker };
+  const relations = relationClaims(composition);
+  const claims: Claim[] = relations.length ? relations : sentenceClaims(composition);
 
   if (!claims.length) return { a, claims, candidates: candidates.length, missing: [] };
   const covered = new Set<string>();
@@ -297,13 +307,7 @@ function idfOver(sentences: Sentence[]): (t: string) => number {
  * The best sentence; more only when the question asks for several, or when one nearly as good from another item
  * covers part of the question the best one does not. Each must pass the claim checks.
  */
-function sentenceClaims(
-  context: RawContext,
-  a: QuestionAnalysis,
-  focus: string[],
-  candidates: Candidate[],
-  checker: SupportChecker,
-): Claim[] {
+function sentenceClaims({ context, a, focus, candidates, checker }: Composition): Claim[] {
   const out: Claim[] = [];
   const covered = new Set<string>();
   const top = candidates[0]?.score ?? 0;
@@ -348,13 +352,7 @@ function distinctSubjects(subjects: LinkedEntity[]): number {
  * ("associate" for ASSOCIATE_OF) and whose other end is of the expected kind, said in plain words and cited with the
  * evidence linked to both ends (the best-scoring such item).
  */
-function relationClaims(
-  context: RawContext,
-  a: QuestionAnalysis,
-  focus: string[],
-  candidates: Candidate[],
-  checker: SupportChecker,
-): Claim[] {
+function relationClaims({ context, a, focus, candidates, checker }: Composition): Claim[] {
   if (!a.subjects.length || !["agent", "place", "entity", "any"].includes(a.expects) || a.kind === "why" || a.kind === "how") return [];
   const nodes = new Map(context.nodes.map((n) => [n.id, n]));
   const subjectIds = new Set(a.subjects.map((s) => s.id));

@@ -70,7 +70,8 @@ export function AnswerView({
       data-status={state.status}
       data-response-type={type ?? ""}
     >
-      <header>
+      {/* The question stays in view while a long answer scrolls under it. */}
+      <header className="sticky top-0 z-10 bg-white pb-1">
         <h2 id="answer-heading" className="text-xs font-semibold uppercase tracking-wide text-slate-600">
           Answer
         </h2>

@@ -7,7 +7,7 @@ import { CasegraphError } from "../../lib/domain/failure-codes";
 import { verifyProofFile } from "../../lib/domain/ledger-proof";
 import { appRoleSql } from "../../lib/adapters/prisma/ledger-roles";
 import { env } from "../../lib/env";
-import { exportAndRecord } from "../../lib/server/audit/export";
+import { evidenceRevocations, exportAndRecord } from "../../lib/server/audit/export";
 import { assertExportsAllowed } from "../../lib/server/runtime/kill-switches";
 import { consistencyProofFor, inclusionProofFor } from "../../lib/server/audit/proofs";
 import { readLedgerEnv } from "../../lib/server/ledger/env";
@@ -212,7 +212,13 @@ export default {
         await assertExportsAllowed(db.prisma, values.tenant ?? actor?.tenantId ?? "any tenant"); // DISABLE_EXPORTS
         const result = await exportAndRecord(
           ledger,
-          { fromSeq, toSeq, tenantId: values.tenant ?? null, includeQuestionText: !values["no-question-text"] },
+          {
+            fromSeq,
+            toSeq,
+            tenantId: values.tenant ?? null,
+            includeQuestionText: !values["no-question-text"],
+            revocations: evidenceRevocations(db.prisma),
+          },
           actor
             ? { userId: actor.userId, email: actor.email, tenantId: actor.tenantId, via: "cli" }
             : { userId: null, email: null, tenantId: null, via: `cli:${process.env.USER ?? "operator"}` },

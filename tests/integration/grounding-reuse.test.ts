@@ -8,6 +8,7 @@ import { canonicalJson } from "@/lib/domain/canonical-json";
 import { sha256Hex } from "@/lib/domain/ledger-chain";
 import { askQuestion } from "@/lib/server/answers/graphrag";
 import { complianceArtifact } from "@/lib/server/audit/artifact";
+import { buildArtifact, evidenceRevocations } from "@/lib/server/audit/export";
 import { runtime } from "@/lib/server/runtime";
 import { assertExportsAllowed, setTenantSwitch, listSwitches } from "@/lib/server/runtime/kill-switches";
 import { clearTestRuntime, importDemo, useTestRuntime } from "../support/auth-fixture";
@@ -121,6 +122,23 @@ describeEachDatabase("answer reuse, kill switches and provenance", (fixture) => 
       expect.objectContaining({ decision: "denied", reason: "evidence_inactive_or_missing", evidence_id: fresh[0] }),
     ]);
     expect(cited(afterRevoke.body)).not.toContain(fresh[0]);
+
+    // Exports flag the earlier answer that cites the revoked item, and only that one.
+    const { ledger } = await runtime();
+    const head = await ledger.head();
+    const artifact = await buildArtifact(ledger, {
+      fromSeq: 1,
+      toSeq: head.size,
+      tenantId: "metro-pd",
+      includeQuestionText: false,
+      revocations: evidenceRevocations(db.prisma),
+    });
+    const flagged = artifact.entries.filter((e) => "revokedSince" in e);
+    const idOf = (e: (typeof artifact.entries)[number]) => (e.payload as any).request_id;
+    expect(flagged.map(idOf)).toContain(edited.body.requestId);
+    expect(flagged.map(idOf)).not.toContain(afterRevoke.body.requestId);
+    for (const e of flagged)
+      expect((e as any).revokedSince).toEqual([expect.stringMatching(new RegExp(`revoked on .* \\(court order\\): ${fresh[0]}$`))]);
   });
 
   it("DISABLE_ANSWER_REUSE denies reuse; every flip is one ledger entry and the state is in the provenance", async () => {

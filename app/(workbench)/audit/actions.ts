@@ -5,7 +5,7 @@ import { z } from "zod";
 import { authedAction } from "@/lib/auth/guard";
 import { parsePublicKey } from "@/lib/domain/checkpoint";
 import { verifyProofFile } from "@/lib/domain/ledger-proof";
-import { exportAndRecord } from "@/lib/server/audit/export";
+import { evidenceRevocations, exportAndRecord } from "@/lib/server/audit/export";
 import { reviewerRedactor, reviewerStores } from "@/lib/server/audit/visibility";
 import { assertEntryInTenant } from "@/lib/server/audit/explorer";
 import { inclusionProofFor } from "@/lib/server/audit/proofs";
@@ -71,6 +71,7 @@ export const exportAuditAction = authedAction(
         tenantId: actor.tenantId,
         includeQuestionText: input.includeQuestionText,
         reviewer: { viewer: actor, stores: reviewerStores(db) },
+        revocations: evidenceRevocations(db.prisma),
       },
       { userId: actor.userId, email: actor.email, tenantId: actor.tenantId, via: actor.via },
       input.format,

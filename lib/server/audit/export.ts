@@ -2,7 +2,8 @@
 // the range, an inclusion proof per entry against it, the prompt versions used, kill-switch records, and the evidence
 // ids cited — one deterministic JSON document (canonical, keys sorted). The same range on the same ledger exports to the
 // same bytes: the checkpoint is the one stored for that tree size (signed once, Ed25519 signatures are deterministic),
-// and nothing in the artifact depends on when it was exported. CSV is the same rows for spreadsheets.
+// and nothing in the artifact depends on when it was exported — except the flags on answers citing evidence revoked
+// since (issue 15), which appear once a revocation happens. CSV is the same rows for spreadsheets.
 // Every export is itself recorded in the ledger (kind "audit.export", with the artifact's SHA-256).
 import "server-only";
 import { canonicalJsonPretty } from "../../domain/canonical-json";
@@ -12,6 +13,8 @@ import { sha256Hex } from "../../domain/ledger-chain";
 import type { AuditLedger } from "../../ports";
 import { hiddenItemsText } from "../../domain/audit-redaction";
 import type { Viewer } from "../../domain/policy";
+import type { PrismaClient } from "../../generated/prisma/client";
+import { revocationFlag } from "../../grounding/flags";
 import { reviewerRedactor, type ReviewerStores } from "./visibility";
 
 export const ARTIFACT_FORMAT = "casegraph.compliance-artifact/v1";
@@ -33,6 +36,26 @@ export interface ExportRequest {
    * counted (issue 11 §6). Omitted: an operator's export, complete.
    */
   reviewer?: { viewer: Viewer; stores: ReviewerStores };
+  /** Evidence revoked since it was cited (issue 15): flagged in the export. Omitted: no flags. */
+  revocations?: RevocationLookup;
+}
+
+/** The revoked items among those cited, per case. */
+export type RevocationLookup = (
+  cited: ReadonlyArray<{ caseId: string; ids: readonly string[] }>,
+) => Promise<Array<{ caseId: string; id: string; revokedAt: string; reason: string }>>;
+
+/** Revocations as the evidence table records them. */
+export function evidenceRevocations(prisma: PrismaClient): RevocationLookup {
+  return async (cited) => {
+    const wanted = cited.filter((c) => c.ids.length);
+    if (!wanted.length) return [];
+    const rows = await prisma.evidence.findMany({
+      where: { OR: wanted.map((c) => ({ caseId: c.caseId, id: { in: [...c.ids] } })), revokedAt: { not: null } },
+      select: { caseId: true, id: true, revokedAt: true, revokedReason: true },
+    });
+    return rows.map((r) => ({ caseId: r.caseId, id: r.id, revokedAt: r.revokedAt!.toISOString(), reason: r.revokedReason ?? "" }));
+  };
 }
 
 export interface ExportActor {
@@ -77,6 +100,26 @@ export async function buildArtifact(ledger: AuditLedger, req: ExportRequest) {
     if (rt) byResponseType.set(rt, (byResponseType.get(rt) ?? 0) + 1);
     if (Array.isArray(p.citation_ids)) for (const id of p.citation_ids) if (typeof id === "string") cited.add(id);
   }
+  // Answers citing evidence revoked since carry its flag (from the ids the export shows, so a reviewer's export names
+  // no item outside the reviewer's permissions). This is the one part of an export that can change for the same range.
+  const citedByCase = new Map<string, Set<string>>();
+  for (const e of shown) {
+    const p = (e.payload ?? {}) as Record<string, unknown>;
+    if (!e.caseId || !Array.isArray(p.citation_ids)) continue;
+    const set = citedByCase.get(e.caseId) ?? new Set<string>();
+    for (const id of p.citation_ids) if (typeof id === "string") set.add(id);
+    citedByCase.set(e.caseId, set);
+  }
+  const revoked = req.revocations ? await req.revocations([...citedByCase].map(([caseId, ids]) => ({ caseId, ids: [...ids] }))) : [];
+  const flagOf = new Map(revoked.map((r) => [`${r.caseId}\u0000${r.id}`, revocationFlag(r.id, r)]));
+  const flagsFor = (e: (typeof shown)[number]) => {
+    const p = (e.payload ?? {}) as Record<string, unknown>;
+    const ids = Array.isArray(p.citation_ids) ? p.citation_ids.filter((id): id is string => typeof id === "string") : [];
+    return [...new Set(ids)]
+      .sort()
+      .map((id) => flagOf.get(`${e.caseId}\u0000${id}`))
+      .filter((f): f is string => !!f);
+  };
   const sortedCounts = (m: Map<string, number>) => Object.fromEntries([...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
   return {
@@ -112,8 +155,7 @@ export async function buildArtifact(ledger: AuditLedger, req: ExportRequest) {
         systemPromptSha256: PROMPTS[version] ? sha256Hex(PROMPTS[version]) : null,
       })),
     killSwitches: {
-      // Operator kill switches (seed 004 §8) are recorded in the ledger when engaged; none is implemented in this
-      // deployment yet, so this lists whatever such entries the range holds (usually none).
+      // Kill-switch flips (seed 004 §8, issue 15) the range holds; each flip is its own ledger entry.
       recorded: shown
         .filter((e) => /(^|\.)kill_switch/.test(e.kind))
         .map((e) => ({ seq: e.seq, kind: e.kind, createdAt: e.createdAt, payload: e.payload })),
@@ -127,6 +169,7 @@ export async function buildArtifact(ledger: AuditLedger, req: ExportRequest) {
       createdAt: e.createdAt,
       payload: e.payload,
       ...(e.hiddenItems ? { hiddenItems: e.hiddenItems } : {}),
+      ...(flagsFor(e).length ? { revokedSince: flagsFor(e) } : {}),
       tenantId: e.tenantId,
       actorId: e.actorId,
       caseId: e.caseId,

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { authedRoute } from "@/lib/auth/guard";
 import { CasegraphError } from "@/lib/domain/failure-codes";
-import { exportAndRecord } from "@/lib/server/audit/export";
+import { evidenceRevocations, exportAndRecord } from "@/lib/server/audit/export";
 import { reviewerStores } from "@/lib/server/audit/visibility";
 import { runtime } from "@/lib/server/runtime";
 import { assertExportsAllowed } from "@/lib/server/runtime/kill-switches";
@@ -42,6 +42,7 @@ export const POST = authedRoute({ roles: ["supervisor", "admin"] }, async (req, 
       tenantId: actor.tenantId,
       includeQuestionText: q.questionText === "1",
       reviewer: { viewer: actor, stores: reviewerStores(db) },
+      revocations: evidenceRevocations(db.prisma),
     },
     { userId: actor.userId, email: actor.email, tenantId: actor.tenantId, via: actor.via },
     q.format,

@@ -103,4 +103,35 @@ describeEachDatabase("operator overrides", (fixture) => {
     expect((await releaseAsSupervisor(db.prisma, sup, "req-sup")).by).toBe("sup.okafor@metro.example");
     expect(await db.prisma.ledgerEntry.count({ where: { kind: "review.release" } })).toBe(1);
   });
+
+  it("a token naming an answer the answer policies escalated releases it as the review's approval, once, ledger first", async () => {
+    const { db } = fixture();
+    const reyes = await loadActor(db.prisma, { email: "det.reyes@metro.example" }, "session");
+    const answer = { responseType: "answer", answerText: "Held text [evidence: EV-C-001].", citations: [] };
+    await db.prisma.answerReview.create({
+      data: {
+        id: "rev-held-1",
+        tenantId: "metro-pd",
+        caseId: "case-harbor",
+        askerId: reyes.userId,
+        requestId: "req-escalated-1",
+        auditId: "audit-1",
+        question: "q",
+        bundleSha256: "0".repeat(64),
+        draft: { answer } as any,
+        compliance: {},
+      },
+    });
+    // Named by its request id, as `override issue --request` does.
+    const token = issueOverride(operator.privateKey, { request: "req-escalated-1", action: "release", expiresAt: inAnHour() });
+    const r = await applyOverride(db.prisma, token, { keys: KEYS });
+    expect(r.kind).toBe("answer_review");
+    const row = await db.prisma.answerReview.findUniqueOrThrow({ where: { id: "rev-held-1" } });
+    expect(row).toMatchObject({ status: "approved" });
+    expect(row.decidedBy).toMatch(/^override:[0-9a-f]{16}$/);
+    expect((await overrideEntries()).filter((p) => p.request_id === "req-escalated-1")).toHaveLength(1);
+    // Released once: another valid token for it finds nothing held.
+    const again = issueOverride(operator.privateKey, { request: "req-escalated-1", action: "release", expiresAt: inAnHour() });
+    expect(await codeOf(applyOverride(db.prisma, again, { keys: KEYS }))).toBe("CG-GROUND-026");
+  });
 });

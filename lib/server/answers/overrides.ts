@@ -1,8 +1,8 @@
 // Releasing held requests (issue 15): by a supervisor of the tenant, or by a signed operator override token. Either
 // way the release is a ledger entry written in the same transaction, BEFORE the held request changes state: if the
 // entry cannot be written nothing is released (and the token's nonce is not spent). A release never changes
-// identities, clearances or policies. The held-request queue is also the integration point for the answer policies'
-// review queue (issue 14): they hold a request with holdRequest() and deliver it only once released.
+// identities, clearances or policies. An answer the answer policies escalated (issue 14) waits in their review queue; a
+// token naming its review or request id releases it there, as the review's approval.
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { appendInTx } from "../../adapters/prisma/ledger";
 import type { Actor } from "../../auth/actor";
@@ -107,12 +107,33 @@ async function release(
   now: Date,
 ): Promise<Released> {
   const rows = await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM "held_request" WHERE id = ${id} AND state = 'held' FOR UPDATE`;
-  const held = rows.length ? await heldRequest(tx, id) : null;
+  const held = rows.length ? await heldRequest(tx, id) : await pendingReview(tx, id);
   if (!held) throw new CasegraphError("CG-GROUND-026");
   // Ledger before effect: the entry is appended first; the state change follows in the same transaction.
   await appendInTx(tx, [entry(held)]);
-  await tx.heldRequest.update({ where: { id }, data: { state: "released", releasedAt: now, releasedBy: by } });
+  if (held.kind === REVIEW_HELD_KIND) {
+    // An answer the answer policies escalated (issue 14): released as the review's approval, once.
+    const updated = await tx.answerReview.updateMany({
+      where: { id: held.id, status: "pending" },
+      data: { status: "approved", decidedAt: now, decidedBy: by, note: `Released by ${by}.` },
+    });
+    if (updated.count !== 1) throw new CasegraphError("CG-GROUND-026");
+  } else {
+    await tx.heldRequest.update({ where: { id }, data: { state: "released", releasedAt: now, releasedBy: by } });
+  }
   return { request: id, kind: held.kind, releasedAt: now.toISOString(), by };
+}
+
+/** What an answer held for review is, as a held request. */
+export const REVIEW_HELD_KIND = "answer_review";
+
+/** A pending answer review, by its id or its request's id, locked for the release. */
+async function pendingReview(tx: Tx, id: string): Promise<HeldRequest | null> {
+  const rows = await tx.$queryRaw<Array<{ id: string; tenant_id: string; case_id: string }>>`
+    SELECT id, tenant_id, case_id FROM "answer_review" WHERE (id = ${id} OR request_id = ${id}) AND status = 'pending'
+    ORDER BY id LIMIT 1 FOR UPDATE`;
+  const r = rows[0];
+  return r ? { id: r.id, kind: REVIEW_HELD_KIND, tenantId: r.tenant_id, caseId: r.case_id, state: "held" } : null;
 }
 
 function overridePayload(c: OverrideClaims, token: string, held: HeldRequest, now: Date): Record<string, unknown> {

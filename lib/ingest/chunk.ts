@@ -1,7 +1,7 @@
 // Chunking a regular document into evidence items (issue 17): whole sentences only, within one section, between a
 // minimum and a maximum size (configurable). A chunk never splits a sentence: a sentence longer than the maximum is a
 // chunk of its own, and only one longer than the hard limit is cut, at a word boundary (tables without full stops,
-// mostly). A chunk closes at a page change once it holds the minimum, so a citation opens on the page it quotes.
+// mostly). A chunk never spans two pages, so a citation opens on the page it quotes.
 // Offsets are into the regular text (regularise.ts), so chunk text = text.slice(start, end). Pure.
 import { sentenceSpans } from "../graphrag/text";
 import type { RegularDocument } from "./regularise";
@@ -71,7 +71,7 @@ export function chunkDocument(doc: RegularDocument, bounds: ChunkBounds = DEFAUL
       for (const s of sentencesOf(doc.text, p.start, p.end, p.page, bounds.hardMaxChars)) {
         if (current.length) {
           const grown = s.end - current[0].start;
-          const pageChange = s.page !== current[current.length - 1].page && size(current) >= bounds.minChars;
+          const pageChange = s.page !== current[current.length - 1].page;
           if (grown > bounds.maxChars || pageChange) {
             sectionChunks.push(current);
             current = [];

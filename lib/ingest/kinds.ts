@@ -62,6 +62,9 @@ export function decideKind(fileName: string, sniffed: Sniffed): KindDecision {
   if (named) {
     if (named === "pdf" || named === "docx") {
       if (byContent === named) return { kind: named };
+      // A DOCX is a ZIP archive; one that does not look like a DOCX to the sniffer is checked by the ZIP guard and the
+      // DOCX parser (a zip bomb is CG-INGEST-004, an archive without a document CG-INGEST-001).
+      if (named === "docx" && sniffed.family === "binary" && sniffed.ext === "zip") return { kind: "docx" };
       return { code: "CG-INGEST-006", why: `named .${ext} but is ${described(sniffed)} by its content` };
     }
     if (sniffed.family === "text") return { kind: named };

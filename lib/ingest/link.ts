@@ -78,7 +78,10 @@ const PHONE_KEYS = new Set(["phone", "msisdn", "number"]);
 
 /** Lower-case, accents removed, compatibility forms folded: what names are compared by. */
 export function foldName(text: string): string {
-  return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
+  return text
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase();
 }
 
 const TOKEN = /[\p{L}\p{N}]+/gu;
@@ -123,7 +126,8 @@ export function buildLinkIndex(nodes: Iterable<LinkNode>): LinkIndex {
       return void index.phones.push({ digits: value.replace(/\D/g, ""), nodeId, value });
     }
     if (/^(?:\d{1,3}\.){3}\d{1,3}$/.test(value.replace(/^ip:/i, ""))) return addTo(index.ips, value.replace(/^ip:/i, ""), nodeId, value);
-    if (/^\d[\d\s-]{4,}\d$/.test(value)) return void index.accounts.push({
+    if (/^\d[\d\s-]{4,}\d$/.test(value))
+      return void index.accounts.push({
         digits: value.replace(/\D/g, ""),
         nodeId,
         value,
@@ -201,9 +205,11 @@ export function linkText(index: LinkIndex, text: string): Link[] {
   if (/\d|[-_.:/]/.test(text)) {
     for (const f of extractFacts(text).ids) {
       if (f.kind === "phone") {
-        for (const p of index.phones) if (phoneMatch(f.key, p.digits)) add({ nodeId: p.nodeId, kind: "phone", matched: f.raw, value: p.value, at: f.at });
+        for (const p of index.phones)
+          if (phoneMatch(f.key, p.digits)) add({ nodeId: p.nodeId, kind: "phone", matched: f.raw, value: p.value, at: f.at });
       } else if (f.kind === "ip") {
-        for (const e of index.ips.get(f.key.replace(/\/\d+$/, "")) ?? []) add({ nodeId: e.nodeId, kind: "ip", matched: f.raw, value: e.value, at: f.at });
+        for (const e of index.ips.get(f.key.replace(/\/\d+$/, "")) ?? [])
+          add({ nodeId: e.nodeId, kind: "ip", matched: f.raw, value: e.value, at: f.at });
       } else {
         for (const e of index.ids.get(f.key) ?? []) add({ nodeId: e.nodeId, kind: "id", matched: f.raw, value: e.value, at: f.at });
       }

@@ -53,7 +53,8 @@ export function resolveMarkings(input: MarkingInput, ctx: MarkingContext): Docum
   }
   const raw = input.needToKnow;
   const tags = (typeof raw === "string" ? (raw.trim() ? raw.split(",") : []) : (raw ?? [])).map((t) => t.trim());
-  if (tags.some((t) => t === "" || !printable(t))) issues.push({ path: "needToKnow", message: "need-to-know tags must be printable and not blank" });
+  if (tags.some((t) => t === "" || !printable(t)))
+    issues.push({ path: "needToKnow", message: "need-to-know tags must be printable and not blank" });
   const license = blank(input.license) ? NO_LICENSE : input.license!.trim();
   if (license !== NO_LICENSE && !ctx.licenses.has(license)) issues.push({ path: "license", message: `unknown license "${license}"` });
   const sourceSystem = blank(input.sourceSystem) ? ctx.defaultSourceSystem : input.sourceSystem!.trim();
@@ -68,7 +69,8 @@ export function resolveMarkings(input: MarkingInput, ctx: MarkingContext): Docum
   const type = blank(input.type) ? null : input.type!.trim();
   if (type !== null && !/^[\p{L}\p{N}_.-]{1,60}$/u.test(type))
     issues.push({ path: "type", message: "letters, digits, _ . - only, at most 60 characters" });
-  if (issues.length || !classification) throw new CasegraphError("CG-INGEST-008", `The markings are not valid: ${issues[0]?.message}.`, issues);
+  if (issues.length || !classification)
+    throw new CasegraphError("CG-INGEST-008", `The markings are not valid: ${issues[0]?.message}.`, issues);
   return {
     classification,
     needToKnow: [...new Set(tags.map(normaliseTag))].sort(),

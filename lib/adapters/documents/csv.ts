@@ -8,7 +8,9 @@ import { failure } from "./parse";
 /** Call records of a CSV stream, in file order; a bad header or row is CG-INGEST-012 naming the file and line. */
 export async function* callRecords(file: string, source: Readable): AsyncGenerator<CallRecord> {
   const { parse } = await import("csv-parse");
-  const parser = source.pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true, trim: true, info: true, max_record_size: 64 * 1024 }));
+  const parser = source.pipe(
+    parse({ bom: true, relax_column_count: true, skip_empty_lines: true, trim: true, info: true, max_record_size: 64 * 1024 }),
+  );
   let cols: CallColumns | null = null;
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {

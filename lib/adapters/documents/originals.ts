@@ -4,7 +4,8 @@
 // unreferenced original behind, never a damaged one.
 import "server-only";
 import { createHash, randomUUID } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { createReadStream, createWriteStream } from "node:fs";
+import { pipeline } from "node:stream/promises";
 import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
@@ -12,6 +13,8 @@ import type { Readable } from "node:stream";
 export interface OriginalStore {
   /** Stores bytes under their SHA-256 (a no-op when already there); returns the digest. */
   put(bytes: Buffer): Promise<string>;
+  /** Stores a file by streaming it (hashed on the way, never held whole in memory); returns the digest. */
+  putFile(file: string): Promise<string>;
   get(sha256: string): Promise<Buffer | null>;
   stream(sha256: string): Promise<Readable | null>;
   has(sha256: string): Promise<boolean>;
@@ -40,6 +43,33 @@ export class FileOriginalStore implements OriginalStore {
       await rm(tmp, { force: true });
     }
     return sha256;
+  }
+
+  async putFile(file: string): Promise<string> {
+    await mkdir(this.dir, { recursive: true });
+    const tmp = path.join(this.dir, `incoming.${randomUUID()}.tmp`);
+    try {
+      const hash = createHash("sha256");
+      await pipeline(
+        createReadStream(file),
+        async function* (source: AsyncIterable<Buffer>) {
+          for await (const chunk of source) {
+            hash.update(chunk);
+            yield chunk;
+          }
+        },
+        createWriteStream(tmp, { mode: 0o600 }),
+      );
+      const sha256 = hash.digest("hex");
+      const target = this.pathOf(sha256);
+      if (!(await this.has(sha256))) {
+        await mkdir(path.dirname(target), { recursive: true });
+        await rename(tmp, target);
+      }
+      return sha256;
+    } finally {
+      await rm(tmp, { force: true });
+    }
   }
 
   async has(sha256: string): Promise<boolean> {

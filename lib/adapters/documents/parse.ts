@@ -37,7 +37,12 @@ export interface ParsedDocument {
 export const failure = (code: FailureCode, file: string, why: string, cause?: unknown) =>
   new CasegraphError(code, `${file}: ${why}`, [{ path: file, message: why }], cause ? { cause } : undefined);
 
-export async function parseDocument(file: string, kind: DocumentKind, bytes: Buffer, limits = DEFAULT_PARSE_LIMITS): Promise<ParsedDocument> {
+export async function parseDocument(
+  file: string,
+  kind: DocumentKind,
+  bytes: Buffer,
+  limits = DEFAULT_PARSE_LIMITS,
+): Promise<ParsedDocument> {
   switch (kind) {
     case "pdf":
       return parsePdf(file, bytes, limits);
@@ -177,7 +182,22 @@ async function parseDocx(file: string, bytes: Buffer, limits: ParseLimits): Prom
 // ---------------------------------------------------------------------------------------------------------- HTML
 
 /** Elements whose content is never document text. */
-const SKIP = new Set(["script", "style", "noscript", "template", "head", "iframe", "object", "embed", "svg", "math", "canvas", "button", "select", "textarea"]);
+const SKIP = new Set([
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "head",
+  "iframe",
+  "object",
+  "embed",
+  "svg",
+  "math",
+  "canvas",
+  "button",
+  "select",
+  "textarea",
+]);
 const BLOCK = new Set([
   "p",
   "div",
@@ -275,7 +295,10 @@ async function parseEmail(file: string, bytes: Buffer): Promise<ParsedDocument> 
   const addresses = (v: unknown): string | undefined => {
     if (!v) return undefined;
     const list = Array.isArray(v) ? v : [v];
-    const text = list.map((a) => (a as { text?: string }).text ?? "").filter(Boolean).join(", ");
+    const text = list
+      .map((a) => (a as { text?: string }).text ?? "")
+      .filter(Boolean)
+      .join(", ");
     return text || undefined;
   };
   const headers = {
@@ -328,6 +351,9 @@ function extensionFor(contentType: string): string {
 /** A file name from a message: its last path segment, printable, bounded. */
 export function safeName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? "";
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 200);
+  const clean = base
+    .replace(/[\u0000-\u001f\u007f]/g, "")
+    .trim()
+    .slice(0, 200);
   return clean || "attachment";
 }

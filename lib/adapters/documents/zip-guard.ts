@@ -67,7 +67,8 @@ export function checkZip(file: string, buf: Buffer, limits: ZipLimits = DEFAULT_
   const xml = new Map<string, string>();
   for (const e of entries) {
     if (e.name.endsWith("/")) continue;
-    if (e.compressedSize > 0 && e.size / e.compressedSize > limits.maxRatio) throw bomb(file, `part ${e.name} has a compression ratio over ${limits.maxRatio}`);
+    if (e.compressedSize > 0 && e.size / e.compressedSize > limits.maxRatio)
+      throw bomb(file, `part ${e.name} has a compression ratio over ${limits.maxRatio}`);
     const local = e.offset;
     if (local + 30 > buf.length || buf.readUInt32LE(local) !== 0x04034b50) throw unreadable(file, `part ${e.name} is damaged`);
     const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
@@ -81,7 +82,8 @@ export function checkZip(file: string, buf: Buffer, limits: ZipLimits = DEFAULT_
       try {
         out = inflateRawSync(data, { maxOutputLength: Math.max(cap, 1) });
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") throw bomb(file, `part ${e.name} inflates past its declared size`);
+        if ((err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
+          throw bomb(file, `part ${e.name} inflates past its declared size`);
         throw unreadable(file, `part ${e.name} cannot be inflated`);
       }
       if (out.length > e.size) throw bomb(file, `part ${e.name} inflates past its declared size`);

@@ -1,0 +1,51 @@
+// POST /api/cases/{caseId}/documents (issue 17): multipart/form-data with one or more `file` parts and optional
+// marking fields (classification, needToKnow, license, sourceSystem, collectedAt, type), from a Bearer token or a
+// session (the case page's "Add evidence" panel sends one file per request to show its progress). A body larger than
+// the limit allows is refused from its Content-Length before it is read.
+import "server-only";
+import type { Actor } from "../../auth/actor";
+import { CasegraphError, FAILURES, type FailureCode } from "../../domain/failure-codes";
+import { ingestDeps } from ".";
+import { ingestDocuments, type IngestSource } from "./ingest";
+import { assertMayIngest } from "./authorize";
+
+export const MAX_FILES_PER_REQUEST = 20;
+/** Room for the multipart framing and the marking fields around the files. */
+const FRAMING_BYTES = 1024 * 1024;
+const MARKING_FIELDS = ["classification", "needToKnow", "license", "sourceSystem", "collectedAt", "type"] as const;
+
+export async function uploadFromRequest(req: Request, actor: Actor, caseId: string): Promise<Response> {
+  const deps = await ingestDeps();
+  // Authorized before the body is read: a caller who may not add evidence here learns nothing from a bad body.
+  await assertMayIngest(deps.db.prisma, actor, caseId);
+  const declared = Number(req.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > deps.settings.maxBytes * MAX_FILES_PER_REQUEST + FRAMING_BYTES) {
+    throw new CasegraphError("CG-INGEST-002", `The upload is ${declared} bytes; each file may have at most ${deps.settings.maxBytes}.`);
+  }
+  if (!(req.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
+    throw new CasegraphError("CG-INGEST-010", "Send multipart/form-data with `file` parts.");
+  }
+  let form: FormData;
+  try {
+    form = await req.formData();
+  } catch {
+    throw new CasegraphError("CG-INGEST-010", "The multipart body cannot be read.");
+  }
+  const files = form.getAll("file").filter((f): f is File => typeof f === "object" && f !== null && "arrayBuffer" in f);
+  if (!files.length || files.length > MAX_FILES_PER_REQUEST) {
+    throw new CasegraphError("CG-INGEST-010", `Send 1–${MAX_FILES_PER_REQUEST} \`file\` parts.`);
+  }
+  const markings = Object.fromEntries(
+    MARKING_FIELDS.map((k) => [k, typeof form.get(k) === "string" ? (form.get(k) as string) : undefined]),
+  ) as Record<(typeof MARKING_FIELDS)[number], string | undefined>;
+  const sources: IngestSource[] = [];
+  for (const f of files) sources.push({ name: f.name || "upload", bytes: Buffer.from(await f.arrayBuffer()) });
+  const result = await ingestDocuments(deps, actor, caseId, sources, { markings, channel: actor.via === "token" ? "api" : "upload" });
+  // Every file refused: the first refusal's status (415, 422…), the batch still in the body.
+  const firstError = result.files.find((f) => !f.ok);
+  const status =
+    result.refused === result.files.length && firstError && !firstError.ok
+      ? (FAILURES[firstError.error.code as FailureCode]?.status ?? 422)
+      : 200;
+  return Response.json({ ok: result.refused === 0, ...result }, { status, headers: { "Cache-Control": "no-store" } });
+}

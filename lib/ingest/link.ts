@@ -122,7 +122,7 @@ export function buildLinkIndex(nodes: Iterable<LinkNode>): LinkIndex {
   const addId = (nodeId: string, value: string, key: string | null, label: string) => {
     const masked = /^(?:\.{3}|…|\*{2,}|x{2,})\s*(\d{3,})$/i.exec(value);
     if (masked) return void index.masked.push({ suffix: masked[1], nodeId, value });
-    if ((label === "Phone" || (key !== null && PHONE_KEYS.has(key))) && isPhoneLike(value)) {
+    if ((label === "Phone" || (key !== null && PHONE_KEYS.has(key) && label !== "Account")) && isPhoneLike(value)) {
       return void index.phones.push({ digits: value.replace(/\D/g, ""), nodeId, value });
     }
     if (/^(?:\d{1,3}\.){3}\d{1,3}$/.test(value.replace(/^ip:/i, ""))) return addTo(index.ips, value.replace(/^ip:/i, ""), nodeId, value);

@@ -19,21 +19,9 @@ import { evidenceByIds } from "@/lib/server/workbench/evidence";
 import { userIdFor } from "@/lib/adapters/prisma/workspace";
 import { clearTestRuntime, importDemo, useTestRuntime } from "../support/auth-fixture";
 import { describeEachDatabase } from "../support/databases";
-import { makeCsv, makeDocx, makeEml, makeEncryptedPdf, makePdf, makeSparseFile, makeZipBomb, writeFixture } from "../support/documents";
+import { makeCsv, makeDocx, makeEml, makeEncryptedPdf, makePdf, makeSparseFile, makeZipBomb, LAB_PAGES } from "../support/documents";
 
 const CASE = "case-harbor";
-
-export const LAB_PAGES = [
-  [
-    "Metro Forensic Laboratory. Report LAB-2025-0419 on exhibits from the harbor investigation.",
-    "Exhibit H-9 was received on 21 April 2025 from Detective Reyes.",
-  ],
-  [
-    "Findings. The white crystalline residue recovered from the cargo area of the black Tahoe HBR-4471 tested positive for fentanyl at 91 percent purity.",
-    "The vehicle is registered to Dmitri Kovac. A prepaid phone, number +1 (555) 0143, was found in the glove box.",
-  ],
-  ["Chain of custody. The exhibits were sealed by the analyst Ruth Okoye and returned to the property room on 24 April 2025."],
-];
 
 let labPdf: Buffer;
 const citedIds = (body: any): string[] => [

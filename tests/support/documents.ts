@@ -190,3 +190,16 @@ export async function writeFixture(dir: string, name: string, bytes: Buffer | st
   await writeFile(file, bytes);
   return file;
 }
+
+/** A three-page lab report: the findings (fentanyl in the Tahoe HBR-4471, the prepaid phone) are on page 2. */
+export const LAB_PAGES = [
+  [
+    "Metro Forensic Laboratory. Report LAB-2025-0419 on exhibits from the harbor investigation.",
+    "Exhibit H-9 was received on 21 April 2025 from Detective Reyes.",
+  ],
+  [
+    "Findings. The white crystalline residue recovered from the cargo area of the black Tahoe HBR-4471 tested positive for fentanyl at 91 percent purity.",
+    "The vehicle is registered to Dmitri Kovac. A prepaid phone, number +1 (555) 0143, was found in the glove box.",
+  ],
+  ["Chain of custody. The exhibits were sealed by the analyst Ruth Okoye and returned to the property room on 24 April 2025."],
+];

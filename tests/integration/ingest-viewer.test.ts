@@ -69,9 +69,9 @@ describeEachDatabase("document API and viewer", (fixture) => {
   let pdfDoc: string;
   it("uploads several files with batch markings through the API (Bearer token)", async () => {
     const form = new FormData();
-    form.append("file", new File([await makePdf(LAB_PAGES)], "lab.pdf"));
+    form.append("file", new File([new Uint8Array(await makePdf(LAB_PAGES))], "lab.pdf"));
     form.append("file", new File(["# Surveillance\n\nAt 22:10 the Tahoe HBR-4471 left Pier 9 with two men."], "surveillance.md"));
-    form.append("file", new File([makeCsv([["+1-555-0143", "+1-555-0178", "2025-03-14T21:05:00Z", 95]])], "calls.csv"));
+    form.append("file", new File([new Uint8Array(makeCsv([["+1-555-0143", "+1-555-0178", "2025-03-14T21:05:00Z", 95]]))], "calls.csv"));
     form.append("license", "LIC-INTERNAL");
     form.append("sourceSystem", "Harbor RMS");
     const res = await upload(form);
@@ -100,7 +100,7 @@ describeEachDatabase("document API and viewer", (fixture) => {
     expect(res.status).toBe(413);
     expect((await res.json()).error.code).toBe("CG-INGEST-002");
     const bad = new FormData();
-    bad.append("file", new File([Buffer.from("89504e470d0a1a0a0000000d4948445200", "hex")], "photo.png"));
+    bad.append("file", new File([new Uint8Array(Buffer.from("89504e470d0a1a0a0000000d4948445200", "hex"))], "photo.png"));
     const refused = await upload(bad);
     expect(refused.status).toBe(415);
     expect(await refused.json()).toMatchObject({

@@ -8,7 +8,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { FileOriginalStore } from "@/lib/adapters/documents/originals";
-import { PrismaLedger } from "@/lib/adapters/prisma/ledger";
 import { loadActor, type Actor } from "@/lib/auth/actor";
 import { CasegraphError } from "@/lib/domain/failure-codes";
 import { askQuestion } from "@/lib/server/answers/graphrag";

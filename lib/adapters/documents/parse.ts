@@ -164,17 +164,20 @@ export function pdfParagraphs(items: readonly TextItem[]): string[] {
 
 // ---------------------------------------------------------------------------------------------------------- DOCX
 
-async function parseDocx(file: string, bytes: Buffer, limits: ParseLimits): Promise<ParsedDocument> {
-  const parts = checkZip(file, bytes, limits.zip);
+/** A DOCX as HTML (mammoth keeps headings as h1…h6), after the ZIP guard has inflated every part under its caps. */
+export async function docxHtml(file: string, bytes: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<string> {
+  const parts = checkZip(file, bytes, limits);
   if (!parts.has("word/document.xml")) throw failure("CG-INGEST-001", file, "is a ZIP archive without a word-processing document");
   const mammoth = await import("mammoth");
-  let html: string;
   try {
-    html = (await mammoth.convertToHtml({ buffer: bytes })).value;
+    return (await mammoth.convertToHtml({ buffer: bytes })).value;
   } catch (err) {
     throw failure("CG-INGEST-001", file, "is not a readable DOCX", err);
   }
-  const blocks = htmlBlocks(html);
+}
+
+async function parseDocx(file: string, bytes: Buffer, limits: ParseLimits): Promise<ParsedDocument> {
+  const blocks = htmlBlocks(await docxHtml(file, bytes, limits.zip));
   if (!blocks.length) throw failure("CG-INGEST-007", file, "has no text");
   return simple(blocks);
 }

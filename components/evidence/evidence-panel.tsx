@@ -11,6 +11,7 @@ import type { EvidenceView } from "@/lib/domain/workbench-views";
 import { SafeText } from "@/components/ui/safe-text";
 
 export function EvidencePanel({
+  caseId,
   evidenceId,
   evidence,
   loading,
@@ -23,6 +24,8 @@ export function EvidencePanel({
   onSelectNode,
   nodeName,
 }: {
+  /** The case, for the link to an ingested document's original (issue 17). */
+  caseId?: string;
   evidenceId: string;
   evidence: EvidenceView | undefined;
   loading: boolean;
@@ -101,6 +104,46 @@ export function EvidencePanel({
                     </dd>
                   </div>
                 ))}
+                {evidence.source ? (
+                  <>
+                    <dt className="text-slate-500">Document</dt>
+                    <dd className="text-slate-900" data-testid="evidence-source">
+                      <SafeText text={evidence.source.document} />
+                      {evidence.source.page !== undefined ? `, page ${evidence.source.page}` : ""}
+                      {evidence.source.line !== undefined ? `, line ${evidence.source.line}` : ""}
+                      {evidence.source.section ? (
+                        <>
+                          {" "}
+                          · <SafeText text={evidence.source.section} />
+                        </>
+                      ) : null}
+                      {caseId ? (
+                        <a
+                          href={`/cases/${encodeURIComponent(caseId)}/documents/${encodeURIComponent(evidence.source.documentId)}?evidence=${encodeURIComponent(evidence.id)}`}
+                          target="_blank"
+                          rel="noopener"
+                          className="ml-2 text-blue-800 underline"
+                          data-testid="open-original"
+                        >
+                          Open the original{evidence.source.page !== undefined ? ` at page ${evidence.source.page}` : ""}
+                        </a>
+                      ) : null}
+                    </dd>
+                    {evidence.source.links.length ? (
+                      <>
+                        <dt className="text-slate-500">Linked because</dt>
+                        <dd className="space-y-0.5 text-slate-900" data-testid="evidence-links">
+                          {evidence.source.links.map((l) => (
+                            <span key={l.node} className="block">
+                              “<SafeText text={l.matched} />” ({l.kind}) →{" "}
+                              <NodeLink id={l.node} name={nodeName(l.node)} onSelect={onSelectNode} />
+                            </span>
+                          ))}
+                        </dd>
+                      </>
+                    ) : null}
+                  </>
+                ) : null}
                 <dt className="text-slate-500">Linked to</dt>
                 <dd className="flex flex-wrap gap-1">
                   {evidence.nodeIds.length ? (

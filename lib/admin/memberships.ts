@@ -11,7 +11,7 @@ export interface CaseMembersRow {
   title: string;
   classification: StoredClassification;
   status: string;
-  members: Array<{ userId: string; email: string; name: string; active: boolean; addedAt: Date }>;
+  members: Array<{ userId: string; email: string; name: string; active: boolean; addedAt: Date; permissions: string[] }>;
 }
 
 export async function listCaseMemberships(prisma: PrismaClient, actor: Actor): Promise<CaseMembersRow[]> {
@@ -25,7 +25,7 @@ export async function listCaseMemberships(prisma: PrismaClient, actor: Actor): P
       classification: true,
       status: true,
       members: {
-        select: { addedAt: true, user: { select: { id: true, email: true, name: true, active: true } } },
+        select: { addedAt: true, permissions: true, user: { select: { id: true, email: true, name: true, active: true } } },
         orderBy: { addedAt: "asc" },
       },
     },
@@ -41,6 +41,7 @@ export async function listCaseMemberships(prisma: PrismaClient, actor: Actor): P
       name: m.user.name,
       active: m.user.active,
       addedAt: m.addedAt,
+      permissions: m.permissions,
     })),
   }));
 }
@@ -91,6 +92,40 @@ export async function removeCaseMember(prisma: PrismaClient, actor: Actor, input
         caseId: c.id,
         before: { member: true, user: { id: u.id, email: u.email } },
         after: { member: false },
+      },
+    };
+  });
+}
+
+/** Member permissions an admin grants per case (issue 17): `ingest` lets an investigator add evidence from documents. */
+export const MEMBER_PERMISSIONS = ["ingest"] as const;
+export type MemberPermission = (typeof MEMBER_PERMISSIONS)[number];
+
+export async function setMemberPermission(
+  prisma: PrismaClient,
+  actor: Actor,
+  input: { caseId: string; userId: string; permission: MemberPermission; granted: boolean },
+) {
+  const who = changeActorOf(actor);
+  const tenantId = tenantOf(who);
+  return auditedChange(prisma, who, async (tx) => {
+    const c = await caseInTenant(tx, tenantId, input.caseId);
+    const u = await userInTenant(tx, tenantId, input.userId);
+    assertNotSelf(actor, u.id);
+    const m = await tx.caseMember.findUnique({ where: { caseId_userId: { caseId: c.id, userId: u.id } }, select: { permissions: true } });
+    if (!m) throw new CasegraphError("CG-ACCESS-003", "Not a member of this case.");
+    const before = [...m.permissions].sort();
+    const after = input.granted ? [...new Set([...before, input.permission])].sort() : before.filter((p) => p !== input.permission);
+    if (JSON.stringify(before) === JSON.stringify(after)) return { result: { changed: false, permissions: after }, audit: null };
+    await tx.caseMember.update({ where: { caseId_userId: { caseId: c.id, userId: u.id } }, data: { permissions: after } });
+    return {
+      result: { changed: true, permissions: after },
+      audit: {
+        kind: "admin.membership.permissions",
+        target: { type: "case_member", id: `${c.id}/${u.id}`, tenantId },
+        caseId: c.id,
+        before: { permissions: before, user: { id: u.id, email: u.email } },
+        after: { permissions: after, user: { id: u.id, email: u.email } },
       },
     };
   });

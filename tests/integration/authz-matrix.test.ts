@@ -659,6 +659,22 @@ const MATRIX: Record<string, Row> = {
     notApplicable: "own tenant = own case for a membership",
     scopeDenial: "CG-ACCESS-003",
   },
+  // Issue 17: an admin grants a member of a case of their tenant the ingest permission.
+  "action setMemberPermissionAction app/(workbench)/admin/actions.ts": {
+    roles: ["admin"],
+    scopes: {
+      "own-case": async () => ({ caseId: "case-harbor", userId: id(PEOPLE.investigator.email), permission: "ingest", granted: true }),
+      "other-case": async () => ({
+        caseId: OTHER_TENANT_CASE,
+        userId: id("junior.ali@cyber.example"),
+        permission: "ingest",
+        granted: true,
+      }),
+      "other-tenant": async () => ({ caseId: "case-harbor", userId: id(CYBER_USER), permission: "ingest", granted: true }),
+    },
+    notApplicable: "own tenant = own case for a membership",
+    scopeDenial: "CG-ACCESS-003",
+  },
   "action createOwnTokenAction app/(workbench)/account/actions.ts": {
     roles: [],
     scopes: { "own-tenant": async () => ({ name: "matrix", expiresIn: "1d" }) },

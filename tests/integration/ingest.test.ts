@@ -16,6 +16,7 @@ import { DEFAULT_CHUNK_BOUNDS } from "@/lib/ingest/chunk";
 import { openCase } from "@/lib/server/workbench/scope";
 import { evidenceByIds } from "@/lib/server/workbench/evidence";
 import { userIdFor } from "@/lib/adapters/prisma/workspace";
+import { setMemberPermission } from "@/lib/admin/memberships";
 import { clearTestRuntime, importDemo, useTestRuntime } from "../support/auth-fixture";
 import { describeEachDatabase } from "../support/databases";
 import { makeCsv, makeDocx, makeEml, makeEncryptedPdf, makePdf, makeSparseFile, makeZipBomb, LAB_PAGES } from "../support/documents";
@@ -73,9 +74,19 @@ describeEachDatabase("document ingest", (fixture) => {
     expect(await denied(cyberAdmin)).toBe("CG-ACCESS-001");
     expect(await denied(okafor)).toBe("allowed");
     expect(await denied(metroAdmin)).toBe("allowed");
-    await fixture().db.prisma.caseMember.update({
-      where: { caseId_userId: { caseId: CASE, userId: userIdFor("det.reyes@metro.example") } },
-      data: { permissions: ["ingest"] },
+    // An admin of the tenant grants it on the membership: a ledger entry naming both.
+    const granted = await setMemberPermission(fixture().db.prisma, metroAdmin, {
+      caseId: CASE,
+      userId: userIdFor("det.reyes@metro.example"),
+      permission: "ingest",
+      granted: true,
+    });
+    expect(granted).toEqual({ changed: true, permissions: ["ingest"] });
+    const [entry] = await fixture().db.prisma.$queryRaw<Array<{ payload: any }>>`
+      SELECT payload FROM "ledger" WHERE kind = 'admin.membership.permissions' ORDER BY seq DESC LIMIT 1`;
+    expect(entry.payload).toMatchObject({
+      actor: { email: "admin@metro.example" },
+      after: { permissions: ["ingest"], user: { email: "det.reyes@metro.example" } },
     });
     expect(await denied(reyes)).toBe("allowed"); // the same file again: a duplicate, not stored twice
   });

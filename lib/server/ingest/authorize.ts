@@ -8,6 +8,7 @@ import type { Actor } from "../../auth/actor";
 import { hasRole } from "../../auth/actor";
 import { CasegraphError } from "../../domain/failure-codes";
 import { ingestFactsOf, memberPermissions } from "../../adapters/prisma/documents";
+import { NO_LICENSE } from "../../ingest/markings";
 
 export const INGEST_PERMISSION = "ingest";
 
@@ -24,10 +25,26 @@ export async function assertMayIngest(prisma: PrismaClient, actor: Actor, caseId
   return { ...facts, caseId };
 }
 
-/** For pages: whether to show the "Add evidence" panel (the server checks again on every upload). */
-export async function mayIngest(prisma: PrismaClient, actor: Actor, caseId: string): Promise<boolean> {
-  return assertMayIngest(prisma, actor, caseId).then(
-    () => true,
-    () => false,
-  );
+/** What the case page's "Add evidence" panel offers this actor, or null when they may not ingest into the case. */
+export async function ingestPanelOptions(
+  prisma: PrismaClient,
+  actor: Actor,
+  caseId: string,
+): Promise<{ caseClassification: string; licenses: Array<{ id: string; name: string; analysis: boolean }> } | null> {
+  let target: IngestCase;
+  try {
+    target = await assertMayIngest(prisma, actor, caseId);
+  } catch {
+    return null;
+  }
+  const licenses = await prisma.license.findMany({
+    where: { id: { in: [...target.licenses].filter((id) => id !== NO_LICENSE) } },
+    select: { id: true, name: true, allows: true },
+    orderBy: { id: "asc" },
+  });
+  const analysis = (uses: readonly string[]) => uses.some((u) => u === "ANALYZE" || u === "INTERNAL_USE" || u === "FULL_ACCESS");
+  return {
+    caseClassification: target.classification,
+    licenses: licenses.map((l) => ({ id: l.id, name: l.name, analysis: analysis(l.allows) })),
+  };
 }

@@ -52,48 +52,50 @@ async function caseInTenant(tx: Tx, tenantId: string, caseId: string) {
   return c;
 }
 
-export async function addCaseMember(prisma: PrismaClient, actor: Actor, input: { caseId: string; userId: string }) {
+/**
+ * A change to one membership of a case of the admin's tenant: the case and the user are looked up there (another
+ * tenant's are "not found"), nobody changes their own, and `change` returns the result and its ledger entry's
+ * before → after (null: nothing changed, no entry).
+ */
+async function changeMembership<T>(
+  prisma: PrismaClient,
+  actor: Actor,
+  input: { caseId: string; userId: string },
+  kind: string,
+  change: (
+    tx: Tx,
+    member: { caseId: string; userId: string; user: { id: string; email: string } },
+  ) => Promise<{ result: T; before?: unknown; after?: unknown; changed: boolean }>,
+): Promise<T> {
   const who = changeActorOf(actor);
   const tenantId = tenantOf(who);
   return auditedChange(prisma, who, async (tx) => {
     const c = await caseInTenant(tx, tenantId, input.caseId);
     const u = await userInTenant(tx, tenantId, input.userId);
     assertNotSelf(actor, u.id);
-    const existing = await tx.caseMember.findUnique({ where: { caseId_userId: { caseId: c.id, userId: u.id } } });
-    if (existing) return { result: { added: false }, audit: null };
-    await tx.caseMember.create({ data: { caseId: c.id, userId: u.id } });
+    const r = await change(tx, { caseId: c.id, userId: u.id, user: { id: u.id, email: u.email } });
+    if (!r.changed) return { result: r.result, audit: null };
     return {
-      result: { added: true },
-      audit: {
-        kind: "admin.membership.add",
-        target: { type: "case_member", id: `${c.id}/${u.id}`, tenantId },
-        caseId: c.id,
-        before: { member: false },
-        after: { member: true, user: { id: u.id, email: u.email } },
-      },
+      result: r.result,
+      audit: { kind, target: { type: "case_member", id: `${c.id}/${u.id}`, tenantId }, caseId: c.id, before: r.before, after: r.after },
     };
   });
 }
 
+export async function addCaseMember(prisma: PrismaClient, actor: Actor, input: { caseId: string; userId: string }) {
+  return changeMembership(prisma, actor, input, "admin.membership.add", async (tx, m) => {
+    const existing = await tx.caseMember.findUnique({ where: { caseId_userId: { caseId: m.caseId, userId: m.userId } } });
+    if (existing) return { result: { added: false }, changed: false };
+    await tx.caseMember.create({ data: { caseId: m.caseId, userId: m.userId } });
+    return { result: { added: true }, changed: true, before: { member: false }, after: { member: true, user: m.user } };
+  });
+}
+
 export async function removeCaseMember(prisma: PrismaClient, actor: Actor, input: { caseId: string; userId: string }) {
-  const who = changeActorOf(actor);
-  const tenantId = tenantOf(who);
-  return auditedChange(prisma, who, async (tx) => {
-    const c = await caseInTenant(tx, tenantId, input.caseId);
-    const u = await userInTenant(tx, tenantId, input.userId);
-    assertNotSelf(actor, u.id);
-    const removed = await tx.caseMember.deleteMany({ where: { caseId: c.id, userId: u.id } });
-    if (removed.count === 0) return { result: { removed: false }, audit: null };
-    return {
-      result: { removed: true },
-      audit: {
-        kind: "admin.membership.remove",
-        target: { type: "case_member", id: `${c.id}/${u.id}`, tenantId },
-        caseId: c.id,
-        before: { member: true, user: { id: u.id, email: u.email } },
-        after: { member: false },
-      },
-    };
+  return changeMembership(prisma, actor, input, "admin.membership.remove", async (tx, m) => {
+    const removed = await tx.caseMember.deleteMany({ where: { caseId: m.caseId, userId: m.userId } });
+    if (removed.count === 0) return { result: { removed: false }, changed: false };
+    return { result: { removed: true }, changed: true, before: { member: true, user: m.user }, after: { member: false } };
   });
 }
 
@@ -106,27 +108,19 @@ export async function setMemberPermission(
   actor: Actor,
   input: { caseId: string; userId: string; permission: MemberPermission; granted: boolean },
 ) {
-  const who = changeActorOf(actor);
-  const tenantId = tenantOf(who);
-  return auditedChange(prisma, who, async (tx) => {
-    const c = await caseInTenant(tx, tenantId, input.caseId);
-    const u = await userInTenant(tx, tenantId, input.userId);
-    assertNotSelf(actor, u.id);
-    const m = await tx.caseMember.findUnique({ where: { caseId_userId: { caseId: c.id, userId: u.id } }, select: { permissions: true } });
-    if (!m) throw new CasegraphError("CG-ACCESS-003", "Not a member of this case.");
-    const before = [...m.permissions].sort();
+  return changeMembership(prisma, actor, input, "admin.membership.permissions", async (tx, m) => {
+    const key = { caseId_userId: { caseId: m.caseId, userId: m.userId } };
+    const found = await tx.caseMember.findUnique({ where: key, select: { permissions: true } });
+    if (!found) throw new CasegraphError("CG-ACCESS-003", "Not a member of this case.");
+    const before = [...found.permissions].sort();
     const after = input.granted ? [...new Set([...before, input.permission])].sort() : before.filter((p) => p !== input.permission);
-    if (JSON.stringify(before) === JSON.stringify(after)) return { result: { changed: false, permissions: after }, audit: null };
-    await tx.caseMember.update({ where: { caseId_userId: { caseId: c.id, userId: u.id } }, data: { permissions: after } });
+    if (JSON.stringify(before) === JSON.stringify(after)) return { result: { changed: false, permissions: after }, changed: false };
+    await tx.caseMember.update({ where: key, data: { permissions: after } });
     return {
       result: { changed: true, permissions: after },
-      audit: {
-        kind: "admin.membership.permissions",
-        target: { type: "case_member", id: `${c.id}/${u.id}`, tenantId },
-        caseId: c.id,
-        before: { permissions: before, user: { id: u.id, email: u.email } },
-        after: { permissions: after, user: { id: u.id, email: u.email } },
-      },
+      changed: true,
+      before: { permissions: before, user: m.user },
+      after: { permissions: after, user: m.user },
     };
   });
 }

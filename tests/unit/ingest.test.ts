@@ -11,6 +11,7 @@ import { resolveMarkings, NO_LICENSE } from "@/lib/ingest/markings";
 import { decideKind } from "@/lib/ingest/kinds";
 import { sentenceSpans, splitSentences } from "@/lib/graphrag/text";
 import { CasegraphError } from "@/lib/domain/failure-codes";
+import { evidenceSource } from "@/lib/domain/evidence-source";
 
 describe("regularise", () => {
   it("joins paragraphs by a blank line, keeps pages and offsets, opens a section at each heading", () => {
@@ -241,5 +242,30 @@ describe("type by content, checked against the name", () => {
   ] as const)("%s (%o) → %s", (name, sniffed, want) => {
     const d = decideKind(name, sniffed);
     expect("kind" in d ? d.kind : d.code).toBe(want);
+  });
+});
+
+describe("evidence source", () => {
+  it("reads the document, page and offsets from the metadata, and names only links to nodes the reader may see", () => {
+    const metadata = {
+      documentId: "DOC-0123456789abcdef",
+      document: "lab.pdf",
+      page: 2,
+      start: 10,
+      end: 90,
+      links: [
+        { node: "p-visible", kind: "name", matched: "Dmitri Kovac" },
+        { node: "p-hidden", kind: "alias", matched: "The Captain" },
+      ],
+    };
+    expect(evidenceSource(metadata, new Set(["p-visible"]))).toEqual({
+      documentId: "DOC-0123456789abcdef",
+      document: "lab.pdf",
+      page: 2,
+      start: 10,
+      end: 90,
+      links: [{ node: "p-visible", kind: "name", matched: "Dmitri Kovac" }],
+    });
+    expect(evidenceSource({ sourceRef: "RMS" }, new Set())).toBeNull();
   });
 });

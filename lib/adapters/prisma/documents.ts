@@ -10,7 +10,8 @@ import type { LinkNode } from "../../ingest/link";
 import { propertiesObject } from "../../domain/graph-contract";
 import { readClassification, readLicenseUses, readMarking, type LicenseUse, type StoredClassification } from "../../domain/markings";
 
-export interface DocumentRow {
+/** What identifies a document and its original, written and read alike. */
+interface DocumentFacts {
   caseId: string;
   id: string;
   tenantId: string;
@@ -21,6 +22,9 @@ export interface DocumentRow {
   size: number;
   pages: number | null;
   parentId: string | null;
+}
+
+export interface DocumentRow extends DocumentFacts {
   markings: DocumentMarkings & { type: string };
   metadata: Record<string, unknown>;
   text: string;
@@ -101,17 +105,7 @@ export async function ingestFactsOf(
 }
 
 /** A document as the viewer reads it, with its markings as stored (the policy gate decides who sees it). */
-export interface StoredDocument {
-  caseId: string;
-  id: string;
-  tenantId: string;
-  sha256: string;
-  name: string;
-  kind: string;
-  mediaType: string;
-  size: number;
-  pages: number | null;
-  parentId: string | null;
+export interface StoredDocument extends DocumentFacts {
   classification: StoredClassification;
   needToKnow: string[];
   licenseId: string;

@@ -6,6 +6,7 @@
 // analysis, and the panel says so before anything is sent.
 import { useCallback, useId, useRef, useState, type DragEvent } from "react";
 import { Button, ClassificationBadge, Field, Input, Select, SafeText, cn } from "@/components/ui";
+import { ProposalsList } from "./proposals";
 
 export interface IngestOptions {
   caseClassification: string;
@@ -34,6 +35,7 @@ interface UploadedFile {
   nodes?: number;
   duplicateOf?: string;
   warnings?: string[];
+  proposals?: { proposed: number; rejected: number };
   error?: { code: string; message: string };
 }
 
@@ -57,6 +59,7 @@ function summaryOf(f: UploadedFile): string {
     `${f.links ?? 0} link${f.links === 1 ? "" : "s"} to nodes`,
   ];
   if (f.nodes) parts.push(`${f.nodes} new node${f.nodes === 1 ? "" : "s"}`);
+  if (f.proposals?.proposed) parts.push(`${f.proposals.proposed} graph proposal${f.proposals.proposed === 1 ? "" : "s"} to review below`);
   return parts.join(", ");
 }
 
@@ -76,6 +79,7 @@ export function AddEvidencePanel({
   const [rows, setRows] = useState<Row[]>([]);
   const [over, setOver] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [uploads, setUploads] = useState(0);
   const [markings, setMarkings] = useState({
     classification: "",
     needToKnow: "",
@@ -131,6 +135,7 @@ export function AddEvidencePanel({
       }
     }
     setBusy(false);
+    setUploads((n) => n + 1);
     if (any) onIngested();
   }
 
@@ -311,6 +316,8 @@ export function AddEvidencePanel({
               </ul>
             </div>
           ) : null}
+
+          <ProposalsList caseId={caseId} refreshKey={uploads} onAccepted={onIngested} />
 
           <div className="flex justify-end gap-2">
             <Button variant="secondary" onClick={onClose}>

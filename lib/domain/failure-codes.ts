@@ -560,6 +560,17 @@ export const FAILURES = {
     message: "Document not found.",
     description: "No document with that id in the case, or its markings do not allow you to see it (the two look the same).",
   },
+  "CG-INGEST-015": {
+    status: 404,
+    message: "No such proposal.",
+    description: "The graph proposal does not exist in the case, or its markings do not allow you to see it (the two look the same).",
+  },
+  "CG-INGEST-016": {
+    status: 409,
+    message: "The proposal cannot be accepted as it stands.",
+    description:
+      "It was already decided, or it is an edge whose endpoint is another proposal not accepted yet (accept the node first) or a node no longer in the case.",
+  },
 
   "CG-EVAL-001": {
     status: 400,

@@ -518,7 +518,36 @@ const originalCell = (scope: Scope) => async (ctx: Ctx) => {
   const documentId = await documentOf(ctx.db, caseId);
   return { $path: `/api/cases/${caseId}/documents/${documentId}/original`, $params: { caseId, documentId } };
 };
+/** A pending graph proposal in the case (as a model would leave one), for a decision cell to reject. */
+async function pendingProposalIn(db: Database, caseId: string, fresh: string): Promise<string> {
+  const id = `PROP-matrix-${fresh}`;
+  await db.prisma.$executeRaw`
+    INSERT INTO "graph_proposal" (case_id, id, tenant_id, document_id, kind, body, evidence_ids, classification, model)
+    SELECT ${caseId}, ${id}, c.tenant_id, 'DOC-0000000000000000', 'node', '{"ref":"m","label":"Person","name":"Matrix"}'::jsonb,
+      '{}'::text[], 'CUI'::"Classification", 'matrix' FROM "case" c WHERE c.id = ${caseId}`;
+  return id;
+}
+const proposalFile = "app/(workbench)/cases/[caseId]/proposal-actions.ts";
+const proposalCell = (scope: Scope, decide: boolean) => async (ctx: Ctx) => {
+  const caseId = caseFor(ctx, scope);
+  return decide ? { caseId, proposalId: await pendingProposalIn(ctx.db, caseId, ctx.fresh()), decision: "reject" } : { caseId };
+};
+const proposalRow = (decide: boolean): Row => ({
+  roles: ["investigator", "supervisor"],
+  scopes: {
+    "own-case": proposalCell("own-case", decide),
+    "other-case": proposalCell("other-case", decide),
+    "other-tenant": proposalCell("other-tenant", decide),
+  },
+  alsoAllowed: { supervisor: ["other-case"] },
+  notApplicable:
+    "own tenant = own case for an investigator with the ingest permission; a supervisor of the tenant decides proposals of any of its cases (the supervisor's other case is allowed by design)",
+  scopeDenial: "CG-ACCESS-001",
+});
+
 const DOCUMENT_ROWS: Record<string, Row> = {
+  [`action loadProposals ${proposalFile}`]: proposalRow(false),
+  [`action decideProposalAction ${proposalFile}`]: proposalRow(true),
   "route POST app/api/cases/[caseId]/documents/route.ts": {
     roles: ["investigator", "supervisor", "admin"],
     request: { method: "POST", path: "/api/cases/case-harbor/documents", params: { caseId: "case-harbor" } },

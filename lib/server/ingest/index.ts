@@ -5,6 +5,8 @@ import type { Actor } from "../../auth/actor";
 import { env } from "../../env";
 import { FileOriginalStore } from "../../adapters/documents/originals";
 import { runtime } from "../runtime";
+import { createAnswerModel } from "../../adapters/model";
+import type { AnswerModel } from "../../ports";
 import { configuredNeo4jStore } from "../runtime/graph";
 import { ingestDocuments, type BatchResult, type IngestDeps, type IngestOptions, type IngestSource } from "./ingest";
 import { readIngestSettings } from "./settings";
@@ -12,7 +14,24 @@ import { readIngestSettings } from "./settings";
 export async function ingestDeps(): Promise<IngestDeps> {
   const { db, ledger } = await runtime();
   const settings = readIngestSettings();
-  return { db, ledger, settings, originals: new FileOriginalStore(settings.originalsDir), neo4j: configuredNeo4jStore(env()) };
+  return {
+    db,
+    ledger,
+    settings,
+    originals: new FileOriginalStore(settings.originalsDir),
+    neo4j: configuredNeo4jStore(env()),
+    proposer: generativeModel(),
+  };
+}
+
+/** The configured model when it can write (not the offline extractive one); a misconfigured one proposes nothing. */
+function generativeModel(): AnswerModel | undefined {
+  try {
+    const model = createAnswerModel(env());
+    return model.provider === "offline" ? undefined : model;
+  } catch {
+    return undefined;
+  }
 }
 
 export async function ingestForActor(

@@ -34,7 +34,8 @@ import { sniff } from "../../adapters/documents/sniff";
 import type { OriginalStore } from "../../adapters/documents/originals";
 import { mirroredGraphWrite } from "../../adapters/neo4j/sync";
 import type { Neo4jGraphStore } from "../../adapters/neo4j/graph-store";
-import type { Ledger } from "../../ports";
+import type { AnswerModel, Ledger } from "../../ports";
+import { proposeFromDocument } from "./proposals";
 import { chunkDocument } from "../../ingest/chunk";
 import { regularise, structureCounts } from "../../ingest/regularise";
 import { buildLinkIndex, linkText, type Link, type LinkIndex } from "../../ingest/link";
@@ -88,6 +89,8 @@ export interface IngestedFile {
   edges: number;
   warnings: string[];
   parentId?: string;
+  /** Nodes and edges the generative model proposed (pending an investigator's decision), and those its checks dropped. */
+  proposals?: { proposed: number; rejected: number };
 }
 
 export interface RefusedFile {
@@ -114,6 +117,8 @@ export interface IngestDeps {
   settings: IngestSettings;
   /** The process's Neo4j store when NEO4J_URI is set: new nodes and edges go there in the same unit of work. */
   neo4j?: Neo4jGraphStore;
+  /** A generative model, when one is configured: it proposes nodes and edges for an investigator to accept. */
+  proposer?: AnswerModel;
 }
 
 export interface IngestOptions {
@@ -406,6 +411,30 @@ async function writeDocument(ctx: Ctx, base: Base, bytes: Buffer): Promise<Writt
     for (let i = 0; i < rows.length; i += EVIDENCE_BATCH) await insertEvidence(sql, base.caseId, rows.slice(i, i + EVIDENCE_BATCH));
     await appendInSession(sql, [ledgerEntry(ctx, base, doc.pages, counts)]);
   });
+  // After the document is stored: a model's proposals never hold up or undo the document itself.
+  let proposals: IngestedFile["proposals"];
+  const warnings = [...parsed.warnings];
+  if (ctx.deps.proposer) {
+    try {
+      const m = base.markings;
+      proposals = await proposeFromDocument(
+        ctx.deps.db,
+        ctx.deps.proposer,
+        ctx.actor,
+        {
+          caseId: base.caseId,
+          tenantId: base.tenantId,
+          documentId: base.id,
+          name: base.name,
+          classification: m.classification,
+          needToKnow: m.needToKnow,
+        },
+        rows.map((r) => ({ id: r.id, text: r.content })),
+      );
+    } catch (err) {
+      warnings.push(`no graph proposals: ${err instanceof CasegraphError ? err.code : "the model failed"}`);
+    }
+  }
   return {
     result: {
       documentId: base.id,
@@ -417,7 +446,8 @@ async function writeDocument(ctx: Ctx, base: Base, bytes: Buffer): Promise<Writt
       linkedNodes: linked.size,
       nodes: 0,
       edges: 0,
-      warnings: parsed.warnings,
+      warnings,
+      ...(proposals ? { proposals } : {}),
     },
     attachments: parsed.attachments,
   };

@@ -37,3 +37,28 @@ CREATE TABLE "document" (
   CONSTRAINT "document_need_to_know_readable" CHECK (array_position("need_to_know", NULL) IS NULL)
 );
 CREATE UNIQUE INDEX "document_case_sha256_idx" ON "document" ("case_id", "sha256");
+
+-- Nodes and edges a generative model proposed from a document (issue 17). They wait for an investigator's decision and
+-- are never part of the graph until accepted; accepting one writes the node or edge (marked like the document) and a
+-- ledger entry. `body`: a node's ref, label, name and properties, or an edge's endpoints (an existing node id or the
+-- ref of another proposal of the same document) and type.
+CREATE TABLE "graph_proposal" (
+  "case_id"        TEXT NOT NULL REFERENCES "case"("id") ON DELETE CASCADE,
+  "id"             TEXT NOT NULL,
+  "tenant_id"      TEXT NOT NULL REFERENCES "tenant"("id"),
+  "document_id"    TEXT NOT NULL,
+  "kind"           TEXT NOT NULL CHECK ("kind" IN ('node', 'edge')),
+  "body"           JSONB NOT NULL,
+  "evidence_ids"   TEXT[] NOT NULL,
+  "classification" "Classification" NOT NULL,
+  "need_to_know"   TEXT[] NOT NULL DEFAULT '{}',
+  "model"          TEXT NOT NULL,
+  "status"         TEXT NOT NULL DEFAULT 'pending' CHECK ("status" IN ('pending', 'accepted', 'rejected')),
+  "graph_id"       TEXT,
+  "created_at"     TIMESTAMPTZ(3) NOT NULL DEFAULT now(),
+  "decided_by"     TEXT,
+  "decided_at"     TIMESTAMPTZ(3),
+  PRIMARY KEY ("case_id", "id"),
+  CONSTRAINT "graph_proposal_need_to_know_readable" CHECK (array_position("need_to_know", NULL) IS NULL)
+);
+CREATE INDEX "graph_proposal_pending_idx" ON "graph_proposal" ("case_id", "status");

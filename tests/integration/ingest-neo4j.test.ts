@@ -17,6 +17,10 @@ import { DEFAULT_CHUNK_BOUNDS } from "@/lib/ingest/chunk";
 import { ingestDocuments, type IngestDeps, type IngestedFile } from "@/lib/server/ingest/ingest";
 import type { CaseScope } from "@/lib/ports";
 import { describeEachDatabase } from "../support/databases";
+import { OfflineExtractiveModel } from "@/lib/adapters/model/offline";
+import { readEnv } from "@/lib/env";
+import { answerQuestion } from "@/lib/graphrag/answer";
+import { pipelineDeps } from "@/lib/server/answers/graphrag";
 import { demoBundle } from "../support/demo";
 import { makeCsv } from "../support/documents";
 import { neo4jAvailable, testNeo4jStore, uniqueCaseIds } from "../support/neo4j";
@@ -85,6 +89,17 @@ describeEachDatabase("document ingest with Neo4j", (fixture, kind) => {
     expect(await store.writes.counts(scope)).toEqual({ nodes: before.nodes + 2, edges: before.edges + 2 });
     expect((await store.writes.caseStates([scope.caseId])).get(scope.caseId)).toMatchObject({ state: "ready" });
     expect(await graphOf(store)).toEqual(await graphOf(new PrismaGraphStore(fixture().db.prisma)));
+    // The answer pipeline reading the graph from Neo4j finds the new phone and cites the call record.
+    const reyes = await loadActor(fixture().db.prisma, { email: "det.reyes@metro.example" }, "session");
+    const answerDeps = {
+      ...pipelineDeps(fixture().db, new PrismaLedger(fixture().db), new OfflineExtractiveModel(), readEnv({})),
+      graph: store,
+    };
+    const out = await answerQuestion(answerDeps, reyes, { caseId: scope.caseId, question: "Who called +1-555-0888 and when?" });
+    expect(out.ok).toBe(true);
+    const body = out.body as any;
+    expect(body.rawContext.nodes.map((n: { id: string }) => n.id)).toContain("ph-15550888");
+    expect(body.answer.citations.map((c: { evidenceId: string }) => c.evidenceId)).toContain(`${f.documentId}-00002`);
   });
 
   it("when Neo4j fails the document is refused, PostgreSQL keeps nothing of it and Neo4j is put back", async () => {

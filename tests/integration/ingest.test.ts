@@ -290,6 +290,20 @@ describeEachDatabase("document ingest", (fixture) => {
     expect(Number(refusals[0].n)).toBeGreaterThanOrEqual(10);
   });
 
+  it("a page without a text layer is reported per page; a PDF with none is refused", async () => {
+    const partly = await makePdf([["Page one mentions the harbor master."], ["(scanned)"], ["Page three mentions the night shift."]], {
+      blankPages: [2],
+    });
+    const none = await makePdf([["x"], ["y"]], { blankPages: [1, 2] });
+    const r = await ingest(reyes, [
+      { name: "partly-scanned.pdf", bytes: partly },
+      { name: "scanned.pdf", bytes: none },
+    ]);
+    const [ok, refused] = r.files;
+    expect(ok).toMatchObject({ ok: true, pages: 3, warnings: ["page 2 has no text layer (not read: no OCR)"] });
+    expect(refused).toMatchObject({ ok: false, error: { code: "CG-INGEST-007" } });
+  });
+
   it("scripts are never read: HTML scripts are dropped, a PDF's JavaScript is reported and never run", async () => {
     const html = `<!doctype html><html><head><title>t</title><script>document.write("INJECTED-SCRIPT-TEXT")</script><style>.x{}</style></head>
       <body><h1>Harbor patrol log</h1><p>The patrol boat passed Pier 9 at 22:10.</p><script>alert("INJECTED-SCRIPT-TEXT")</script></body></html>`;

@@ -22,6 +22,8 @@ interface Row {
   key: string;
   file: File;
   state: FileState;
+  /** This file's own markings over the batch's (blank: the batch's). */
+  own: { classification: string; needToKnow: string };
 }
 
 const CLASSIFICATIONS = ["PUBLIC", "CUI", "CONFIDENTIAL", "SECRET", "TOP_SECRET", "TS_SCI"];
@@ -98,10 +100,13 @@ export function AddEvidencePanel({
         key: `${Date.now()}-${prev.length + i}-${file.name}`,
         file,
         state: { status: "queued", loaded: 0, total: file.size } as FileState,
+        own: { classification: "", needToKnow: "" },
       })),
     ]);
   }, []);
   const update = (key: string, state: FileState) => setRows((prev) => prev.map((r) => (r.key === key ? { ...r, state } : r)));
+  const setOwn = (key: string, own: Partial<Row["own"]>) =>
+    setRows((prev) => prev.map((r) => (r.key === key ? { ...r, own: { ...r.own, ...own } } : r)));
 
   async function upload() {
     setBusy(true);

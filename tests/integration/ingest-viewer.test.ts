@@ -83,6 +83,29 @@ describeEachDatabase("document API and viewer", (fixture) => {
     expect(e).toMatchObject({ sourceSystem: "Harbor RMS", licenseId: "LIC-INTERNAL" });
   });
 
+  it("markings per file override the batch's", async () => {
+    const form = new FormData();
+    form.append("file", new File(["The deckhand saw the crates at dawn."], "deckhand.txt"));
+    form.append("file", new File(["The informant named the buyer."], "informant.txt"));
+    form.append("license", "LIC-INTERNAL");
+    form.append("fileMarkings", JSON.stringify({ "informant.txt": { classification: "SECRET", needToKnow: "homicide" } }));
+    const body = await (await upload(form)).json();
+    expect(body).toMatchObject({ ok: true, ingested: 2 });
+    const marks = await fixture().db.prisma.document.findMany({
+      where: { caseId: CASE, name: { in: ["deckhand.txt", "informant.txt"] } },
+      orderBy: { name: "asc" },
+      select: { name: true, classification: true, needToKnow: true, licenseId: true },
+    });
+    expect(marks).toEqual([
+      { name: "deckhand.txt", classification: "CUI", needToKnow: [], licenseId: "LIC-INTERNAL" },
+      { name: "informant.txt", classification: "SECRET", needToKnow: ["homicide"], licenseId: "LIC-INTERNAL" },
+    ]);
+    const bad = new FormData();
+    bad.append("file", new File(["x"], "x.txt"));
+    bad.append("fileMarkings", "{not json");
+    expect((await (await upload(bad)).json()).error.code).toBe("CG-INGEST-010");
+  });
+
   it("refuses what is not an upload, and an oversized body from its Content-Length before reading it", async () => {
     const json = await POST(
       new Request(`http://casegraph.test/api/cases/${CASE}/documents`, {

@@ -302,6 +302,31 @@ export function AddEvidencePanel({
                       value={r.state.loaded}
                       aria-label={`Progress of ${r.file.name}`}
                     />
+                    {r.state.status === "queued" ? (
+                      <details className="text-xs text-slate-700">
+                        <summary className="cursor-pointer">Markings for this file only</summary>
+                        <span className="mt-1 flex gap-2">
+                          <Select
+                            aria-label={`Classification of ${r.file.name}`}
+                            value={r.own.classification}
+                            onChange={(e) => setOwn(r.key, { classification: e.target.value })}
+                          >
+                            <option value="">As the batch</option>
+                            {CLASSIFICATIONS.map((c) => (
+                              <option key={c} value={c}>
+                                {c}
+                              </option>
+                            ))}
+                          </Select>
+                          <Input
+                            aria-label={`Need-to-know tags of ${r.file.name}`}
+                            placeholder="need-to-know, as the batch"
+                            value={r.own.needToKnow}
+                            onChange={(e) => setOwn(r.key, { needToKnow: e.target.value })}
+                          />
+                        </span>
+                      </details>
+                    ) : null}
                     {r.state.status === "done" ? (
                       <p className="text-xs text-green-800">
                         {r.state.summary}

@@ -1,22 +1,20 @@
 "use client";
 // Nodes and edges a generative model proposed from uploaded documents (issue 17): each waits here for an investigator
 // to accept it (it is then added to the graph, marked like its document) or reject it. Nothing is added silently.
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { errorOf, unwrap } from "@/components/providers";
 import { Button, ClassificationBadge, SafeText } from "@/components/ui";
 import { decideProposalAction, loadProposals } from "@/app/(workbench)/cases/[caseId]/proposal-actions";
 import type { ProposalView } from "@/lib/server/ingest/proposals";
 
 export function ProposalsList({ caseId, refreshKey, onAccepted }: { caseId: string; refreshKey: number; onAccepted: () => void }) {
-  const [items, setItems] = useState<ProposalView[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(async () => {
-    const r = await loadProposals({ caseId });
-    if (r.ok) setItems(r.data);
-    else setError(`${r.error.code} ${r.error.message}`);
-  }, [caseId]);
-  useEffect(() => {
-    void load();
-  }, [load, refreshKey]);
+  const query = useQuery({ queryKey: ["proposals", caseId, refreshKey], queryFn: () => unwrap(loadProposals({ caseId })) });
+  const [decisionError, setError] = useState<string | null>(null);
+  const loadError = errorOf(query.error);
+  const error = decisionError ?? (loadError ? `${loadError.code} ${loadError.message}` : null);
+  const items: ProposalView[] | undefined = query.data;
+  const load = () => query.refetch();
   if (!items?.length && !error) return null;
   return (
     <section className="space-y-2" data-testid="proposals">

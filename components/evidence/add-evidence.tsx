@@ -6,6 +6,7 @@
 // analysis, and the panel says so before anything is sent.
 import { useCallback, useId, useRef, useState, type DragEvent } from "react";
 import { Button, ClassificationBadge, Field, Input, Select, SafeText, cn } from "@/components/ui";
+import { CloseButton } from "@/components/ui/close-button";
 import { ProposalsList } from "./proposals";
 
 export interface IngestOptions {
@@ -163,14 +164,7 @@ export function AddEvidencePanel({
           <h2 id={`${id}-title`} className="text-base font-semibold text-slate-900">
             Add evidence
           </h2>
-          <button
-            type="button"
-            onClick={onClose}
-            aria-label="Close"
-            className="rounded px-1.5 text-lg leading-none text-slate-600 hover:bg-slate-100"
-          >
-            ×
-          </button>
+          <CloseButton label="Close" onClick={onClose} />
         </div>
         <div className="space-y-4 p-4">
           <div

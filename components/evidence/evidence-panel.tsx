@@ -5,6 +5,7 @@
 import { useEffect, useRef } from "react";
 import { NodeLink } from "@/components/case-graph/node-link";
 import { ClassificationBadge, ClassificationBanner } from "@/components/ui";
+import { CloseButton } from "@/components/ui/close-button";
 import { formatDateTime, humanise, propertyText } from "@/components/answer/format";
 import { locatePassage } from "@/components/answer/citations";
 import type { EvidenceView } from "@/lib/domain/workbench-views";
@@ -65,14 +66,7 @@ export function EvidencePanel({
           </h2>
           {evidence ? <ClassificationBadge classification={evidence.classification} /> : null}
         </div>
-        <button
-          type="button"
-          onClick={onClose}
-          aria-label="Close the evidence panel"
-          className="rounded px-1.5 text-lg leading-none text-slate-600 hover:bg-slate-100 hover:text-slate-900"
-        >
-          ×
-        </button>
+        <CloseButton label="Close the evidence panel" onClick={onClose} />
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto">
         {loading && !evidence ? (

@@ -14,7 +14,12 @@ export function ProposalsList({ caseId, refreshKey, onAccepted }: { caseId: stri
   const loadError = errorOf(query.error);
   const error = decisionError ?? (loadError ? `${loadError.code} ${loadError.message}` : null);
   const items: ProposalView[] | undefined = query.data;
-  const load = () => query.refetch();
+  const decide = async (proposalId: string, decision: "accept" | "reject") => {
+    const r = await decideProposalAction({ caseId, proposalId, decision });
+    if (!r.ok) setError(`${r.error.code} ${r.error.message}`);
+    else if (decision === "accept") onAccepted();
+    await query.refetch();
+  };
   if (!items?.length && !error) return null;
   return (
     <section className="space-y-2" data-testid="proposals">
@@ -39,27 +44,10 @@ export function ProposalsList({ caseId, refreshKey, onAccepted }: { caseId: stri
               </span>
             </span>
             <span className="flex shrink-0 gap-1">
-              <Button
-                size="sm"
-                variant="secondary"
-                onClick={async () => {
-                  const r = await decideProposalAction({ caseId, proposalId: p.id, decision: "accept" });
-                  if (!r.ok) setError(`${r.error.code} ${r.error.message}`);
-                  else onAccepted();
-                  await load();
-                }}
-              >
+              <Button size="sm" variant="secondary" onClick={() => void decide(p.id, "accept")}>
                 Accept
               </Button>
-              <Button
-                size="sm"
-                variant="ghost"
-                onClick={async () => {
-                  const r = await decideProposalAction({ caseId, proposalId: p.id, decision: "reject" });
-                  if (!r.ok) setError(`${r.error.code} ${r.error.message}`);
-                  await load();
-                }}
-              >
+              <Button size="sm" variant="ghost" onClick={() => void decide(p.id, "reject")}>
                 Reject
               </Button>
             </span>

@@ -100,31 +100,45 @@ export function makeZipBomb(megabytes = 300): Buffer {
   const data = deflateRawSync(Buffer.alloc(megabytes * 1024 * 1024), { level: 9 });
   const name = Buffer.from("word/document.xml");
   const size = megabytes * 1024 * 1024;
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(8, 8);
-  local.writeUInt32LE(data.length, 18);
-  local.writeUInt32LE(size, 22);
-  local.writeUInt16LE(name.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(8, 10);
-  central.writeUInt32LE(data.length, 20);
-  central.writeUInt32LE(size, 24);
-  central.writeUInt16LE(name.length, 28);
-  central.writeUInt32LE(0, 42);
-  const cdOffset = 30 + name.length + data.length;
-  const cd = Buffer.concat([central, name]);
-  const eocd = Buffer.alloc(22);
-  eocd.writeUInt32LE(0x06054b50, 0);
-  eocd.writeUInt16LE(1, 8);
-  eocd.writeUInt16LE(1, 10);
-  eocd.writeUInt32LE(cd.length, 12);
-  eocd.writeUInt32LE(cdOffset, 16);
-  return Buffer.concat([local, name, data, cd, eocd]);
+  /** A little-endian record: [offset, bytes, value] fields in a buffer of `length` bytes. */
+  const record = (length: number, fields: Array<[number, 2 | 4, number]>) => {
+    const b = Buffer.alloc(length);
+    for (const [at, bytes, value] of fields) {
+      if (bytes === 2) b.writeUInt16LE(value, at);
+      else b.writeUInt32LE(value, at);
+    }
+    return b;
+  };
+  // Local header, central directory entry, end of central directory: deflate (8), sizes as claimed.
+  const local = record(30, [
+    [0, 4, 0x04034b50],
+    [4, 2, 20],
+    [8, 2, 8],
+    [18, 4, data.length],
+    [22, 4, size],
+    [26, 2, name.length],
+  ]);
+  const central = Buffer.concat([
+    record(46, [
+      [0, 4, 0x02014b50],
+      [4, 2, 20],
+      [6, 2, 20],
+      [10, 2, 8],
+      [20, 4, data.length],
+      [24, 4, size],
+      [28, 2, name.length],
+      [42, 4, 0],
+    ]),
+    name,
+  ]);
+  const eocd = record(22, [
+    [0, 4, 0x06054b50],
+    [8, 2, 1],
+    [10, 2, 1],
+    [12, 4, central.length],
+    [16, 4, 30 + name.length + data.length],
+  ]);
+  return Buffer.concat([local, name, data, central, eocd]);
 }
 
 /** An RFC 822 message with a text body and one attachment. */

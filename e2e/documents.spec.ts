@@ -1,12 +1,21 @@
 // Issue 17 in the browser: an admin lets an investigator add evidence to a case; the investigator drags a PDF and a
 // DOCX onto the case page, sees each file's progress and the batch's, asks a question answered from the PDF, clicks
-// the citation and sees the PDF's page with the passage highlighted.
+// the citation and sees the PDF's page with the passage highlighted. It uses the cyber tenant's case-nightjar, whose
+// evidence counts no other spec checks (the specs share one database).
 import { expect, test, type Page } from "@playwright/test";
 import { open, shot, signIn, signOut } from "./fixtures";
 import { WorkbenchPage } from "./pages/workbench";
-import { LAB_PAGES, makeDocx, makePdf } from "../tests/support/documents";
+import { makeDocx, makePdf } from "../tests/support/documents";
 
-const HARBOR = "case-harbor";
+const CASE = "case-nightjar";
+const INCIDENT_REPORT = [
+  ["Incident report IR-2025-044 on the Nightjar intrusion set, prepared by the security operations centre on 16 May 2025."],
+  [
+    "Findings. The staging archive q2_invoices.7z held 48 MB of scanned supplier invoices copied from the finance share.",
+    "It was written by the workstation WS-FIN-0231 shortly before the upload began.",
+  ],
+  ["Recommendations. Rotate the service account passwords and review who may read the finance share."],
+];
 
 /** Drops files on an element the way a browser does: a DataTransfer holding them, in dragover and drop events. */
 async function dropFiles(page: Page, testId: string, files: Array<{ name: string; type: string; bytes: Buffer }>) {
@@ -30,16 +39,16 @@ test("an investigator drags a PDF and a DOCX onto the case, asks, and follows th
   context,
 }) => {
   // The admin grants det.reyes "May add evidence" on case-harbor.
-  await signIn(page, "admin@metro.example");
+  await signIn(page, "admin@cyber.example");
   await open(page, "/admin/memberships");
-  const toggle = page.getByTestId(`ingest-${HARBOR}-det.reyes@metro.example`);
+  const toggle = page.getByTestId(`ingest-${CASE}-analyst.ng@cyber.example`);
   await toggle.click(); // the box follows the server: checked once the change is recorded
   await expect(toggle).toBeChecked();
   await signOut(page);
 
-  await signIn(page, "det.reyes@metro.example");
+  await signIn(page, "analyst.ng@cyber.example");
   const wb = new WorkbenchPage(page);
-  await wb.goto(HARBOR);
+  await wb.goto(CASE);
   await page.getByTestId("add-evidence-button").click();
   const panel = page.getByTestId("add-evidence");
   await expect(panel).toBeVisible();
@@ -48,14 +57,14 @@ test("an investigator drags a PDF and a DOCX onto the case, asks, and follows th
   await page.getByTestId("license-select").selectOption("LIC-INTERNAL");
   await expect(page.getByTestId("unlicensed-note")).toHaveCount(0);
 
-  const pdf = await makePdf(LAB_PAGES);
+  const pdf = await makePdf(INCIDENT_REPORT);
   const docx = await makeDocx([
-    { heading: "Interview with Dmitri Kovac" },
-    { text: "Kovac said he lent the black Tahoe to Victor Marchetti on 14 March 2025." },
+    { heading: "Shift handover" },
+    { text: "The on-call analyst escalated the C2 cluster at 02:45 and paged the incident lead." },
   ]);
   await dropFiles(page, "drop-zone", [
-    { name: "lab-report.pdf", type: "application/pdf", bytes: pdf },
-    { name: "interview.docx", type: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", bytes: docx },
+    { name: "incident-report.pdf", type: "application/pdf", bytes: pdf },
+    { name: "handover.docx", type: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", bytes: docx },
   ]);
   const rows = page.getByTestId("upload-row");
   await expect(rows).toHaveCount(2);
@@ -71,14 +80,14 @@ test("an investigator drags a PDF and a DOCX onto the case, asks, and follows th
   await panel.getByRole("button", { name: "Close" }).first().click();
 
   // A question answered from the PDF; its citation opens the evidence, and from there the original at page 2.
-  await wb.ask("What purity of fentanyl was found in the Tahoe HBR-4471?");
+  await wb.ask("How large was the staging archive q2_invoices.7z?");
   expect(await wb.responseType()).toBe("answer");
   const ids = await wb.chips.evaluateAll((els) => els.map((e) => e.getAttribute("data-citation") ?? ""));
   const index = ids.findIndex((id) => id.startsWith("DOC-"));
   expect(index, `a citation of the uploaded PDF among ${ids.join(", ")}`).toBeGreaterThanOrEqual(0);
   await wb.chips.nth(index).click();
   await expect(wb.evidencePanel).toHaveAttribute("data-evidence-id", ids[index]);
-  await expect(page.getByTestId("evidence-source")).toContainText("lab-report.pdf, page 2");
+  await expect(page.getByTestId("evidence-source")).toContainText("incident-report.pdf, page 2");
   await shot(page, "doc-03-evidence-panel");
   const [viewer] = await Promise.all([context.waitForEvent("page"), page.getByTestId("open-original").click()]);
   const errors: string[] = [];

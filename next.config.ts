@@ -11,6 +11,11 @@ const csp = [
   "frame-ancestors 'none'",
 ].join("; ");
 
+// Static chunks may run as web workers (PDF.js in the document viewer, issue 17): a worker is governed by the CSP of its
+// own script's response, and Turbopack's worker runtime loads its chunks with importScripts — so scripts of this
+// origin, and nothing else, may run inside them. A static chunk opened as a page is shown as text, never run.
+const staticCsp = csp.replace("script-src 'none'", "script-src 'self'");
+
 const nextConfig: NextConfig = {
   // PGlite ships wasm and data files that must be loaded from node_modules, not bundled.
   serverExternalPackages: ["z3-solver", "@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "neo4j-driver"],
@@ -20,7 +25,8 @@ const nextConfig: NextConfig = {
   async headers() {
     return [
       { source: "/api/:path*", headers: [{ key: "Content-Security-Policy", value: csp }] },
-      { source: "/_next/:path*", headers: [{ key: "Content-Security-Policy", value: csp }] },
+      { source: "/_next/static/:path*", headers: [{ key: "Content-Security-Policy", value: staticCsp }] },
+      { source: "/_next/:path((?!static/).*)", headers: [{ key: "Content-Security-Policy", value: csp }] },
       {
         source: "/:path*",
         headers: [

@@ -21,6 +21,8 @@ export function contentSecurityPolicy(nonce: string, dev = isDev): string {
     "img-src 'self' data: blob:",
     "font-src 'self'",
     "connect-src 'self'",
+    // PDF.js renders PDFs in a worker loaded from this origin (the document viewer, issue 17).
+    "worker-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

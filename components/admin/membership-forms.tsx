@@ -1,7 +1,7 @@
 "use client";
 import { useState } from "react";
 import { Alert, Button, ConfirmButton, Select } from "@/components/ui";
-import { addMemberAction, removeMemberAction } from "@/app/(workbench)/admin/actions";
+import { addMemberAction, removeMemberAction, setMemberPermissionAction } from "@/app/(workbench)/admin/actions";
 import { useAction } from "./use-action";
 import { revealHidden } from "@/lib/domain/display-text";
 
@@ -70,5 +70,37 @@ export function RemoveMemberButton({
       </ConfirmButton>
       {error ? <Alert tone="error" title={error.message} code={error.code} className="mt-1" /> : null}
     </>
+  );
+}
+
+/** "May add evidence": the member's `ingest` permission on the case (issue 17); a ledger entry per change. */
+export function IngestPermissionToggle({
+  caseId,
+  user,
+  granted,
+}: {
+  caseId: string;
+  user: { id: string; email: string };
+  granted: boolean;
+}) {
+  const { run, busy, error } = useAction(setMemberPermissionAction);
+  const [on, setOn] = useState(granted);
+  return (
+    <span className="inline-flex items-center gap-1.5 text-xs text-slate-700">
+      <input
+        type="checkbox"
+        id={`ingest-${caseId}-${user.id}`}
+        checked={on}
+        disabled={busy}
+        data-testid={`ingest-${caseId}-${user.email}`}
+        onChange={async (e) => {
+          const next = e.target.checked;
+          const r = await run({ caseId, userId: user.id, permission: "ingest", granted: next });
+          if (r.ok) setOn(next);
+        }}
+      />
+      <label htmlFor={`ingest-${caseId}-${user.id}`}>May add evidence</label>
+      {error ? <Alert tone="error" title={error.message} code={error.code} className="mt-1" /> : null}
+    </span>
   );
 }

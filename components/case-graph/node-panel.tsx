@@ -2,6 +2,7 @@
 // A selected node: its marking, label, id and properties, and the evidence linked to it that the user may see (linked
 // items they may not see are a count only). Evidence opens in the evidence panel.
 import { Button, ClassificationBadge } from "@/components/ui";
+import { CloseButton } from "@/components/ui/close-button";
 import { formatDate, humanise, plural, propertyText } from "@/components/answer/format";
 import type { EvidenceSummary, GraphNodeView, PropertyValue } from "@/lib/domain/workbench-views";
 import { labelStyle, shapePath } from "./palette";
@@ -47,14 +48,7 @@ export function NodePanel({
           </span>
           <ClassificationBadge classification={node.classification} />
         </div>
-        <button
-          type="button"
-          onClick={onClose}
-          aria-label="Close the node panel"
-          className="rounded px-1.5 text-lg leading-none text-slate-600 hover:bg-slate-100 hover:text-slate-900"
-        >
-          ×
-        </button>
+        <CloseButton label="Close the node panel" onClick={onClose} />
       </div>
       <div className="min-h-0 flex-1 space-y-3 overflow-y-auto p-3">
         <div className="flex flex-wrap items-center gap-2 text-xs text-slate-700">

@@ -5,12 +5,14 @@
 import { useEffect, useRef } from "react";
 import { NodeLink } from "@/components/case-graph/node-link";
 import { ClassificationBadge, ClassificationBanner } from "@/components/ui";
+import { CloseButton } from "@/components/ui/close-button";
 import { formatDateTime, humanise, propertyText } from "@/components/answer/format";
 import { locatePassage } from "@/components/answer/citations";
 import type { EvidenceView } from "@/lib/domain/workbench-views";
 import { SafeText } from "@/components/ui/safe-text";
 
 export function EvidencePanel({
+  caseId,
   evidenceId,
   evidence,
   loading,
@@ -23,6 +25,8 @@ export function EvidencePanel({
   onSelectNode,
   nodeName,
 }: {
+  /** The case, for the link to an ingested document's original (issue 17). */
+  caseId?: string;
   evidenceId: string;
   evidence: EvidenceView | undefined;
   loading: boolean;
@@ -62,14 +66,7 @@ export function EvidencePanel({
           </h2>
           {evidence ? <ClassificationBadge classification={evidence.classification} /> : null}
         </div>
-        <button
-          type="button"
-          onClick={onClose}
-          aria-label="Close the evidence panel"
-          className="rounded px-1.5 text-lg leading-none text-slate-600 hover:bg-slate-100 hover:text-slate-900"
-        >
-          ×
-        </button>
+        <CloseButton label="Close the evidence panel" onClick={onClose} />
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto">
         {loading && !evidence ? (
@@ -101,6 +98,46 @@ export function EvidencePanel({
                     </dd>
                   </div>
                 ))}
+                {evidence.source ? (
+                  <>
+                    <dt className="text-slate-500">Document</dt>
+                    <dd className="text-slate-900" data-testid="evidence-source">
+                      <SafeText text={evidence.source.document} />
+                      {evidence.source.page !== undefined ? `, page ${evidence.source.page}` : ""}
+                      {evidence.source.line !== undefined ? `, line ${evidence.source.line}` : ""}
+                      {evidence.source.section ? (
+                        <>
+                          {" "}
+                          · <SafeText text={evidence.source.section} />
+                        </>
+                      ) : null}
+                      {caseId ? (
+                        <a
+                          href={`/cases/${encodeURIComponent(caseId)}/documents/${encodeURIComponent(evidence.source.documentId)}?evidence=${encodeURIComponent(evidence.id)}`}
+                          target="_blank"
+                          rel="noopener"
+                          className="ml-2 text-blue-800 underline"
+                          data-testid="open-original"
+                        >
+                          Open the original{evidence.source.page !== undefined ? ` at page ${evidence.source.page}` : ""}
+                        </a>
+                      ) : null}
+                    </dd>
+                    {evidence.source.links.length ? (
+                      <>
+                        <dt className="text-slate-500">Linked because</dt>
+                        <dd className="space-y-0.5 text-slate-900" data-testid="evidence-links">
+                          {evidence.source.links.map((l) => (
+                            <span key={l.node} className="block">
+                              “<SafeText text={l.matched} />” ({l.kind}) →{" "}
+                              <NodeLink id={l.node} name={nodeName(l.node)} onSelect={onSelectNode} />
+                            </span>
+                          ))}
+                        </dd>
+                      </>
+                    ) : null}
+                  </>
+                ) : null}
                 <dt className="text-slate-500">Linked to</dt>
                 <dd className="flex flex-wrap gap-1">
                   {evidence.nodeIds.length ? (

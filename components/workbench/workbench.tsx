@@ -19,7 +19,7 @@ import { NodePanel } from "@/components/case-graph/node-panel";
 import { NodeSearch } from "@/components/case-graph/node-search";
 import { EvidencePanel } from "@/components/evidence/evidence-panel";
 import { errorOf, unwrap } from "@/components/providers";
-import { ClassificationBadge, cn } from "@/components/ui";
+import { Button, ClassificationBadge, cn } from "@/components/ui";
 import type { CaseGraphView, EvidenceView, ExampleQuestion, VisibleCounts } from "@/lib/domain/workbench-views";
 import { askStream } from "@/app/(workbench)/cases/[caseId]/actions";
 import {
@@ -36,6 +36,8 @@ import { useGraphFocus } from "./use-graph-focus";
 import { useCitedEvidence } from "./use-cited-evidence";
 import { Tabs, type WorkbenchTab } from "./tabs";
 import { ToolButton } from "./tool-button";
+import { AddEvidencePanel, type IngestOptions } from "@/components/evidence/add-evidence";
+import { useRouter } from "next/navigation";
 import { SafeText } from "@/components/ui/safe-text";
 
 type Inspector =
@@ -65,12 +67,15 @@ export function Workbench({
   examples,
   evidenceCounts,
   canAsk,
+  ingest,
 }: {
   caseInfo: CaseInfo;
   initialGraph: CaseGraphView;
   examples: ExampleQuestion[];
   evidenceCounts: { visible: VisibleCounts["evidence"]; hidden: VisibleCounts["evidence"] };
   canAsk: boolean;
+  /** The "Add evidence" panel's options; null when the user may not add evidence to this case (issue 17). */
+  ingest?: IngestOptions | null;
 }) {
   const caseId = caseInfo.id;
   const qc = useQueryClient();
@@ -111,6 +116,8 @@ export function Workbench({
   // ---- asking
   const [question, setQuestion] = useState("");
   const [tab, setTab] = useState<WorkbenchTab>("answer");
+  const [adding, setAdding] = useState(false);
+  const router = useRouter();
   const ask = useAskStream(caseId, askStream, () => void qc.invalidateQueries({ queryKey: ["history", caseId] }));
   const run = ask.state;
   const response = run?.response ?? null;
@@ -223,6 +230,11 @@ export function Workbench({
               <span className="text-xs font-normal uppercase text-slate-600">{caseInfo.status.toLowerCase()}</span>
             </h1>
           </div>
+          {ingest ? (
+            <Button size="sm" variant="secondary" onClick={() => setAdding(true)} data-testid="add-evidence-button">
+              Add evidence
+            </Button>
+          ) : null}
           <p className="text-xs text-slate-700" data-testid="case-visibility">
             You can see {plural(graph.visible.nodes, "node")}, {plural(graph.visible.edges, "relationship")} and{" "}
             {plural(evidenceCounts.visible, "evidence item")}.
@@ -241,6 +253,9 @@ export function Workbench({
             ) : null}
           </p>
         </header>
+        {adding && ingest ? (
+          <AddEvidencePanel caseId={caseId} options={ingest} onClose={() => setAdding(false)} onIngested={() => router.refresh()} />
+        ) : null}
 
         <div className="grid min-h-0 flex-1 grid-cols-[minmax(0,1fr)_440px] gap-3 xl:grid-cols-[minmax(0,1fr)_500px]">
           {/* Graph and inspector */}
@@ -332,6 +347,7 @@ export function Workbench({
               >
                 {inspector.kind === "evidence" ? (
                   <EvidencePanel
+                    caseId={caseId}
                     evidenceId={inspector.id}
                     evidence={evidenceQuery.data ?? undefined}
                     loading={evidenceQuery.isLoading}

@@ -15,7 +15,8 @@ export type FailureArea =
   | "IMPORT"
   | "SYS"
   | "GROUND"
-  | "EVAL";
+  | "EVAL"
+  | "INGEST";
 
 export interface FailureDefinition {
   /** HTTP status a route answers with. */
@@ -474,6 +475,101 @@ export const FAILURES = {
     status: 400,
     message: "The compliance artifact file cannot be read.",
     description: "The file is missing, not JSON, or not a casegraph.artifact/v1 document.",
+  },
+
+  // Evidence from documents (issue 17): each refusal names the file; nothing of that document is written.
+  "CG-INGEST-001": {
+    status: 422,
+    message: "The document cannot be read.",
+    description:
+      "The file's parser failed (a damaged or truncated PDF, a DOCX that is not a word-processing document, malformed e-mail or CSV); the error names the file. Nothing of it was stored; the rest of the batch went on.",
+  },
+  "CG-INGEST-002": {
+    status: 413,
+    message: "The document is larger than the size limit.",
+    description:
+      "Files over CASEGRAPH_INGEST_MAX_MB (default 50 MB) are refused before they are read, and so are PDFs over CASEGRAPH_INGEST_MAX_PAGES pages.",
+  },
+  "CG-INGEST-003": {
+    status: 415,
+    message: "The document's type is not supported.",
+    description:
+      "The type is decided by the file's content, not its name: PDF, DOCX, HTML, Markdown, plain text (UTF-8), e-mail (.eml) and CSV call records are read; anything else (images, archives, executables, other office formats) is refused with the type found.",
+  },
+  "CG-INGEST-004": {
+    status: 422,
+    message: "The document expands beyond the limit (zip bomb).",
+    description:
+      "A DOCX is a ZIP archive; one whose parts would inflate past the expansion limit (or with an absurd compression ratio or part count) is refused before any part is inflated in full.",
+  },
+  "CG-INGEST-005": {
+    status: 422,
+    message: "The PDF is encrypted.",
+    description: "Encrypted or password-protected PDFs are not read; ask the source for an unencrypted copy.",
+  },
+  "CG-INGEST-006": {
+    status: 415,
+    message: "The file is not what its name says.",
+    description:
+      "The extension names one type and the content is another (a .pdf that is a ZIP, a .docx that is text, a .txt that is a PDF); rename it or get the right file.",
+  },
+  "CG-INGEST-007": {
+    status: 422,
+    message: "The document has no readable text.",
+    description:
+      "No page of the PDF has a text layer (scanned pages are not read: there is no OCR), or the document is empty. Pages without text in an otherwise readable PDF are listed as warnings instead.",
+  },
+  "CG-INGEST-008": {
+    status: 400,
+    message: "The markings are not valid.",
+    description:
+      "The classification is not one of the six (or an alias), a need-to-know tag is blank, the license is not one the tenant may use, the collection time is not ISO-8601, or the evidence type is not accepted by the tenant; the issue names the field.",
+  },
+  "CG-INGEST-009": {
+    status: 403,
+    message: "You may not add evidence to this case.",
+    description:
+      "Adding evidence needs the `ingest` permission on the case membership (an admin grants it on the memberships page), or the supervisor or admin role in the case's tenant.",
+  },
+  "CG-INGEST-010": {
+    status: 400,
+    message: "The upload is not valid.",
+    description:
+      "POST /api/cases/{caseId}/documents takes multipart/form-data with one or more `file` parts (at most 20) and optional marking fields; the body was something else.",
+  },
+  "CG-INGEST-011": {
+    status: 503,
+    message: "The document could not be stored; nothing of it was written.",
+    description:
+      "Writing the document's evidence, graph items and ledger entry failed and was rolled back (with Neo4j configured, its graph was restored from PostgreSQL). Try again; the rest of the batch went on.",
+  },
+  "CG-INGEST-012": {
+    status: 422,
+    message: "The CSV is not a call-record file.",
+    description:
+      "CSV files are read as call-detail records: a header naming the caller (caller, from, a_number, calling), the callee (callee, to, b_number, called) and the time (time, start, timestamp, date), and optionally the duration (duration, seconds); the error names the missing column or the first bad row.",
+  },
+  "CG-INGEST-013": {
+    status: 422,
+    message: "The document carries hostile content.",
+    description:
+      "An XML part declares a DTD or entities (XXE), or the text carries a forged provenance block; such a file is refused, never cleaned.",
+  },
+  "CG-INGEST-014": {
+    status: 404,
+    message: "Document not found.",
+    description: "No document with that id in the case, or its markings do not allow you to see it (the two look the same).",
+  },
+  "CG-INGEST-015": {
+    status: 404,
+    message: "No such proposal.",
+    description: "The graph proposal does not exist in the case, or its markings do not allow you to see it (the two look the same).",
+  },
+  "CG-INGEST-016": {
+    status: 409,
+    message: "The proposal cannot be accepted as it stands.",
+    description:
+      "It was already decided, or it is an edge whose endpoint is another proposal not accepted yet (accept the node first) or a node no longer in the case.",
   },
 
   "CG-EVAL-001": {

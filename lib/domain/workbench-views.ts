@@ -75,6 +75,8 @@ export interface EvidenceView extends Omit<EvidenceSummary, "excerpt"> {
   /** Linked nodes the user may see (hidden links are left out). */
   nodeIds: string[];
   metadata: Record<string, PropertyValue>;
+  /** Set when the item was made from an ingested document (issue 17): the viewer opens it at `page`. */
+  source?: EvidenceSource;
 }
 
 export interface NodeDetails {
@@ -109,4 +111,45 @@ export interface ExampleQuestion {
   question: string;
   /** The visible node the question was built from. */
   nodeId: string;
+}
+
+/** Where an evidence item made from a document comes from (issue 17): the document, the page and the passage. */
+export interface EvidenceSource {
+  documentId: string;
+  document: string;
+  page?: number;
+  /** Offsets into the document's regular text (text documents, PDFs). */
+  start?: number;
+  end?: number;
+  /** Line of a CSV of call records. */
+  line?: number;
+  section?: string;
+  /** Why the item is linked to each node the user may see: what matched, and how. */
+  links: Array<{ node: string; kind: string; matched: string }>;
+}
+
+/** An ingested document as the viewer shows it, with the cited passage when one was asked for. */
+export interface DocumentView {
+  caseId: string;
+  id: string;
+  name: string;
+  kind: string;
+  mediaType: string;
+  size: number;
+  pages: number | null;
+  classification: StoredClassification;
+  needToKnow: string[];
+  license: string;
+  sourceSystem: string;
+  collectedAt: string;
+  evidenceType: string;
+  uploadedBy: string;
+  createdAt: string;
+  /** E-mail headers, pages without a text layer, scripts found (never run). */
+  metadata: Record<string, PropertyValue>;
+  /** The regular text (not for PDFs, which are rendered from the original, nor call records). */
+  text: string | null;
+  passage: { evidenceId: string; page: number | null; start: number | null; end: number | null; line: number | null; text: string } | null;
+  /** Call records: the lines around the cited one, as in the file. */
+  lines: { first: number; text: string[] } | null;
 }

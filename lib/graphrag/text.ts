@@ -122,11 +122,19 @@ const ABBREVIATIONS = new Set([
  * Returns trimmed, non-empty sentences; joining them with spaces loses only whitespace.
  */
 export function splitSentences(text: string): string[] {
-  const out: string[] = [];
+  return sentenceSpans(text).map((s) => text.slice(s.start, s.end));
+}
+
+/** The sentences of `text` as [start, end) offsets into it, trimmed of surrounding whitespace (splitSentences' rule). */
+export function sentenceSpans(text: string): Array<{ start: number; end: number }> {
+  const out: Array<{ start: number; end: number }> = [];
   let start = 0;
   const push = (end: number) => {
-    const s = text.slice(start, end).trim();
-    if (s) out.push(s);
+    let a = start,
+      b = end;
+    while (a < b && /\s/.test(text[a])) a++;
+    while (b > a && /\s/.test(text[b - 1])) b--;
+    if (b > a) out.push({ start: a, end: b });
     start = end;
   };
   for (let i = 0; i < text.length; i++) {

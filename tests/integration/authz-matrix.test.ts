@@ -10,6 +10,7 @@
 //    expected allow or deny (with the expected failure code). Server actions also get the Origin checks.
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import { tmpdir } from "node:os";
 import { pathToFileURL } from "node:url";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -27,6 +28,8 @@ import { describeEachDatabase } from "../support/databases";
 import type { Database } from "@/lib/adapters/prisma/db";
 
 vi.mock("next/headers", () => nextHeadersMock);
+// Originals of the documents the matrix ingests (issue 17) go to a folder of this run.
+process.env.CASEGRAPH_ORIGINALS_DIR ??= path.join(tmpdir(), `cg-matrix-originals-${process.pid}`);
 // Actions may call revalidatePath/redirect; outside Next they must not crash the matrix.
 vi.mock("next/cache", () => ({ revalidatePath: () => {}, revalidateTag: () => {}, updateTag: () => {}, refresh: () => {} }));
 
@@ -175,6 +178,11 @@ interface Row {
   notApplicable?: string;
   /** The failure code for an allowed role asking outside its scope. */
   scopeDenial: string;
+  /**
+   * Scopes a principal is allowed beyond its own (by design, with the reason in notApplicable): a tenant's supervisors
+   * and admins add evidence to any case of their tenant.
+   */
+  alsoAllowed?: Partial<Record<Principal, Scope[]>>;
   /** Route only: HTTP method and path (and the dynamic segments' values, as Next.js passes them). */
   request?: { method: string; path: string; params?: Record<string, string> };
 }
@@ -466,6 +474,102 @@ const REVIEW_ROWS: Record<string, Row> = {
   "route POST app/api/reviews/[id]/reject/route.ts": decideRow("reject"),
 };
 
+// Evidence from documents (issue 17): members with the ingest permission, and the tenant's supervisors and admins,
+// upload into a case (multipart); the original of a document is read by members whose permissions cover it.
+const { ingestDocuments } = await import("@/lib/server/ingest/ingest");
+const { ingestDeps } = await import("@/lib/server/ingest");
+const { loadActor } = await import("@/lib/auth/actor");
+/** One small licensed document per case (made once per database, by an admin of the case's tenant). */
+const matrixDocuments = new WeakMap<Database, Map<string, string>>();
+async function documentOf(db: Database, caseId: string): Promise<string> {
+  const known = matrixDocuments.get(db) ?? new Map<string, string>();
+  matrixDocuments.set(db, known);
+  if (!known.has(caseId)) {
+    const admin = await loadActor(
+      db.prisma,
+      { email: caseId === OTHER_TENANT_CASE ? "admin@cyber.example" : "admin@metro.example" },
+      "cli",
+    );
+    const r = await ingestDocuments(
+      await ingestDeps(),
+      admin,
+      caseId,
+      [{ name: "matrix.txt", bytes: Buffer.from(`Matrix note for ${caseId}.`) }],
+      {
+        markings: { license: "LIC-INTERNAL" },
+      },
+    );
+    const f = r.files[0];
+    if (!f.ok) throw new Error(`matrix document: ${f.error.code}`);
+    known.set(caseId, f.documentId);
+  }
+  return known.get(caseId)!;
+}
+const uploadCell = (scope: Scope) => async (ctx: Ctx) => {
+  const caseId = caseFor(ctx, scope);
+  return {
+    $path: `/api/cases/${caseId}/documents`,
+    $params: { caseId },
+    $form: { file: { name: `matrix-${ctx.fresh()}.txt`, content: `Matrix upload ${ctx.fresh()} about Pier 9.` }, license: "LIC-INTERNAL" },
+  };
+};
+const originalCell = (scope: Scope) => async (ctx: Ctx) => {
+  const caseId = caseFor(ctx, scope);
+  const documentId = await documentOf(ctx.db, caseId);
+  return { $path: `/api/cases/${caseId}/documents/${documentId}/original`, $params: { caseId, documentId } };
+};
+/** A pending graph proposal in the case (as a model would leave one), for a decision cell to reject. */
+async function pendingProposalIn(db: Database, caseId: string, fresh: string): Promise<string> {
+  const id = `PROP-matrix-${fresh}`;
+  await db.prisma.$executeRaw`
+    INSERT INTO "graph_proposal" (case_id, id, tenant_id, document_id, kind, body, evidence_ids, classification, model)
+    SELECT ${caseId}, ${id}, c.tenant_id, 'DOC-0000000000000000', 'node', '{"ref":"m","label":"Person","name":"Matrix"}'::jsonb,
+      '{}'::text[], 'CUI'::"Classification", 'matrix' FROM "case" c WHERE c.id = ${caseId}`;
+  return id;
+}
+const proposalFile = "app/(workbench)/cases/[caseId]/proposal-actions.ts";
+const proposalCell = (scope: Scope, decide: boolean) => async (ctx: Ctx) => {
+  const caseId = caseFor(ctx, scope);
+  return decide ? { caseId, proposalId: await pendingProposalIn(ctx.db, caseId, ctx.fresh()), decision: "reject" } : { caseId };
+};
+const proposalRow = (decide: boolean): Row => ({
+  roles: ["investigator", "supervisor"],
+  scopes: {
+    "own-case": proposalCell("own-case", decide),
+    "other-case": proposalCell("other-case", decide),
+    "other-tenant": proposalCell("other-tenant", decide),
+  },
+  alsoAllowed: { supervisor: ["other-case"] },
+  notApplicable:
+    "own tenant = own case for an investigator with the ingest permission; a supervisor of the tenant decides proposals of any of its cases (the supervisor's other case is allowed by design)",
+  scopeDenial: "CG-ACCESS-001",
+});
+
+const DOCUMENT_ROWS: Record<string, Row> = {
+  [`action loadProposals ${proposalFile}`]: proposalRow(false),
+  [`action decideProposalAction ${proposalFile}`]: proposalRow(true),
+  "route POST app/api/cases/[caseId]/documents/route.ts": {
+    roles: ["investigator", "supervisor", "admin"],
+    request: { method: "POST", path: "/api/cases/case-harbor/documents", params: { caseId: "case-harbor" } },
+    scopes: { "own-case": uploadCell("own-case"), "other-case": uploadCell("other-case"), "other-tenant": uploadCell("other-tenant") },
+    alsoAllowed: { supervisor: ["other-case"] },
+    notApplicable:
+      "own tenant = own case for an investigator (a member with the ingest permission); a supervisor or admin of the tenant adds evidence to any of its cases (the supervisor's other case is allowed by design); a member without the permission: tests/integration/ingest.test.ts",
+    scopeDenial: "CG-ACCESS-001",
+  },
+  "route GET app/api/cases/[caseId]/documents/[documentId]/original/route.ts": {
+    roles: ["investigator", "supervisor"],
+    request: { method: "GET", path: "/api/cases/case-harbor/documents/x/original" },
+    scopes: {
+      "own-case": originalCell("own-case"),
+      "other-case": originalCell("other-case"),
+      "other-tenant": originalCell("other-tenant"),
+    },
+    notApplicable: "own tenant = own case for a case read; markings the reader may not see: tests/integration/ingest-viewer.test.ts",
+    scopeDenial: "CG-ACCESS-001",
+  },
+};
+
 const MATRIX: Record<string, Row> = {
   "route POST app/api/graphrag/answer/route.ts": {
     roles: ["investigator", "supervisor"],
@@ -584,6 +688,22 @@ const MATRIX: Record<string, Row> = {
     notApplicable: "own tenant = own case for a membership",
     scopeDenial: "CG-ACCESS-003",
   },
+  // Issue 17: an admin grants a member of a case of their tenant the ingest permission.
+  "action setMemberPermissionAction app/(workbench)/admin/actions.ts": {
+    roles: ["admin"],
+    scopes: {
+      "own-case": async () => ({ caseId: "case-harbor", userId: id(PEOPLE.investigator.email), permission: "ingest", granted: true }),
+      "other-case": async () => ({
+        caseId: OTHER_TENANT_CASE,
+        userId: id("junior.ali@cyber.example"),
+        permission: "ingest",
+        granted: true,
+      }),
+      "other-tenant": async () => ({ caseId: "case-harbor", userId: id(CYBER_USER), permission: "ingest", granted: true }),
+    },
+    notApplicable: "own tenant = own case for a membership",
+    scopeDenial: "CG-ACCESS-003",
+  },
   "action createOwnTokenAction app/(workbench)/account/actions.ts": {
     roles: [],
     scopes: { "own-tenant": async () => ({ name: "matrix", expiresIn: "1d" }) },
@@ -626,6 +746,7 @@ const MATRIX: Record<string, Row> = {
   ...workbenchRows(),
   ...AUDIT_ROWS,
   ...REVIEW_ROWS,
+  ...DOCUMENT_ROWS,
 };
 
 interface Outcome {
@@ -640,7 +761,7 @@ function expected(row: Row, kind: Endpoint["kind"], principal: Principal, scope:
   if (principal === "expired-token" || principal === "revoked-token")
     return { allow: false, code: kind === "route" ? "CG-AUTH-002" : "CG-AUTH-001" };
   if (row.roles.length && !row.roles.includes(principal)) return { allow: false, code: "CG-ACCESS-002" };
-  if (scope === "own-tenant" || scope === "own-case") return { allow: true, code: "-" };
+  if (scope === "own-tenant" || scope === "own-case" || row.alsoAllowed?.[principal]?.includes(scope)) return { allow: true, code: "-" };
   return { allow: false, code: row.scopeDenial };
 }
 
@@ -670,6 +791,11 @@ describeEachDatabase("authorization matrix", (fixture) => {
     });
     await db.prisma.caseMember.create({ data: { caseId: "case-ledgerline", userId: id(METRO_TARGET) } });
     await db.prisma.license.create({ data: { id: "LIC-METRO-OWN", name: "Metro own", allows: ["ANALYZE"], tenantId: "metro-pd" } });
+    // Issue 17: the investigator may add evidence to their own case.
+    await db.prisma.caseMember.update({
+      where: { caseId_userId: { caseId: PEOPLE.investigator.ownCase, userId: id(PEOPLE.investigator.email) } },
+      data: { permissions: ["ingest"] },
+    });
     await db.prisma.license.create({ data: { id: "LIC-CYBER-OWN", name: "Cyber own", allows: ["ANALYZE"], tenantId: "cyber-jcu" } });
 
     for (const p of ["investigator", "supervisor", "admin"] as const) {
@@ -716,8 +842,16 @@ describeEachDatabase("authorization matrix", (fixture) => {
       } else headers.cookie = sessions.get(principal)!;
     }
     const init: RequestInit = { method: row.request!.method, headers };
-    const { $params, $path, ...payload } = (input ?? {}) as { $params?: Record<string, string>; $path?: string };
-    if (input !== undefined && row.request!.method !== "GET") {
+    const { $params, $path, $form, ...payload } = (input ?? {}) as {
+      $params?: Record<string, string>;
+      $path?: string;
+      $form?: Record<string, string | { name: string; content: string }>;
+    };
+    if ($form) {
+      const form = new FormData();
+      for (const [k, v] of Object.entries($form)) form.append(k, typeof v === "string" ? v : new File([v.content], v.name));
+      init.body = form; // fetch sets the multipart content type with its boundary
+    } else if (input !== undefined && row.request!.method !== "GET") {
       init.body = JSON.stringify(payload);
       headers["content-type"] = "application/json";
     }

@@ -1,8 +1,8 @@
 "use server";
 // Admin server actions: each one is authedAction({ roles: ["admin"] }) → zod input → a lib/admin/<feature>.ts function that
 // works in the admin's own tenant only and writes one ledger entry per change, in the same transaction.
-import { addCaseMember, removeCaseMember } from "@/lib/admin/memberships";
-import { membershipInput } from "@/lib/admin/memberships.validation";
+import { addCaseMember, removeCaseMember, setMemberPermission } from "@/lib/admin/memberships";
+import { memberPermissionInput, membershipInput } from "@/lib/admin/memberships.validation";
 import { createLicense, updateLicense } from "@/lib/admin/licenses";
 import { licenseInput } from "@/lib/admin/licenses.validation";
 import { renameTenant, setHiddenCountMode } from "@/lib/admin/tenant";
@@ -61,6 +61,11 @@ export const addMemberAction = authedAction({ ...admin, input: membershipInput }
 
 export const removeMemberAction = authedAction({ ...admin, input: membershipInput }, async (actor, input) =>
   removeCaseMember(await prisma(), actor, input),
+);
+
+/** Grants or withdraws a member's permission on a case (issue 17: `ingest`, adding evidence from documents). */
+export const setMemberPermissionAction = authedAction({ ...admin, input: memberPermissionInput }, async (actor, input) =>
+  setMemberPermission(await prisma(), actor, input),
 );
 
 /** Any token of the tenant (admins revoke; tokens are created by their owners on the account page). */

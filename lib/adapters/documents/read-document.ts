@@ -1,10 +1,12 @@
 // Reads a document's text for the policy extractor: Markdown, text and HTML as they are, PDF through its text layer
-// (unpdf, a serverless build of PDF.js; no OCR), DOCX through mammoth (to HTML, so headings still mark sections).
-// Bounded: a file over the size limit or a PDF over the page limit is refused before it is parsed.
+// and DOCX through mammoth (to HTML, so headings still mark sections) — the same parsers, limits and ZIP guard as
+// document ingest (parse.ts; no OCR). A file over the size limit or a PDF over the page limit is refused before it is
+// parsed; whatever cannot be read is CG-POLICY-088 naming the file.
 import "server-only";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { CasegraphError } from "../../domain/failure-codes";
+import { DEFAULT_PARSE_LIMITS, docxHtml, parseDocument } from "./parse";
 
 export type DocumentKind = "md" | "txt" | "html";
 export const DOCUMENT_TYPES = ["md", "markdown", "txt", "html", "htm", "pdf", "docx"] as const;
@@ -25,32 +27,21 @@ export async function readDocument(file: string): Promise<{ text: string; kind: 
   if (size < 0) throw unreadable(file, "cannot be read");
   if (size > MAX_BYTES) throw unreadable(file, `larger than ${MAX_BYTES / 1024 / 1024} MB`);
   const bytes = await readFile(file);
-  if (ext === "pdf") return { text: await pdfText(file, bytes), kind: "txt" };
-  if (ext === "docx") return { text: await docxHtml(file, bytes), kind: "html" };
+  const name = path.basename(file);
+  try {
+    if (ext === "pdf") {
+      if (!bytes.subarray(0, 1024).toString("latin1").includes("%PDF-")) throw unreadable(file, "is not a PDF");
+      const parsed = await parseDocument(name, "pdf", bytes, { ...DEFAULT_PARSE_LIMITS, maxPdfPages: MAX_PDF_PAGES });
+      return { text: parsed.blocks.map((b) => b.text).join("\n\n"), kind: "txt" };
+    }
+    if (ext === "docx") {
+      if (bytes.subarray(0, 2).toString("latin1") !== "PK") throw unreadable(file, "is not a DOCX (Office Open XML) file");
+      return { text: await docxHtml(name, bytes), kind: "html" };
+    }
+  } catch (err) {
+    // The parsers' coded errors (damaged, encrypted, no text layer, zip bomb…) become this command's one code.
+    if (err instanceof CasegraphError && err.code !== "CG-POLICY-088") throw unreadable(file, err.message.replace(`${name}: `, ""), err);
+    throw err;
+  }
   return { text: bytes.toString("utf8"), kind: ext === "html" || ext === "htm" ? "html" : ext === "txt" ? "txt" : "md" };
-}
-
-async function pdfText(file: string, bytes: Buffer): Promise<string> {
-  if (bytes.subarray(0, 5).toString("latin1") !== "%PDF-") throw unreadable(file, "is not a PDF");
-  const { extractText, getDocumentProxy } = await import("unpdf");
-  try {
-    const pdf = await getDocumentProxy(new Uint8Array(bytes));
-    if (pdf.numPages > MAX_PDF_PAGES) throw unreadable(file, `more than ${MAX_PDF_PAGES} pages`);
-    const { text } = await extractText(pdf, { mergePages: false });
-    const pages = (Array.isArray(text) ? text : [text]).map((t) => t.trim());
-    if (!pages.some(Boolean)) throw unreadable(file, "has no text layer (scanned pages are not read: no OCR)");
-    return pages.join("\n\n");
-  } catch (err) {
-    throw err instanceof CasegraphError ? err : unreadable(file, "is not a readable PDF (damaged or encrypted)", err);
-  }
-}
-
-async function docxHtml(file: string, bytes: Buffer): Promise<string> {
-  if (bytes.subarray(0, 2).toString("latin1") !== "PK") throw unreadable(file, "is not a DOCX (Office Open XML) file");
-  const mammoth = await import("mammoth");
-  try {
-    return (await mammoth.convertToHtml({ buffer: bytes })).value;
-  } catch (err) {
-    throw unreadable(file, "is not a readable DOCX", err);
-  }
 }

@@ -168,12 +168,30 @@ export async function importBundleWithGraph(
   store: Neo4jGraphStore,
   options: Omit<ImportOptions, "mirrorGraph"> = {},
 ): Promise<ImportSummary & { graph: GraphImportReport }> {
-  const bundleCases = caseIdsOf(raw);
-  // Which cases PostgreSQL holds already (read before the import's transaction opens), and — on the first batch, after
-  // the bundle validated — which of them Neo4j holds in full. A dead Neo4j fails that first batch: nothing is written.
-  const existing = new Set((await db.prisma.case.findMany({ where: { id: { in: bundleCases } }, select: { id: true } })).map((c) => c.id));
+  const { result, graph } = await mirroredGraphWrite(db, store, caseIdsOf(raw), (mirrorGraph) =>
+    importBundle(db, raw, { ...options, mirrorGraph }),
+  );
+  return { ...result, graph };
+}
+
+/**
+ * Runs a PostgreSQL write (`run`, one transaction) that calls `mirrorGraph` inside that transaction for each batch of
+ * graph rows of the cases `caseIds`: the rows go to Neo4j there and then, so the two are one unit of work. The import
+ * and document ingest (issue 17) both write through this. On failure PostgreSQL has rolled back and every case touched
+ * in Neo4j is rebuilt from PostgreSQL; on success a case Neo4j held in full before (or new) is marked ready, any other
+ * rebuilt from PostgreSQL.
+ */
+export async function mirroredGraphWrite<T>(
+  db: Database,
+  store: Neo4jGraphStore,
+  caseIds: readonly string[],
+  run: (mirrorGraph: (rows: GraphRows) => Promise<void>) => Promise<T>,
+): Promise<{ result: T; graph: GraphImportReport }> {
+  // Which cases PostgreSQL holds already (read before the write's transaction opens), and — on the first batch, after
+  // the input validated — which of them Neo4j holds in full. A dead Neo4j fails that first batch: nothing is written.
+  const existing = new Set((await db.prisma.case.findMany({ where: { id: { in: [...caseIds] } }, select: { id: true } })).map((c) => c.id));
   let priorStates: ReturnType<Neo4jGraphStore["writes"]["caseStates"]> | undefined;
-  const priorOf = () => (priorStates ??= store.writes.caseStates(bundleCases));
+  const priorOf = () => (priorStates ??= store.writes.caseStates(caseIds));
   const stamp = randomUUID();
   const touched = new Map<string, CaseScope>();
   let neo4jMs = 0;
@@ -200,9 +218,9 @@ export async function importBundleWithGraph(
     }
   };
 
-  let summary: ImportSummary;
+  let result: T;
   try {
-    summary = await importBundle(db, raw, { ...options, mirrorGraph });
+    result = await run(mirrorGraph);
   } catch (err) {
     // PostgreSQL rolled back; put every touched case back to what PostgreSQL holds (deleted if it is not there).
     for (const caseId of touched.keys()) {
@@ -220,13 +238,14 @@ export async function importBundleWithGraph(
   try {
     const prior = await priorOf();
     const tenants = new Map(
-      (await db.prisma.case.findMany({ where: { id: { in: bundleCases } }, select: { id: true, tenantId: true } })).map((c) => [
+      (await db.prisma.case.findMany({ where: { id: { in: [...caseIds] } }, select: { id: true, tenantId: true } })).map((c) => [
         c.id,
         c.tenantId,
       ]),
     );
-    for (const caseId of bundleCases) {
-      const tenantId = tenants.get(caseId)!;
+    for (const caseId of caseIds) {
+      const tenantId = tenants.get(caseId);
+      if (tenantId === undefined) continue; // not written (a document that was a duplicate, a case the write did not create)
       const before = prior.get(caseId);
       const isNew = !existing.has(caseId);
       if (isNew && !touched.has(caseId)) await store.writes.deleteCase(caseId); // a new case without nodes: an empty graph
@@ -240,12 +259,12 @@ export async function importBundleWithGraph(
   } catch (err) {
     throw new CasegraphError(
       "CG-GRAPH-004",
-      "The import was saved in PostgreSQL, but Neo4j failed before it confirmed the case graphs; run `casegraph graph sync --all`.",
+      "The write was saved in PostgreSQL, but Neo4j failed before it confirmed the case graphs; run `casegraph graph sync --all`.",
       [],
       { cause: err },
     );
   }
-  return { ...summary, graph: { neo4jSeconds: Number((neo4jMs / 1000).toFixed(3)), rebuilt } };
+  return { result, graph: { neo4jSeconds: Number((neo4jMs / 1000).toFixed(3)), rebuilt } };
 }
 
 function graphWriteError(err: unknown): CasegraphError {

@@ -398,43 +398,82 @@ async function writeCase(
         return false;
       })
       .map(({ e }) => e);
-    await sql.query(
-      `INSERT INTO "evidence" (case_id, id, tenant_id, type, content, source_system, classification,
-        need_to_know, license_id, collected_at, metadata, node_ids, valid_until)
-      SELECT $1, r.id, r.tenant_id, r.type, r.content, r.source_system, r.classification::"Classification",
-        ${LIST("r.ntk")}, r.license_id, r.collected_at::timestamptz, r.metadata::jsonb, ${LIST("r.nodes")}, nullif(r.valid_until, '')::timestamptz
-      FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
-        $11::text[], $12::text[], $13::text[])
-        AS r(id, tenant_id, type, content, source_system, classification, ntk, license_id, collected_at, metadata, nodes, valid_until)
-      ON CONFLICT (case_id, id) DO UPDATE SET tenant_id = EXCLUDED.tenant_id, type = EXCLUDED.type, content = EXCLUDED.content,
-        source_system = EXCLUDED.source_system, classification = EXCLUDED.classification, need_to_know = EXCLUDED.need_to_know,
-        license_id = EXCLUDED.license_id, collected_at = EXCLUDED.collected_at, metadata = EXCLUDED.metadata,
-        node_ids = EXCLUDED.node_ids, valid_until = EXCLUDED.valid_until
-      WHERE ("evidence".tenant_id, "evidence".type, "evidence".content, "evidence".source_system, "evidence".classification,
-             "evidence".need_to_know, "evidence".license_id, "evidence".collected_at, "evidence".metadata, "evidence".node_ids,
-             "evidence".valid_until)
-        IS DISTINCT FROM (EXCLUDED.tenant_id, EXCLUDED.type, EXCLUDED.content, EXCLUDED.source_system, EXCLUDED.classification,
-             EXCLUDED.need_to_know, EXCLUDED.license_id, EXCLUDED.collected_at, EXCLUDED.metadata, EXCLUDED.node_ids,
-             EXCLUDED.valid_until)`,
-      [
-        h.id,
-        rows.map((e) => e.id),
-        rows.map((e) => e.tenant ?? h.tenant),
-        rows.map((e) => e.type),
-        rows.map((e) => e.content),
-        rows.map((e) => e.sourceSystem),
-        rows.map((e) => markingOf(e.classification, caseMarking)),
-        rows.map((e) => joinList(sortedTags(e.needToKnow))),
-        rows.map((e) => e.license),
-        rows.map((e) => (parseTimestamp(e.collectedAt) as Date).toISOString()),
-        rows.map((e) => JSON.stringify(e.metadata ?? {})),
-        rows.map((e) => joinList([...new Set(e.nodes)].sort())),
-        rows.map((e) => (e.validUntil === undefined ? "" : (parseTimestamp(e.validUntil) as Date).toISOString())),
-      ],
+    await insertEvidence(
+      sql,
+      h.id,
+      rows.map((e) => ({
+        id: e.id,
+        tenantId: e.tenant ?? h.tenant,
+        type: e.type,
+        content: e.content,
+        sourceSystem: e.sourceSystem,
+        classification: markingOf(e.classification, caseMarking),
+        needToKnow: sortedTags(e.needToKnow),
+        license: e.license,
+        collectedAt: (parseTimestamp(e.collectedAt) as Date).toISOString(),
+        metadata: e.metadata ?? {},
+        nodeIds: [...new Set(e.nodes)].sort(),
+        validUntil: e.validUntil === undefined ? null : (parseTimestamp(e.validUntil) as Date).toISOString(),
+      })),
     );
     advance(parsed.length);
   }
   return changes;
+}
+
+export interface EvidenceRow {
+  id: string;
+  tenantId: string;
+  type: string;
+  content: string;
+  sourceSystem: string;
+  classification: Classification;
+  needToKnow: string[];
+  license: string;
+  /** ISO-8601. */
+  collectedAt: string;
+  metadata: Record<string, unknown>;
+  nodeIds: string[];
+  validUntil: string | null;
+}
+
+/** Inserts (or updates, when they differ) evidence rows of one case in one statement. */
+export async function insertEvidence(sql: SqlSession, caseId: string, rows: readonly EvidenceRow[]): Promise<void> {
+  if (!rows.length) return;
+  await sql.query(
+    `INSERT INTO "evidence" (case_id, id, tenant_id, type, content, source_system, classification,
+      need_to_know, license_id, collected_at, metadata, node_ids, valid_until)
+    SELECT $1, r.id, r.tenant_id, r.type, r.content, r.source_system, r.classification::"Classification",
+      ${LIST("r.ntk")}, r.license_id, r.collected_at::timestamptz, r.metadata::jsonb, ${LIST("r.nodes")}, nullif(r.valid_until, '')::timestamptz
+    FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
+      $11::text[], $12::text[], $13::text[])
+      AS r(id, tenant_id, type, content, source_system, classification, ntk, license_id, collected_at, metadata, nodes, valid_until)
+    ON CONFLICT (case_id, id) DO UPDATE SET tenant_id = EXCLUDED.tenant_id, type = EXCLUDED.type, content = EXCLUDED.content,
+      source_system = EXCLUDED.source_system, classification = EXCLUDED.classification, need_to_know = EXCLUDED.need_to_know,
+      license_id = EXCLUDED.license_id, collected_at = EXCLUDED.collected_at, metadata = EXCLUDED.metadata,
+      node_ids = EXCLUDED.node_ids, valid_until = EXCLUDED.valid_until
+    WHERE ("evidence".tenant_id, "evidence".type, "evidence".content, "evidence".source_system, "evidence".classification,
+           "evidence".need_to_know, "evidence".license_id, "evidence".collected_at, "evidence".metadata, "evidence".node_ids,
+           "evidence".valid_until)
+      IS DISTINCT FROM (EXCLUDED.tenant_id, EXCLUDED.type, EXCLUDED.content, EXCLUDED.source_system, EXCLUDED.classification,
+           EXCLUDED.need_to_know, EXCLUDED.license_id, EXCLUDED.collected_at, EXCLUDED.metadata, EXCLUDED.node_ids,
+           EXCLUDED.valid_until)`,
+    [
+      caseId,
+      rows.map((e) => e.id),
+      rows.map((e) => e.tenantId),
+      rows.map((e) => e.type),
+      rows.map((e) => e.content),
+      rows.map((e) => e.sourceSystem),
+      rows.map((e) => e.classification),
+      rows.map((e) => joinList(e.needToKnow)),
+      rows.map((e) => e.license),
+      rows.map((e) => e.collectedAt),
+      rows.map((e) => JSON.stringify(e.metadata)),
+      rows.map((e) => joinList(e.nodeIds)),
+      rows.map((e) => e.validUntil ?? ""),
+    ],
+  );
 }
 
 /** Content digest → id of the stored item of the case holding it (the lowest id when several do). */
@@ -448,7 +487,7 @@ async function storedContentOwners(sql: SqlSession, caseId: string, digests: str
   return new Map(rows.map((r) => [r.d, r.id]));
 }
 
-async function insertNodes(sql: SqlSession, caseId: string, tenantId: string, rows: NodeRow[]) {
+export async function insertNodes(sql: SqlSession, caseId: string, tenantId: string, rows: NodeRow[]) {
   await sql.query(
     `INSERT INTO "graph_node" (case_id, id, tenant_id, label, name, properties, classification, need_to_know)
     SELECT $1, r.id, $2, r.label, r.name, r.properties::jsonb, r.classification::"Classification", ${LIST("r.ntk")}
@@ -471,7 +510,7 @@ async function insertNodes(sql: SqlSession, caseId: string, tenantId: string, ro
   );
 }
 
-async function insertEdges(sql: SqlSession, caseId: string, tenantId: string, rows: EdgeRow[]) {
+export async function insertEdges(sql: SqlSession, caseId: string, tenantId: string, rows: EdgeRow[]) {
   await sql.query(
     `INSERT INTO "graph_edge" (case_id, id, tenant_id, source, target, type, properties, classification, need_to_know)
     SELECT $1, r.id, $2, r.source, r.target, r.type, r.properties::jsonb, r.classification::"Classification", ${LIST("r.ntk")}

@@ -9,6 +9,7 @@ import { PolicyGate } from "@/lib/graphrag/policy-filter";
 import type { EvidenceRecord } from "@/lib/ports";
 import type { OpenCase } from "./scope";
 import type { EvidenceSummary, EvidenceView, PropertyValue } from "@/lib/domain/workbench-views";
+import { evidenceSource, SOURCE_KEYS } from "@/lib/domain/evidence-source";
 
 const EXCERPT_CHARS = 220;
 /** Evidence items one node panel lists (newest first); the rest are counted. */
@@ -43,11 +44,14 @@ export async function evidenceByIds(open: OpenCase, actor: Actor, ids: readonly 
     .filter((id, i) => byId.has(id) && ids.indexOf(id) === i)
     .map((id) => {
       const r = byId.get(id)!;
+      const metadata = (r.metadata ?? {}) as Record<string, PropertyValue>;
+      const source = evidenceSource(metadata, visibleNodes);
       return {
         ...heading(r),
         content: r.content,
         nodeIds: r.nodeIds.filter((n) => visibleNodes.has(n)),
-        metadata: (r.metadata ?? {}) as Record<string, PropertyValue>,
+        metadata: source ? Object.fromEntries(Object.entries(metadata).filter(([k]) => !SOURCE_KEYS.has(k))) : metadata,
+        ...(source ? { source } : {}),
       };
     });
 }

@@ -3,7 +3,7 @@ import { requireAdminPage } from "@/lib/auth/current";
 import { listCaseMemberships } from "@/lib/admin/memberships";
 import { listUsers } from "@/lib/admin/users";
 import { Badge, Card, ClassificationBadge, PageHeading } from "@/components/ui";
-import { AddMemberForm, RemoveMemberButton } from "@/components/admin/membership-forms";
+import { AddMemberForm, IngestPermissionToggle, RemoveMemberButton } from "@/components/admin/membership-forms";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Case membership · Admin · Casegraph" };
@@ -16,7 +16,8 @@ export default async function MembershipsPage() {
   return (
     <>
       <PageHeading title="Case membership">
-        Only members can open a case and ask about it. Removing a member applies to their next request.
+        Only members can open a case and ask about it. Removing a member applies to their next request. A member who may add evidence
+        uploads documents to the case (supervisors and admins of the tenant always may).
       </PageHeading>
       {cases.length === 0 ? <p className="text-sm text-slate-500">This tenant has no cases yet. Import a bundle with the CLI.</p> : null}
       {cases.map((c) => {
@@ -47,7 +48,14 @@ export default async function MembershipsPage() {
                       {m.userId === actor.userId ? (
                         <span className="text-xs text-slate-500">you (another admin changes your memberships)</span>
                       ) : (
-                        <RemoveMemberButton caseId={c.id} caseTitle={c.title} user={{ id: m.userId, email: m.email }} />
+                        <span className="flex items-center gap-3">
+                          <IngestPermissionToggle
+                            caseId={c.id}
+                            user={{ id: m.userId, email: m.email }}
+                            granted={m.permissions.includes("ingest")}
+                          />
+                          <RemoveMemberButton caseId={c.id} caseTitle={c.title} user={{ id: m.userId, email: m.email }} />
+                        </span>
                       )}
                     </li>
                   ))}

@@ -11,6 +11,7 @@ import { graphView, visibleCaseGraph } from "@/lib/server/workbench/graph";
 import { openCase, type OpenCase } from "@/lib/server/workbench/scope";
 import { Workbench } from "@/components/workbench/workbench";
 import { hasRole } from "@/lib/auth/actor";
+import { ingestPanelOptions } from "@/lib/server/ingest/authorize";
 
 export const dynamic = "force-dynamic";
 
@@ -31,10 +32,11 @@ export default async function CasePage({ params }: { params: Promise<{ caseId: s
     if (err instanceof CasegraphError && err.code === "CG-ACCESS-001") notFound();
     throw err;
   }
-  const [g, counts, tenant] = await Promise.all([
+  const [g, counts, tenant, ingest] = await Promise.all([
     visibleCaseGraph(open, actor),
     visibleCounts(open.prisma, null, actor, [{ id: open.record.id, tenantId: open.record.tenantId }]),
     open.prisma.tenant.findUnique({ where: { id: open.record.tenantId }, select: { name: true } }),
+    ingestPanelOptions(open.prisma, actor, open.record.id),
   ]);
   const c = counts.get(open.record.id)!;
   return (
@@ -50,6 +52,7 @@ export default async function CasePage({ params }: { params: Promise<{ caseId: s
       examples={exampleQuestions(g)}
       evidenceCounts={{ visible: c.visible.evidence, hidden: c.hidden.evidence }}
       canAsk={hasRole(actor, "investigator", "supervisor")}
+      ingest={ingest}
     />
   );
 }

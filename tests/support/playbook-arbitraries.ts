@@ -43,7 +43,7 @@ const rowArb = fc.record({
   requiredAuthority: withJunk(biased(AUTHORITIES) as fc.Arbitrary<string>, ["WARRANT", "root", ""]),
   minClearance: biased(CLASSIFICATIONS) as fc.Arbitrary<string>,
   riskLevel: withJunk(biased(RISK_LEVELS) as fc.Arbitrary<string>, ["extreme", "LOW"]),
-  active: fc.boolean({ trueWeight: 5 } as never),
+  active: fc.oneof({ weight: 5, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
 });
 
 /** A catalogue: unique ids (a shared and a tenant playbook may not share one), descriptions from their terms. */

@@ -10,6 +10,7 @@ import exportCommand from "./export";
 import generate from "./generate";
 import graph from "./graph";
 import importCommand from "./import";
+import nextSteps from "./next-steps";
 import override from "./override";
 import policy from "./policy";
 import review from "./review";
@@ -27,6 +28,7 @@ export const COMMANDS: readonly Command[] = [
   generate,
   graph,
   importCommand,
+  nextSteps,
   override,
   policy,
   review,

@@ -13,6 +13,7 @@ import { readRoles } from "../domain/markings";
 import { PolicyGate } from "../graphrag/policy-filter";
 import { auditableText, parseInput } from "../graphrag/input";
 import type { Asker } from "../graphrag/types";
+import { ANONYMOUS_ASKER } from "../graphrag/answer";
 import type { CaseAccess, CaseRef, EvidenceStore, Ledger } from "../ports";
 import { descriptionTerms, heldAuthorities } from "./catalogue";
 import { DEFAULT_MAX_RESULTS, DEFAULT_MIN_CONFIDENCE, HARD_MAX_RESULTS, type Selection, type SelectionQuery } from "./filter";
@@ -149,14 +150,8 @@ export async function suggestNextSteps(
   options: SuggestOptions = {},
 ): Promise<SuggestOutcome> {
   const started = performance.now();
-  const newId = deps.newId ?? randomUUID;
   const trace: Trace = {
-    requestId: newId(),
-    auditId: newId(),
-    timestamp: (deps.clock ?? (() => new Date()))().toISOString(),
-    asker,
-    caseId: raw && typeof raw === "object" ? auditableText((raw as Record<string, unknown>).caseId, 200) : null,
-    question: raw && typeof raw === "object" ? auditableText((raw as Record<string, unknown>).question, 2_000) : null,
+    ...startTrace(deps, asker, raw),
     ...(options.answerRequestId ? { answerRequestId: options.answerRequestId } : {}),
   };
   try {
@@ -247,8 +242,40 @@ export async function suggestNextSteps(
   }
 }
 
+/**
+ * A next-steps request refused before this step could run it (credential, Origin, role, a body the entry point could
+ * not shape): its one ledger entry, like any other. Throws CG-AUDIT-001 when even that cannot be written.
+ */
+export async function refuseNextSteps(
+  deps: Pick<SuggestDeps, "ledger" | "auditQueryMode" | "clock" | "newId">,
+  asker: Asker | null,
+  raw: unknown,
+  error: CasegraphError,
+): Promise<void> {
+  await record(deps, startTrace(deps, asker ?? ANONYMOUS_ASKER, raw), performance.now(), error);
+}
+
+/** A request as it arrives: its ids and time, who asked, and what was sent (bounded, until the input step accepts it). */
+function startTrace(deps: Pick<SuggestDeps, "clock" | "newId">, asker: Asker, raw: unknown): Trace {
+  const newId = deps.newId ?? randomUUID;
+  const r = (raw && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
+  return {
+    requestId: newId(),
+    auditId: newId(),
+    timestamp: (deps.clock ?? (() => new Date()))().toISOString(),
+    asker,
+    caseId: auditableText(r.caseId, 200),
+    question: auditableText(r.question, 2_000),
+  };
+}
+
 /** One ledger entry per request: the catalogue version, the filter's counts by label, what the model did, what was suggested. */
-async function record(deps: SuggestDeps, t: Trace, started: number, error: CasegraphError | null): Promise<void> {
+async function record(
+  deps: Pick<SuggestDeps, "ledger" | "auditQueryMode">,
+  t: Trace,
+  started: number,
+  error: CasegraphError | null,
+): Promise<void> {
   const s = t.selection;
   const textMode = (deps.auditQueryMode ?? "text") === "text" && t.question !== null;
   const payload: Record<string, unknown> = {

@@ -47,15 +47,13 @@ const rowArb = fc.record({
 });
 
 /** A catalogue: unique ids (a shared and a tenant playbook may not share one), descriptions from their terms. */
-export const catalogueArb: fc.Arbitrary<PlaybookRow[]> = fc
-  .array(rowArb, { minLength: 4, maxLength: 24 })
-  .map((rows) =>
-    rows.map((r, i) => ({
-      ...r,
-      id: `pb-${String(i).padStart(2, "0")}`,
-      description: `Playbook ${i}: ${r.terms.join(" ") || "generic step"}`,
-    })),
-  );
+export const catalogueArb: fc.Arbitrary<PlaybookRow[]> = fc.array(rowArb, { minLength: 4, maxLength: 24 }).map((rows) =>
+  rows.map((r, i) => ({
+    ...r,
+    id: `pb-${String(i).padStart(2, "0")}`,
+    description: `Playbook ${i}: ${r.terms.join(" ") || "generic step"}`,
+  })),
+);
 
 export interface AskerLabels {
   roles: Role[];

@@ -1,5 +1,6 @@
 import { authedRoute } from "@/lib/auth/guard";
-import { askQuestion, recordRefusedQuestion } from "@/lib/server/answers/graphrag";
+import { recordRefusedQuestion } from "@/lib/server/answers/graphrag";
+import { askWithSuggestions } from "@/lib/server/playbooks/next-steps";
 
 export const dynamic = "force-dynamic";
 
@@ -20,6 +21,6 @@ export const POST = authedRoute({ roles: ["investigator", "supervisor"], onRefus
       body = undefined; // The pipeline's input step answers CG-INPUT-001 and audits it.
     }
   }
-  const outcome = await askQuestion(actor, body);
+  const outcome = await askWithSuggestions(actor, body);
   return Response.json(outcome.body, { status: outcome.status, headers: { "Cache-Control": "no-store" } });
 });

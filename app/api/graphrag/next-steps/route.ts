@@ -1,0 +1,26 @@
+import { authedRoute } from "@/lib/auth/guard";
+import { nextSteps, recordRefusedNextSteps } from "@/lib/server/playbooks/next-steps";
+
+export const dynamic = "force-dynamic";
+
+const MAX_BODY_CHARS = 64 * 1024;
+
+/**
+ * POST /api/graphrag/next-steps { caseId, question, followUp?: { answerText?, evidenceIds? }, minConfidence?, maxResults? }
+ * → { suggestions: [{ playbookId, version, description, confidence, reason, citations }], catalogueVersion, requestId,
+ * timestamp, auditId } (session or Bearer token). Playbooks from the agency's catalogue that fit the case and the asker;
+ * each needs a supervisor's approval, and nothing is executed. Every request leaves one ledger entry.
+ */
+export const POST = authedRoute({ roles: ["investigator", "supervisor"], onRefused: recordRefusedNextSteps }, async (req, { actor }) => {
+  const text = await req.text();
+  let body: unknown = undefined;
+  if (text.length <= MAX_BODY_CHARS) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined; // The input step answers CG-INPUT-001 and audits it.
+    }
+  }
+  const outcome = await nextSteps(actor, body);
+  return Response.json(outcome.body, { status: outcome.status, headers: { "Cache-Control": "no-store" } });
+});

@@ -11,6 +11,7 @@ import { plural } from "./format";
 import type { AskState } from "./use-ask";
 import { SafeText } from "@/components/ui/safe-text";
 import { ProvenanceFooter } from "./provenance-footer";
+import { SuggestedNextSteps } from "./next-steps";
 
 export interface StepTargets {
   nodes: string[];
@@ -41,6 +42,7 @@ export function stepTargets(step: ExplanationStep, ctx: RawContext): StepTargets
 }
 
 export function AnswerView({
+  caseId,
   state,
   knownIds,
   names,
@@ -48,6 +50,7 @@ export function AnswerView({
   onStep,
   onSelectNode,
 }: {
+  caseId: string;
   state: AskState;
   knownIds: ReadonlySet<string>;
   names: GraphNames;
@@ -127,6 +130,8 @@ export function AnswerView({
         </section>
       ) : null}
 
+      {answer && state.response && !streaming ? <SuggestedNextSteps caseId={caseId} question={state.question} answer={answer} /> : null}
+
       {answer ? (
         <footer className="border-t border-slate-200 pt-2 text-xs text-slate-600" data-testid="context-summary">
           Shown to the model: {plural(answer.usedContextSummary.numNodes, "node")} ·{" "}
@@ -166,6 +171,17 @@ function Banner({ state, type }: { state: AskState; type: Answer["responseType"]
   }
   const answer = state.response?.answer;
   if (!answer) return null;
+  if (type === "refused" && answer.suggestions) {
+    // A request for next steps: no advice in the model's words, the agency's catalogue instead (issue 16).
+    return (
+      <div data-testid="banner-refused">
+        <Alert tone="info" title="No advice in free text">
+          Casegraph does not recommend actions in its own words. Below are playbooks from your agency&apos;s catalogue that fit this case
+          and your permissions; each needs a supervisor&apos;s approval, and Casegraph carries out none of them.
+        </Alert>
+      </div>
+    );
+  }
   if (type === "refused") {
     return (
       <div data-testid="banner-refused">

@@ -467,7 +467,7 @@ async function writeCase(
   return changes;
 }
 
-interface PlaybookRow {
+export interface PlaybookRow {
   owner: string;
   id: string;
   version: string;

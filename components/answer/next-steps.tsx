@@ -3,7 +3,6 @@
 // free text — shown under the answer as "Suggested next steps — require approval". An investigator may propose one
 // for the case; a supervisor approves or rejects it (Audit → Next steps); nothing is ever executed by Casegraph. The
 // case's proposed and approved steps are listed in the "Next steps" tab.
-import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { loadCaseNextSteps, proposeNextStepAction, suggestNextStepsAction } from "@/app/(workbench)/cases/[caseId]/next-steps-actions";
 import { errorOf, unwrap } from "@/components/providers";

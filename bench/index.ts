@@ -8,6 +8,7 @@ const benches: Record<string, () => Promise<{ default: (args: string[]) => Promi
   answer: () => import("./answer"),
   grounding: () => import("./grounding"),
   policy: () => import("./policy"),
+  playbooks: () => import("./playbooks"),
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -20,10 +20,14 @@ const TEXT_ARRAY = (list: readonly string[]) => Prisma.sql`${[...list]}::text[]`
 function scoredScope(q: SelectionQuery): Prisma.Sql {
   const terms = TEXT_ARRAY(q.terms);
   const tolerance = q.riskTolerance === null ? null : RISK_LEVELS.indexOf(q.riskTolerance);
-  const badList = (col: string) => Prisma.raw(`(p.${col} IS NULL OR EXISTS (SELECT 1 FROM unnest(p.${col}) t WHERE t IS NULL OR t = ''))`);
+  // array_position is a C function over the array: much cheaper per row than unnesting it.
+  const badList = (col: string) =>
+    Prisma.raw(`(p.${col} IS NULL OR array_position(p.${col}, NULL) IS NOT NULL OR array_position(p.${col}, '') IS NOT NULL)`);
   return Prisma.sql`
     SELECT p.owner, p.id, p.version, p.description, p.revision, r.reason,
-      CASE WHEN cardinality(${terms}) = 0 OR coalesce(cardinality(p.terms), 0) = 0 THEN 0::float8
+      -- Relevance only for allowed rows sharing a term (the overlap operator first: no unnest for the others).
+      CASE WHEN r.reason IS NOT NULL OR cardinality(${terms}) = 0 OR coalesce(cardinality(p.terms), 0) = 0 OR NOT (p.terms && ${terms})
+        THEN 0::float8
         ELSE LEAST(1::float8, (SELECT count(*) FROM unnest(p.terms) t WHERE t = ANY(${terms}))::float8
           / LEAST(cardinality(${terms}), cardinality(p.terms))::float8) END AS relevance,
       ((CASE WHEN cardinality(p.case_types) > 0 THEN 1 ELSE 0.5 END)

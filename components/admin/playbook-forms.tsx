@@ -96,39 +96,69 @@ export function PlaybookForm({ playbook }: { playbook?: PlaybookFormValue }) {
       <Field label="Need-to-know (comma-separated; empty: none)" htmlFor={`${p}-needToKnow`} error={fields.needToKnow}>
         <Input id={`${p}-needToKnow`} name="needToKnow" defaultValue={playbook?.needToKnow.join(", ")} />
       </Field>
-      <Field label="Required authority" htmlFor={`${p}-authority`} error={fields.requiredAuthority}>
-        <Select id={`${p}-authority`} name="requiredAuthority" defaultValue={playbook?.requiredAuthority ?? "none"}>
-          {AUTHORITIES.map((a) => (
-            <option key={a} value={a}>
-              {AUTHORITY_LABEL[a]}
-            </option>
-          ))}
-        </Select>
-      </Field>
-      <Field label="Minimum clearance" htmlFor={`${p}-clearance`} error={fields.minClearance}>
-        <Select id={`${p}-clearance`} name="minClearance" defaultValue={playbook?.minClearance ?? "CUI"}>
-          {CLASSIFICATIONS.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </Select>
-      </Field>
-      <Field label="Risk level" htmlFor={`${p}-risk`} error={fields.riskLevel}>
-        <Select id={`${p}-risk`} name="riskLevel" defaultValue={playbook?.riskLevel ?? "low"}>
-          {RISK_LEVELS.map((r) => (
-            <option key={r} value={r}>
-              {r}
-            </option>
-          ))}
-        </Select>
-      </Field>
+      <SelectField
+        label="Required authority"
+        id={`${p}-authority`}
+        name="requiredAuthority"
+        value={playbook?.requiredAuthority ?? "none"}
+        options={AUTHORITIES}
+        error={fields.requiredAuthority}
+        text={(a) => AUTHORITY_LABEL[a]}
+      />
+      <SelectField
+        label="Minimum clearance"
+        id={`${p}-clearance`}
+        name="minClearance"
+        value={playbook?.minClearance ?? "CUI"}
+        options={CLASSIFICATIONS}
+        error={fields.minClearance}
+      />
+      <SelectField
+        label="Risk level"
+        id={`${p}-risk`}
+        name="riskLevel"
+        value={playbook?.riskLevel ?? "low"}
+        options={RISK_LEVELS}
+        error={fields.riskLevel}
+      />
       <div className="sm:col-span-3">
         <Button type="submit" variant={playbook ? "secondary" : "primary"} busy={busy}>
           {playbook ? "Save" : "Add playbook"}
         </Button>
       </div>
     </form>
+  );
+}
+
+function SelectField({
+  label,
+  id,
+  name,
+  value,
+  options,
+  error,
+  hint,
+  text = (o) => o,
+}: {
+  label: string;
+  id: string;
+  name: string;
+  value: string;
+  options: readonly string[];
+  error?: string;
+  hint?: string;
+  text?: (option: string) => string;
+}) {
+  return (
+    <Field label={label} htmlFor={id} error={error} hint={hint}>
+      <Select id={id} name={name} defaultValue={value}>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {text(o)}
+          </option>
+        ))}
+      </Select>
+    </Field>
   );
 }
 
@@ -156,15 +186,14 @@ export function RiskToleranceForm({ value }: { value: string }) {
         await run({ riskTolerance: fieldText(new FormData(e.currentTarget), "riskTolerance") as "low" });
       }}
     >
-      <Field label="Risk tolerance" htmlFor="risk-tolerance" hint="Playbooks of a higher risk level are never suggested.">
-        <Select id="risk-tolerance" name="riskTolerance" defaultValue={value}>
-          {RISK_LEVELS.map((r) => (
-            <option key={r} value={r}>
-              {r}
-            </option>
-          ))}
-        </Select>
-      </Field>
+      <SelectField
+        label="Risk tolerance"
+        id="risk-tolerance"
+        name="riskTolerance"
+        value={value}
+        options={RISK_LEVELS}
+        hint="Playbooks of a higher risk level are never suggested."
+      />
       <Button type="submit" busy={busy}>
         Save
       </Button>

@@ -581,6 +581,11 @@ export class CasegraphError extends Error {
   }
 }
 
+/** The error of a failed outcome's body, as a CasegraphError (an unknown code is CG-SYS-002): what server actions throw. */
+export function errorOfBody(error: { code: string; message: string }): CasegraphError {
+  return new CasegraphError((error.code in FAILURES ? error.code : "CG-SYS-002") as FailureCode, error.message);
+}
+
 /** Any thrown value → a CasegraphError safe to show; unknown failures become CG-SYS-002. */
 /** Runs `fn`; anything it throws becomes `code` (the cause kept), so a store's driver errors never leak as such. */
 export async function failingAs<T>(code: FailureCode, fn: () => Promise<T>): Promise<T> {

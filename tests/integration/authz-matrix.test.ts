@@ -508,6 +508,15 @@ const decideCell = (ctx: Ctx, tenant: "own" | "other") =>
   tenant === "own"
     ? proposal(ctx.db, "metro-pd", "case-harbor", PEOPLE.investigator.email)
     : proposal(ctx.db, "cyber-jcu", OTHER_TENANT_CASE, CYBER_USER);
+const decideNextStepRow: Row = {
+  roles: ["supervisor"],
+  scopes: {
+    "own-tenant": async (ctx) => ({ id: await decideCell(ctx, "own"), note: "matrix" }),
+    "other-tenant": async (ctx) => ({ id: await decideCell(ctx, "other"), note: "matrix" }),
+  },
+  notApplicable: "proposals belong to tenants; a supervisor decides any case's of their tenant",
+  scopeDenial: "CG-PLAYBOOK-005",
+};
 const NEXT_STEP_ROWS: Record<string, Row> = {
   "route POST app/api/graphrag/next-steps/route.ts": {
     roles: ["investigator", "supervisor"],
@@ -535,24 +544,8 @@ const NEXT_STEP_ROWS: Record<string, Row> = {
     notApplicable: "own tenant = own case: the case's proposed steps",
     scopeDenial: "CG-ACCESS-001",
   },
-  [`action approveNextStepAction ${decideFile}`]: {
-    roles: ["supervisor"],
-    scopes: {
-      "own-tenant": async (ctx) => ({ id: await decideCell(ctx, "own"), note: "matrix" }),
-      "other-tenant": async (ctx) => ({ id: await decideCell(ctx, "other"), note: "matrix" }),
-    },
-    notApplicable: "proposals belong to tenants; a supervisor decides any case's of their tenant",
-    scopeDenial: "CG-PLAYBOOK-005",
-  },
-  [`action rejectNextStepAction ${decideFile}`]: {
-    roles: ["supervisor"],
-    scopes: {
-      "own-tenant": async (ctx) => ({ id: await decideCell(ctx, "own"), note: "matrix" }),
-      "other-tenant": async (ctx) => ({ id: await decideCell(ctx, "other"), note: "matrix" }),
-    },
-    notApplicable: "proposals belong to tenants; a supervisor decides any case's of their tenant",
-    scopeDenial: "CG-PLAYBOOK-005",
-  },
+  [`action approveNextStepAction ${decideFile}`]: decideNextStepRow,
+  [`action rejectNextStepAction ${decideFile}`]: decideNextStepRow,
   // The catalogue's admin side: the admin's own tenant's playbooks, risk tolerance and case labels.
   "action savePlaybookAction app/(workbench)/admin/playbooks/actions.ts": {
     roles: ["admin"],

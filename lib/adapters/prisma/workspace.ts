@@ -63,18 +63,11 @@ export interface ImportOptions {
 
 const IMPORT_ACTOR: ChangeActor = { userId: null, email: "import", tenantId: null, via: "import" };
 
-export interface ImportSummary {
-  tenants: number;
-  licenses: number;
-  users: number;
-  cases: number;
-  nodes: number;
-  edges: number;
-  evidence: number;
-  playbooks: number;
+/** What an import wrote: the bundle's counts (evidence less the duplicates left out). */
+export type ImportSummary = CheckedBundle["counts"] & {
   /** Evidence not stored because its content repeats another item of the case (CG-GROUND-003, with JSON paths). */
   duplicates?: FailureIssue[];
-}
+};
 
 export async function readKnownRefs(prisma: PrismaClient): Promise<KnownRefs> {
   const [tenants, licenses, users, cases, playbooks] = await Promise.all([

@@ -7,13 +7,13 @@ import { env } from "../../env";
 import { PrismaEvidenceStore } from "../../adapters/prisma/evidence-store";
 import { PrismaKillSwitches } from "../../adapters/prisma/grounding";
 import { PrismaPlaybookCatalogue } from "../../adapters/prisma/playbook-store";
-import { asCasegraphError, type CasegraphError } from "../../domain/failure-codes";
+import type { CasegraphError } from "../../domain/failure-codes";
 import { classifyRequest } from "../../graphrag/input";
 import type { AnswerOutcome, Asker } from "../../graphrag/types";
 import { modelPicker, offlinePicker, type PlaybookPicker } from "../../playbooks/ports";
 import { refuseNextSteps, suggestNextSteps, type SuggestDeps, type SuggestOptions, type SuggestOutcome } from "../../playbooks/suggest";
 import type { AnswerOptions } from "../../graphrag/answer";
-import { answerModel, askQuestion, prismaCaseAccess, readRunner } from "../answers/graphrag";
+import { answerModel, askQuestion, prismaCaseAccess, readRunner, unauditedFailure } from "../answers/graphrag";
 import { runtime } from "../runtime";
 
 async function picker(tenantId: string, db: Awaited<ReturnType<typeof runtime>>["db"]): Promise<PlaybookPicker> {
@@ -43,12 +43,7 @@ export async function nextSteps(asker: Asker, body: unknown, options: SuggestOpt
   try {
     deps = await nextStepsDeps(asker);
   } catch (err) {
-    const e = asCasegraphError(err, "CG-SYS-001");
-    return {
-      ok: false,
-      status: e.status,
-      body: { error: e.toJSON().error, requestId: "", timestamp: new Date().toISOString(), auditId: null },
-    };
+    return unauditedFailure(err);
   }
   return suggestNextSteps(deps, asker, body, options);
 }

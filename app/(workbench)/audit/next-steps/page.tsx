@@ -4,7 +4,8 @@
 import Link from "next/link";
 import type { Metadata } from "next";
 import { requirePageActor } from "@/lib/auth/current";
-import { listNextStepProposals, type ProposalStatus } from "@/lib/server/playbooks/proposals";
+import { StatusFilter, statusParam } from "@/components/audit/status-filter";
+import { listNextStepProposals } from "@/lib/server/playbooks/proposals";
 import { runtime } from "@/lib/server/runtime";
 import { Badge, SafeText } from "@/components/ui";
 import { NextStepDecision } from "@/components/audit/next-step-decision";
@@ -17,8 +18,7 @@ const TONE = { pending: "amber", approved: "green", rejected: "red" } as const;
 export default async function NextStepsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const actor = await requirePageActor({ roles: ["supervisor"], from: "/audit/next-steps" });
   const sp = await searchParams;
-  const wanted =
-    typeof sp.status === "string" && ["pending", "approved", "rejected"].includes(sp.status) ? (sp.status as ProposalStatus) : undefined;
+  const wanted = statusParam(sp);
   const { db } = await runtime();
   const { steps, hidden } = await listNextStepProposals(db.prisma, actor, wanted ? { status: wanted } : {});
   return (
@@ -32,17 +32,7 @@ export default async function NextStepsPage({ searchParams }: { searchParams: Pr
             Audit explorer
           </Link>
         </p>
-        <nav aria-label="Filter" className="mt-2 flex gap-3 text-sm">
-          {[undefined, "pending", "approved", "rejected"].map((s) => (
-            <Link
-              key={s ?? "all"}
-              href={s ? `/audit/next-steps?status=${s}` : "/audit/next-steps"}
-              className={s === wanted ? "font-semibold" : "text-blue-700 underline"}
-            >
-              {s ?? "all"}
-            </Link>
-          ))}
-        </nav>
+        <StatusFilter base="/audit/next-steps" wanted={wanted} />
       </header>
       {steps.length === 0 ? (
         <p className="text-sm text-slate-600" data-testid="no-proposals">

@@ -4,7 +4,7 @@
 // validated answer's pieces (never more than validation keeps), ending with the full result.
 import { z } from "zod";
 import { authedAction } from "@/lib/auth/guard";
-import { CasegraphError, FAILURES, type FailureCode } from "@/lib/domain/failure-codes";
+import { errorOfBody } from "@/lib/domain/failure-codes";
 import { answerEventStream } from "@/lib/graphrag/stream";
 import { recordRefusedQuestion } from "@/lib/server/answers/graphrag";
 import { askWithSuggestions } from "@/lib/server/playbooks/next-steps";
@@ -26,10 +26,7 @@ export const ask = authedAction(
   { roles: ["investigator", "supervisor"], input: askInput, onRefused: recordRefusedQuestion },
   async (actor, input) => {
     const outcome = await askWithSuggestions(actor, input);
-    if (!outcome.ok) {
-      const code = (outcome.body.error.code in FAILURES ? outcome.body.error.code : "CG-SYS-002") as FailureCode;
-      throw new CasegraphError(code, outcome.body.error.message);
-    }
+    if (!outcome.ok) throw errorOfBody(outcome.body.error);
     return outcome.body;
   },
 );

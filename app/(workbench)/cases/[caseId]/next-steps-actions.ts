@@ -4,7 +4,7 @@
 // approves or rejects a proposal (app/(workbench)/audit/next-steps), and each step is a ledger entry.
 import { z } from "zod";
 import { authedAction } from "@/lib/auth/guard";
-import { CasegraphError, FAILURES, type FailureCode } from "@/lib/domain/failure-codes";
+import { errorOfBody } from "@/lib/domain/failure-codes";
 import { nextSteps, recordRefusedNextSteps } from "@/lib/server/playbooks/next-steps";
 import { caseNextSteps, proposeNextStep } from "@/lib/server/playbooks/proposals";
 import { runtime } from "@/lib/server/runtime";
@@ -27,10 +27,7 @@ export const suggestNextStepsAction = authedAction(
   },
   async (actor, input) => {
     const outcome = await nextSteps(actor, input);
-    if (!outcome.ok) {
-      const code = (outcome.body.error.code in FAILURES ? outcome.body.error.code : "CG-SYS-002") as FailureCode;
-      throw new CasegraphError(code, outcome.body.error.message);
-    }
+    if (!outcome.ok) throw errorOfBody(outcome.body.error);
     return outcome.body;
   },
 );

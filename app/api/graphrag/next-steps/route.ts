@@ -1,9 +1,7 @@
-import { authedRoute } from "@/lib/auth/guard";
+import { authedRoute, jsonBody } from "@/lib/auth/guard";
 import { nextSteps, recordRefusedNextSteps } from "@/lib/server/playbooks/next-steps";
 
 export const dynamic = "force-dynamic";
-
-const MAX_BODY_CHARS = 64 * 1024;
 
 /**
  * POST /api/graphrag/next-steps { caseId, question, followUp?: { answerText?, evidenceIds? }, minConfidence?, maxResults? }
@@ -12,15 +10,7 @@ const MAX_BODY_CHARS = 64 * 1024;
  * each needs a supervisor's approval, and nothing is executed. Every request leaves one ledger entry.
  */
 export const POST = authedRoute({ roles: ["investigator", "supervisor"], onRefused: recordRefusedNextSteps }, async (req, { actor }) => {
-  const text = await req.text();
-  let body: unknown = undefined;
-  if (text.length <= MAX_BODY_CHARS) {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined; // The input step answers CG-INPUT-001 and audits it.
-    }
-  }
-  const outcome = await nextSteps(actor, body);
+  // Over 64 KiB or not JSON: the input step answers CG-INPUT-001 and audits it.
+  const outcome = await nextSteps(actor, await jsonBody(req));
   return Response.json(outcome.body, { status: outcome.status, headers: { "Cache-Control": "no-store" } });
 });

@@ -2,16 +2,17 @@
 // The admin's playbook forms (issue 16): add or edit one of the tenant's playbooks, retire or bring one back, the
 // tenant's risk tolerance, a case's labels. The server checks everything again (lib/admin/playbooks.ts).
 import { useRef } from "react";
-import { Alert, Button, Field, Input, Select } from "@/components/ui";
+import { Alert, Button, Checkbox, Field, Input, Select } from "@/components/ui";
 import { CLASSIFICATIONS } from "@/lib/domain/markings";
-import { AUTHORITIES, RISK_LEVELS } from "@/lib/playbooks/catalogue";
+import { AUTHORITIES, LEGAL_AUTHORITIES, RISK_LEVELS } from "@/lib/playbooks/catalogue";
 import {
   savePlaybookAction,
   setCaseLabelsAction,
+  setLegalAuthorityAction,
   setPlaybookActiveAction,
   setRiskToleranceAction,
 } from "@/app/(workbench)/admin/playbooks/actions";
-import { fieldText, useAction } from "./use-action";
+import { checkedValues, fieldText, useAction } from "./use-action";
 
 export interface PlaybookFormValue {
   id: string;
@@ -238,6 +239,33 @@ export function CaseLabelsForm({ cases }: { cases: Array<{ id: string; caseType:
       </div>
       {error ? <Alert tone="error" title={error.message} code={error.code} className="sm:col-span-4" /> : null}
       {data ? <Alert tone="success" title="Labels saved." className="sm:col-span-4" /> : null}
+    </form>
+  );
+}
+
+/** The legal process a user may invoke: what playbooks needing a subpoena, a warrant or a court order require. */
+export function LegalAuthorityForm({ userId, value, self }: { userId: string; value: string[]; self: boolean }) {
+  const { run, busy, error, data } = useAction(setLegalAuthorityAction);
+  return (
+    <form
+      method="post"
+      noValidate
+      className="space-y-3"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        await run({ userId, legalAuthority: checkedValues(new FormData(e.currentTarget), "legalAuthority") as never });
+      }}
+    >
+      <div className="flex flex-wrap gap-4">
+        {LEGAL_AUTHORITIES.map((a) => (
+          <Checkbox key={a} name="legalAuthority" value={a} label={AUTHORITY_LABEL[a]} defaultChecked={value.includes(a)} disabled={self} />
+        ))}
+      </div>
+      <Button type="submit" variant="secondary" busy={busy} disabled={self}>
+        Save
+      </Button>
+      {error ? <Alert tone="error" title={error.message} code={error.code} /> : null}
+      {data ? <Alert tone="success" title="Saved." /> : null}
     </form>
   );
 }

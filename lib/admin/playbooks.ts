@@ -16,10 +16,11 @@ import {
   normaliseLabel,
   SHARED_OWNER,
   toPlaybook,
+  type LegalAuthority,
   type PlaybookInput,
   type RiskLevel,
 } from "../playbooks/catalogue";
-import { assertMayGrant, auditedChange, changeActorOf, tenantOf, type Tx } from "./change";
+import { assertMayGrant, assertNotSelf, auditedChange, changeActorOf, sameSet, tenantOf, type Tx } from "./change";
 
 export type PlaybookEntry = ReturnType<typeof playbookEntry> & { revision: string; updatedAt: string; updatedBy: string };
 
@@ -137,6 +138,29 @@ export async function setCaseLabels(prisma: PrismaClient, actor: Actor, input: {
     return {
       result: after,
       audit: { kind: "admin.case.labels", target: { type: "case", id: input.caseId, tenantId }, caseId: input.caseId, before, after },
+    };
+  });
+}
+
+/** The legal process a user of the tenant may invoke (subpoena, warrant, court order): never one's own. */
+export async function setLegalAuthority(prisma: PrismaClient, actor: Actor, input: { userId: string; legalAuthority: LegalAuthority[] }) {
+  const who = changeActorOf(actor);
+  const tenantId = tenantOf(who);
+  const wanted = [...new Set(input.legalAuthority)].sort();
+  return auditedChange(prisma, who, async (tx) => {
+    const before = await tx.user.findFirst({ where: { id: input.userId, tenantId }, select: { id: true, legalAuthority: true } });
+    if (!before) throw new CasegraphError("CG-ACCESS-003");
+    if (sameSet(before.legalAuthority, wanted)) return { result: { legalAuthority: wanted }, audit: null };
+    assertNotSelf(actor, before.id);
+    await tx.user.update({ where: { id: before.id }, data: { legalAuthority: wanted } });
+    return {
+      result: { legalAuthority: wanted },
+      audit: {
+        kind: "admin.user.legal_authority",
+        target: { type: "user", id: before.id, tenantId },
+        before: { legalAuthority: [...before.legalAuthority].sort() },
+        after: { legalAuthority: wanted },
+      },
     };
   });
 }

@@ -577,6 +577,14 @@ const NEXT_STEP_ROWS: Record<string, Row> = {
     notApplicable: "sets the admin's own tenant's setting; no tenant can be named",
     scopeDenial: "-",
   },
+  "action setLegalAuthorityAction app/(workbench)/admin/playbooks/actions.ts": {
+    roles: ["admin"],
+    scopes: {
+      "own-tenant": async () => ({ userId: id(METRO_TARGET), legalAuthority: ["subpoena"] }),
+      "other-tenant": async () => ({ userId: id(CYBER_USER), legalAuthority: ["court_order"] }),
+    },
+    scopeDenial: "CG-ACCESS-003",
+  },
   "action setCaseLabelsAction app/(workbench)/admin/playbooks/actions.ts": {
     roles: ["admin"],
     scopes: {

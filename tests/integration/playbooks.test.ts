@@ -8,6 +8,7 @@ import { loadActor, type Actor } from "@/lib/auth/actor";
 import { CasegraphError } from "@/lib/domain/failure-codes";
 import { SUGGEST_KIND } from "@/lib/playbooks/suggest";
 import { askWithSuggestions, nextSteps } from "@/lib/server/playbooks/next-steps";
+import { listPlaybooks, savePlaybook, setCaseLabels, setLegalAuthority, setPlaybookActive, setRiskTolerance } from "@/lib/admin/playbooks";
 import { caseNextSteps, decideNextStep, listNextStepProposals, proposeNextStep } from "@/lib/server/playbooks/proposals";
 import { clearTestRuntime, importDemo, useTestRuntime } from "../support/auth-fixture";
 import { describeEachDatabase } from "../support/databases";
@@ -280,5 +281,76 @@ describeEachDatabase("playbooks and next steps", (fixture) => {
       "Already canvassed on 14 April.",
     );
     expect(rejected.status).toBe("rejected");
+  });
+
+  it("tenant admins manage their own catalogue, risk tolerance and case labels; each change is a ledger entry", async () => {
+    const { db } = fixture();
+    const admin = as("admin@metro.example"); // SECRET, no need-to-know tags
+    const listed = await listPlaybooks(db.prisma, admin);
+    expect(listed.own.map((p) => p.id)).toContain("interview-witness");
+    expect(listed.own.map((p) => p.id)).not.toContain("ci-debrief"); // informants: not the admin's to read
+    expect(listed.own.map((p) => p.id)).not.toContain("pull-edr-telemetry"); // cyber-jcu's
+    expect(listed.shared.map((p) => p.id)).toEqual(["canvass-location", "preserve-cctv", "request-subscriber-records"]);
+    expect(listed.hidden).toBeGreaterThanOrEqual(3); // ci-debrief, obtain-bank-records, wiretap-application (TOP_SECRET)
+    const mark = await head(db);
+    const step = {
+      id: "check-pawn-shops",
+      version: "1.0",
+      description: "Check the pawn shop database for items taken from the scene.",
+      requiredAuthority: "none",
+      minClearance: "CUI",
+      riskLevel: "low",
+      caseTypes: ["narcotics"],
+    };
+    await savePlaybook(db.prisma, admin, step);
+    await savePlaybook(db.prisma, admin, step); // unchanged: no entry
+    await savePlaybook(db.prisma, admin, { ...step, version: "1.1" });
+    await setPlaybookActive(db.prisma, admin, { id: "check-pawn-shops", active: false });
+    await setRiskTolerance(db.prisma, admin, { riskTolerance: "high" });
+    await setRiskTolerance(db.prisma, admin, { riskTolerance: "medium" });
+    await setCaseLabels(db.prisma, admin, { caseId: "case-ledgerline", caseType: "Procurement Fraud ", jurisdiction: "metro-city" });
+    await setLegalAuthority(db.prisma, admin, { userId: as("analyst.kim@metro.example").userId, legalAuthority: ["subpoena"] });
+    const got = await entriesSince(db, mark);
+    expect(got.map((e) => e.kind)).toEqual([
+      "admin.playbook.create",
+      "admin.playbook.update",
+      "admin.playbook.retire",
+      "admin.tenant.risk_tolerance",
+      "admin.tenant.risk_tolerance",
+      "admin.case.labels",
+      "admin.user.legal_authority",
+    ]);
+    expect(got[5].payload).toMatchObject({ after: { caseType: "procurement fraud", jurisdiction: "metro-city" } });
+    expect(got.every((e) => e.payload.actor.email === "admin@metro.example")).toBe(true);
+    await setCaseLabels(db.prisma, admin, { caseId: "case-ledgerline", caseType: "procurement-fraud", jurisdiction: "metro-city" });
+    // kim now holds a subpoena: the subscriber records are offered to her too.
+    const kim = await nextSteps(await loadActor(db.prisma, { email: "analyst.kim@metro.example" }, "cli"), {
+      caseId: "case-harbor",
+      question: "subscriber records for the phone",
+    });
+    expect(kim.ok && kim.body.suggestions.map((x) => x.playbookId)).toContain("request-subscriber-records");
+    await expect(setLegalAuthority(db.prisma, admin, { userId: admin.userId, legalAuthority: ["warrant"] })).rejects.toMatchObject({
+      code: "CG-ACCESS-005",
+    });
+    await expect(
+      setLegalAuthority(db.prisma, admin, { userId: as("analyst.ng@cyber.example").userId, legalAuthority: ["warrant"] }),
+    ).rejects.toMatchObject({ code: "CG-ACCESS-003" });
+    // Refusals: a shared id, another tenant's playbook or case, a clearance above the admin's, a bad label.
+    await expect(savePlaybook(db.prisma, admin, { ...step, id: "preserve-cctv" })).rejects.toMatchObject({ code: "CG-PLAYBOOK-003" });
+    await expect(setPlaybookActive(db.prisma, admin, { id: "pull-edr-telemetry", active: false })).rejects.toMatchObject({
+      code: "CG-PLAYBOOK-002",
+    });
+    await expect(setPlaybookActive(db.prisma, admin, { id: "ci-debrief", active: false })).rejects.toMatchObject({
+      code: "CG-PLAYBOOK-002",
+    });
+    await expect(savePlaybook(db.prisma, admin, { ...step, id: "x-ts", minClearance: "TOP_SECRET" })).rejects.toMatchObject({
+      code: "CG-ACCESS-006",
+    });
+    await expect(savePlaybook(db.prisma, admin, { ...step, id: "x-bad", riskLevel: "extreme" })).rejects.toMatchObject({
+      code: "CG-PLAYBOOK-001",
+    });
+    await expect(setCaseLabels(db.prisma, admin, { caseId: "case-nightjar", caseType: "x", jurisdiction: "" })).rejects.toMatchObject({
+      code: "CG-ACCESS-003",
+    });
   });
 });

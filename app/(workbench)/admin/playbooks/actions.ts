@@ -4,8 +4,8 @@
 // → lib/admin/playbooks.ts, one ledger entry per change in the same transaction.
 import { z } from "zod";
 import { authedAction } from "@/lib/auth/guard";
-import { savePlaybook, setCaseLabels, setPlaybookActive, setRiskTolerance } from "@/lib/admin/playbooks";
-import { playbookInputSchema, RISK_LEVELS } from "@/lib/playbooks/catalogue";
+import { savePlaybook, setCaseLabels, setLegalAuthority, setPlaybookActive, setRiskTolerance } from "@/lib/admin/playbooks";
+import { LEGAL_AUTHORITIES, playbookInputSchema, RISK_LEVELS } from "@/lib/playbooks/catalogue";
 import { runtime } from "@/lib/server/runtime";
 
 const admin = { roles: ["admin" as const] };
@@ -28,4 +28,9 @@ export const setRiskToleranceAction = authedAction(
 export const setCaseLabelsAction = authedAction(
   { ...admin, input: z.object({ caseId: z.string().trim().min(1).max(200), caseType: label, jurisdiction: label }) },
   async (actor, input) => setCaseLabels((await runtime()).db.prisma, actor, input),
+);
+
+export const setLegalAuthorityAction = authedAction(
+  { ...admin, input: z.object({ userId: z.string().trim().min(1).max(200), legalAuthority: z.array(z.enum(LEGAL_AUTHORITIES)).max(3) }) },
+  async (actor, input) => setLegalAuthority((await runtime()).db.prisma, actor, input),
 );

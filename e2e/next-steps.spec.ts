@@ -35,7 +35,8 @@ test("next steps: only allowed playbooks are suggested; propose; a supervisor ap
   await wb.goto("case-harbor");
   await wb.ask("What should we do next about the phone +1-555-0178?");
   expect(await wb.responseType()).toBe("refused");
-  await expect(page.getByTestId("banner-refused")).toContainText("No advice in free text");
+  await expect(page.getByTestId("banner-refused")).toContainText("never takes or recommends actions");
+  await expect(page.getByTestId("refused-with-suggestions")).toContainText("playbooks from your agency's catalogue");
   const section = page.getByTestId("next-steps");
   await expect(section).toContainText("Suggested next steps — require approval");
   const ids = await suggested(page);

@@ -171,22 +171,18 @@ function Banner({ state, type }: { state: AskState; type: Answer["responseType"]
   }
   const answer = state.response?.answer;
   if (!answer) return null;
-  if (type === "refused" && answer.suggestions) {
-    // A request for next steps: no advice in the model's words, the agency's catalogue instead (issue 16).
-    return (
-      <div data-testid="banner-refused">
-        <Alert tone="info" title="No advice in free text">
-          Casegraph does not recommend actions in its own words. Below are playbooks from your agency&apos;s catalogue that fit this case
-          and your permissions; each needs a supervisor&apos;s approval, and Casegraph carries out none of them.
-        </Alert>
-      </div>
-    );
-  }
   if (type === "refused") {
     return (
       <div data-testid="banner-refused">
         <Alert tone="warning" title="Refused">
           {answer.answerText}
+          {answer.suggestions ? (
+            // A request for next steps: no advice in the model's words, the agency's catalogue instead (issue 16).
+            <span className="mt-1 block" data-testid="refused-with-suggestions">
+              Below are playbooks from your agency&apos;s catalogue that fit this case and your permissions; each needs a supervisor&apos;s
+              approval, and Casegraph carries out none of them.
+            </span>
+          ) : null}
         </Alert>
       </div>
     );

@@ -9,6 +9,7 @@ const benches: Record<string, () => Promise<{ default: (args: string[]) => Promi
   grounding: () => import("./grounding"),
   policy: () => import("./policy"),
   ingest: () => import("./ingest"),
+  playbooks: () => import("./playbooks"),
 };
 
 const [name, ...args] = process.argv.slice(2);

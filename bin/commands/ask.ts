@@ -1,7 +1,8 @@
 import { parseArgs } from "node:util";
 import { loadActor } from "../../lib/auth/actor";
 import { asCasegraphError } from "../../lib/domain/failure-codes";
-import { askQuestion, recordRefusedQuestion } from "../../lib/server/answers/graphrag";
+import { recordRefusedQuestion } from "../../lib/server/answers/graphrag";
+import { askWithSuggestions } from "../../lib/server/playbooks/next-steps";
 import { runtime } from "../../lib/server/runtime";
 import { UsageError, type Command } from "../command";
 
@@ -31,7 +32,7 @@ export default {
       throw err;
     });
     const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
-    const outcome = await askQuestion(actor, {
+    const outcome = await askWithSuggestions(actor, {
       caseId: values.case,
       question: positionals.join(" "),
       ...(values["max-nodes"] ? { maxNodes: num(values["max-nodes"]) } : {}),

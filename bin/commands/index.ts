@@ -11,6 +11,7 @@ import generate from "./generate";
 import graph from "./graph";
 import importCommand from "./import";
 import ingest from "./ingest";
+import nextSteps from "./next-steps";
 import override from "./override";
 import policy from "./policy";
 import review from "./review";
@@ -29,6 +30,7 @@ export const COMMANDS: readonly Command[] = [
   graph,
   importCommand,
   ingest,
+  nextSteps,
   override,
   policy,
   review,

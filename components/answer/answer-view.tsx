@@ -11,6 +11,7 @@ import { plural } from "./format";
 import type { AskState } from "./use-ask";
 import { SafeText } from "@/components/ui/safe-text";
 import { ProvenanceFooter } from "./provenance-footer";
+import { SuggestedNextSteps } from "./next-steps";
 
 export interface StepTargets {
   nodes: string[];
@@ -41,6 +42,7 @@ export function stepTargets(step: ExplanationStep, ctx: RawContext): StepTargets
 }
 
 export function AnswerView({
+  caseId,
   state,
   knownIds,
   names,
@@ -48,6 +50,7 @@ export function AnswerView({
   onStep,
   onSelectNode,
 }: {
+  caseId: string;
   state: AskState;
   knownIds: ReadonlySet<string>;
   names: GraphNames;
@@ -128,6 +131,8 @@ export function AnswerView({
         </section>
       ) : null}
 
+      {answer && state.response && !streaming ? <SuggestedNextSteps caseId={caseId} question={state.question} answer={answer} /> : null}
+
       {answer ? (
         <footer className="border-t border-slate-200 pt-2 text-xs text-slate-600" data-testid="context-summary">
           Shown to the model: {plural(answer.usedContextSummary.numNodes, "node")} ·{" "}
@@ -172,6 +177,13 @@ function Banner({ state, type }: { state: AskState; type: Answer["responseType"]
       <div data-testid="banner-refused">
         <Alert tone="warning" title="Refused">
           {answer.answerText}
+          {answer.suggestions ? (
+            // A request for next steps: no advice in the model's words, the agency's catalogue instead (issue 16).
+            <span className="mt-1 block" data-testid="refused-with-suggestions">
+              Below are playbooks from your agency&apos;s catalogue that fit this case and your permissions; each needs a supervisor&apos;s
+              approval, and Casegraph carries out none of them.
+            </span>
+          ) : null}
         </Alert>
       </div>
     );

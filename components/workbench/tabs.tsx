@@ -1,16 +1,17 @@
 "use client";
 import { cn } from "@/components/ui";
 
-export type WorkbenchTab = "answer" | "history";
+export type WorkbenchTab = "answer" | "history" | "steps";
 
-/** Answer / your questions: an ARIA tab list (arrow keys move between the two). */
+/** Answer / your questions / the case's next steps: an ARIA tab list (arrow keys move between them). */
 export function Tabs({ tab, onTab, historyCount }: { tab: WorkbenchTab; onTab: (t: WorkbenchTab) => void; historyCount?: number }) {
   const tabs: Array<[WorkbenchTab, string]> = [
     ["answer", "Answer"],
     ["history", `Your questions${historyCount !== undefined ? ` (${historyCount})` : ""}`],
+    ["steps", "Next steps"],
   ];
   return (
-    <div role="tablist" aria-label="Answer or history" className="flex gap-1 border-b border-slate-200 px-3 pt-1.5">
+    <div role="tablist" aria-label="Answer, history or next steps" className="flex gap-1 border-b border-slate-200 px-3 pt-1.5">
       {tabs.map(([key, label]) => (
         <button
           key={key}
@@ -24,7 +25,8 @@ export function Tabs({ tab, onTab, historyCount }: { tab: WorkbenchTab; onTab: (
           onKeyDown={(e) => {
             if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
               e.preventDefault();
-              const next = key === "answer" ? "history" : "answer";
+              const at = tabs.findIndex(([k]) => k === key);
+              const next = tabs[(at + (e.key === "ArrowRight" ? 1 : tabs.length - 1)) % tabs.length][0];
               onTab(next);
               document.getElementById(`tab-${next}`)?.focus();
             }

@@ -10,6 +10,7 @@ import { AnswerView, type GraphNames } from "@/components/answer/answer-view";
 import { CitationContext, type CitationApi } from "@/components/answer/citation-text";
 import { HistoryPanel } from "@/components/answer/history-panel";
 import { HeldAnswers } from "@/components/answer/held-answers";
+import { CaseNextSteps } from "@/components/answer/next-steps";
 import { plural } from "@/components/answer/format";
 import { UnknownsPanel } from "@/components/answer/unknowns-panel";
 import { useAskStream } from "@/components/answer/use-ask";
@@ -413,6 +414,7 @@ export function Workbench({
               {tab === "answer" ? (
                 run ? (
                   <AnswerView
+                    caseId={caseId}
                     state={run}
                     knownIds={knownIds}
                     names={names}
@@ -431,6 +433,8 @@ export function Workbench({
                     </p>
                   </div>
                 )
+              ) : tab === "steps" ? (
+                <CaseNextSteps caseId={caseId} />
               ) : (
                 <>
                   <HeldAnswers caseId={caseId} />

@@ -49,6 +49,20 @@ async function refusedBody(req: Request): Promise<unknown> {
   }
 }
 
+/**
+ * A route's JSON body, or undefined when it is over `maxChars` or not JSON: the handler's input step then answers
+ * CG-INPUT-001 (and, for questions, audits it).
+ */
+export async function jsonBody(req: Request, maxChars = 64 * 1024): Promise<unknown> {
+  const text = await req.text();
+  if (text.length > maxChars) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 export type RouteContext<P> = { params: Promise<P> };
 
 /** Marks wrapped functions so the authorization test can tell them from bare exports. */

@@ -16,7 +16,8 @@ export type FailureArea =
   | "SYS"
   | "GROUND"
   | "EVAL"
-  | "INGEST";
+  | "INGEST"
+  | "PLAYBOOK";
 
 export interface FailureDefinition {
   /** HTTP status a route answers with. */
@@ -578,6 +579,51 @@ export const FAILURES = {
     description:
       "`casegraph eval` takes JSON Lines: one { id, user, case, question, kind, gold, canaries? } per line, kind one of answerable, unanswerable, action, restricted, injection; the error names each bad line.",
   },
+  "CG-PLAYBOOK-001": {
+    status: 400,
+    message: "The playbook is not valid.",
+    description:
+      "A playbook in a bundle's `playbooks` section or the admin form is missing a field, has an unknown required authority (none, supervisor_approval, subpoena, warrant, court_order), marking or risk level (low, medium, high), or names an unknown tenant; each issue gives its JSON path or field.",
+  },
+  "CG-PLAYBOOK-002": {
+    status: 404,
+    message: "No such playbook.",
+    description:
+      "The playbook does not exist, is retired, belongs to another tenant, or does not fit the case, your clearance, need-to-know, legal authority or the tenant's risk tolerance. The cases are indistinguishable on purpose.",
+  },
+  "CG-PLAYBOOK-003": {
+    status: 409,
+    message: "This playbook id is taken.",
+    description:
+      "A tenant's playbook may not use the id of a shared playbook (and a shared one not the id of a tenant's): the model names playbooks by id alone.",
+  },
+  "CG-PLAYBOOK-004": {
+    status: 409,
+    message: "This step is already proposed for the case.",
+    description: "One open proposal per playbook and case; wait for a supervisor's decision on the one there is.",
+  },
+  "CG-PLAYBOOK-005": {
+    status: 404,
+    message: "No such proposal.",
+    description: "The proposal does not exist in your tenant, or its playbook is outside your clearance or need-to-know.",
+  },
+  "CG-PLAYBOOK-006": {
+    status: 403,
+    message: "You cannot decide your own proposal.",
+    description: "Separation of duties: another supervisor of the tenant approves or rejects a step you proposed.",
+  },
+  "CG-PLAYBOOK-007": {
+    status: 409,
+    message: "This proposal has already been decided.",
+    description: "A proposal is approved or rejected once; the first decision stands and is in the ledger.",
+  },
+  "CG-PLAYBOOK-008": {
+    status: 400,
+    message: "A note is required.",
+    description:
+      "Approving or rejecting a proposed step needs a note (1–2,000 characters); it is kept with the decision, its SHA-256 in the ledger.",
+  },
+
   "CG-SYS-001": {
     status: 503,
     message: "The database is unavailable.",
@@ -629,6 +675,11 @@ export class CasegraphError extends Error {
       },
     };
   }
+}
+
+/** The error of a failed outcome's body, as a CasegraphError (an unknown code is CG-SYS-002): what server actions throw. */
+export function errorOfBody(error: { code: string; message: string }): CasegraphError {
+  return new CasegraphError((error.code in FAILURES ? error.code : "CG-SYS-002") as FailureCode, error.message);
 }
 
 /** Any thrown value → a CasegraphError safe to show; unknown failures become CG-SYS-002. */

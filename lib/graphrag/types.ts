@@ -114,6 +114,7 @@ export interface UnknownDetail {
   counts?: { evidence?: number; nodes?: number; edges?: number };
 }
 
+import type { Suggestion } from "../playbooks/suggest";
 import type { Provenance } from "../grounding/provenance";
 
 export interface Answer {
@@ -136,6 +137,12 @@ export interface Answer {
   reviewId?: string;
   /** How the answer came about (issue 15, seed 004 §10), added by lib/grounding/grounded-answer.ts; hashed into the ledger entry. */
   provenance?: Provenance;
+  /**
+   * A request for next steps (refused as free text): playbooks from the agency's catalogue instead, each needing a
+   * supervisor's approval (issue 16, lib/server/playbooks/next-steps.ts); their own ledger entry is suggestionRequestId's.
+   */
+  suggestions?: Suggestion[];
+  suggestionRequestId?: string;
 }
 
 /** answer.compliance (issue 14, seed 001's ComplianceDecision). */

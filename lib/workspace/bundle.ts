@@ -4,6 +4,16 @@ import { z } from "zod";
 import type { FailureCode, FailureIssue } from "../domain/failure-codes";
 import { LICENSE_USES, ROLES, normaliseTag, parseClassification, type Classification } from "../domain/markings";
 import { contentSha256, forgedMarkerIn } from "../grounding/lifecycle";
+import {
+  labelProblems,
+  LEGAL_AUTHORITIES,
+  normaliseLabel,
+  playbookInputSchema,
+  RISK_LEVELS,
+  SHARED_OWNER,
+  toPlaybook,
+  type Playbook,
+} from "../playbooks/catalogue";
 
 export const BUNDLE_FORMAT = "casegraph.workspace/v1";
 
@@ -17,6 +27,13 @@ const id = z
   .regex(NO_CONTROL, "must not contain control characters");
 const tags = z.array(z.string().trim().min(1, "must not be empty").regex(NO_CONTROL, "must not contain control characters")).optional();
 const json = z.record(z.string(), z.unknown());
+const caseLabel = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(80, "must be at most 80 characters")
+  .regex(NO_CONTROL, "must not contain control characters")
+  .transform(normaliseLabel);
 
 export const tenantSchema = z
   .object({
@@ -26,6 +43,8 @@ export const tenantSchema = z
     evidenceTypes: z.array(id).optional(),
     /** Maximum age in days per evidence type; older evidence is expired. */
     evidenceMaxAgeDays: z.record(id, z.number().positive("must be a positive number of days").max(1_000_000)).optional(),
+    /** How much risk a suggested next step may carry (issue 16); absent: low. */
+    riskTolerance: z.enum(RISK_LEVELS, { error: "must be low, medium or high" }).optional(),
   })
   .strict();
 export const licenseSchema = z.object({ id, name: z.string().trim().min(1, "must not be empty"), allows: z.array(z.string()) }).strict();
@@ -39,6 +58,8 @@ export const userSchema = z
     needToKnow: tags,
     password: z.string().min(8, "must be at least 8 characters").optional(),
     active: z.boolean().optional(),
+    /** Legal process the user may invoke: subpoena, warrant, court_order (issue 16). */
+    legalAuthority: z.array(z.string()).optional(),
   })
   .strict();
 export const nodeSchema = z
@@ -80,6 +101,9 @@ export const caseSchema = z
     description: z.string().default(""),
     classification: z.string(),
     status: z.enum(["OPEN", "CLOSED", "ARCHIVED"]).optional(),
+    /** The labels the playbook filter reads (issue 16), compared lower-case. */
+    caseType: caseLabel.optional(),
+    jurisdiction: caseLabel.optional(),
     members: z.array(z.string()).default([]),
     nodes: z.array(z.unknown()).default([]),
     edges: z.array(z.unknown()).default([]),
@@ -93,6 +117,7 @@ const topSchema = z
     licenses: z.array(z.unknown()).default([]),
     users: z.array(z.unknown()).default([]),
     cases: z.array(z.unknown()).default([]),
+    playbooks: z.array(z.unknown()).default([]),
   })
   .strict();
 
@@ -119,7 +144,18 @@ export interface CheckedBundle {
   }>;
   /** Evidence left out as duplicates of an earlier item's content (CG-GROUND-003), with their JSON paths. */
   duplicates: FailureIssue[];
-  counts: { tenants: number; licenses: number; users: number; cases: number; nodes: number; edges: number; evidence: number };
+  /** The playbook catalogue entries (issue 16), canonical. */
+  playbooks: Playbook[];
+  counts: {
+    tenants: number;
+    licenses: number;
+    users: number;
+    cases: number;
+    nodes: number;
+    edges: number;
+    evidence: number;
+    playbooks: number;
+  };
 }
 
 /** What the database already holds, so a bundle may refer to it. */
@@ -132,6 +168,8 @@ export interface KnownRefs {
   cases: ReadonlyMap<string, string>;
   /** tenant id → evidence types it accepts (absent or empty: any). */
   evidenceTypes?: ReadonlyMap<string, readonly string[]>;
+  /** playbook id → its owners in the catalogue (a tenant id, or '*' for shared). */
+  playbookOwners?: ReadonlyMap<string, readonly string[]>;
 }
 
 export const NO_KNOWN_REFS: KnownRefs = { tenants: new Set(), licenses: new Set(), users: new Map(), cases: new Map() };
@@ -256,6 +294,14 @@ export function checkBundle(raw: unknown, known: KnownRefs = NO_KNOWN_REFS): { b
     });
     if (!parseClassification(item.clearance))
       issues.add("CG-IMPORT-004", pathOf(["users", i, "clearance"]), `unknown marking "${item.clearance}"`);
+    item.legalAuthority?.forEach((a, j) => {
+      if (!(LEGAL_AUTHORITIES as readonly string[]).includes(a))
+        issues.add(
+          "CG-IMPORT-012",
+          pathOf(["users", i, "legalAuthority", j]),
+          `unknown legal authority "${a}" (${LEGAL_AUTHORITIES.join(", ")})`,
+        );
+    });
     users.set(email, item.tenant);
     bundleUsers.push({ ...item, email });
   });
@@ -268,6 +314,7 @@ export function checkBundle(raw: unknown, known: KnownRefs = NO_KNOWN_REFS): { b
     nodes: 0,
     edges: 0,
     evidence: 0,
+    playbooks: 0,
   };
   const cases: CheckedBundle["cases"] = [];
   const caseIds = new Set<string>();
@@ -365,6 +412,48 @@ export function checkBundle(raw: unknown, known: KnownRefs = NO_KNOWN_REFS): { b
     cases.push({ header, rawNodes: header.nodes, rawEdges: header.edges, rawEvidence: header.evidence, duplicateEvidence });
   });
 
+  const playbooks = checkPlaybooks(top.playbooks, tenants, known, issues);
+  counts.playbooks = playbooks.length;
+
   if (issues.items.length) return { issues: issues.items };
-  return { bundle: { tenants: bundleTenants, licenses: bundleLicenses, users: bundleUsers, cases, counts, duplicates }, issues: [] };
+  return {
+    bundle: { tenants: bundleTenants, licenses: bundleLicenses, users: bundleUsers, cases, counts, duplicates, playbooks },
+    issues: [],
+  };
+}
+
+/**
+ * The `playbooks` section (issue 16): each entry's shape and labels (CG-PLAYBOOK-001), its tenant (shared when
+ * absent), one entry per tenant and id, and no id both shared and a tenant's (CG-PLAYBOOK-003) — in the bundle or
+ * against the catalogue stored.
+ */
+function checkPlaybooks(raw: unknown[], tenants: ReadonlySet<string>, known: KnownRefs, issues: IssueList): Playbook[] {
+  const out: Playbook[] = [];
+  const owners = new Map<string, Set<string>>();
+  for (const [pid, list] of known.playbookOwners ?? []) owners.set(pid, new Set(list));
+  const inBundle = new Set<string>();
+  raw.forEach((entry, i) => {
+    const at = (...rest: Array<string | number>) => pathOf(["playbooks", i, ...rest]);
+    const r = playbookInputSchema.safeParse(entry);
+    if (!r.success) {
+      for (const issue of r.error.issues) issues.add("CG-PLAYBOOK-001", at(...(issue.path as Array<string | number>)), issue.message);
+      return;
+    }
+    const problems = labelProblems(r.data);
+    for (const p of problems) issues.add("CG-PLAYBOOK-001", at(p.path), p.message);
+    if (r.data.tenant !== undefined && !tenants.has(r.data.tenant))
+      issues.add("CG-IMPORT-008", at("tenant"), `unknown tenant "${r.data.tenant}"`);
+    if (problems.length) return;
+    const p = toPlaybook(r.data);
+    const owner = p.tenant ?? SHARED_OWNER;
+    if (inBundle.has(`${owner}\u0000${p.id}`))
+      issues.add("CG-IMPORT-005", at("id"), `duplicate playbook "${p.id}" for ${p.tenant ?? "shared"}`);
+    inBundle.add(`${owner}\u0000${p.id}`);
+    const held = owners.get(p.id) ?? new Set<string>();
+    if ([...held].some((o) => o !== owner && (o === SHARED_OWNER || owner === SHARED_OWNER)))
+      issues.add("CG-PLAYBOOK-003", at("id"), `playbook id "${p.id}" is both shared and a tenant's`);
+    owners.set(p.id, held.add(owner));
+    out.push(p);
+  });
+  return out;
 }

@@ -570,6 +570,136 @@ const DOCUMENT_ROWS: Record<string, Row> = {
   },
 };
 
+// Suggested next steps (issue 16): members ask and propose on their case; supervisors of the tenant decide proposals.
+async function proposal(db: Database, tenantId: string, caseId: string, proposerEmail: string): Promise<string> {
+  const proposalId = `matrix-nsp-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  // A playbook of its own (one open proposal per playbook and case), shared and readable by every demo supervisor.
+  await db.prisma.playbook.create({
+    data: {
+      owner: "*",
+      id: proposalId,
+      version: "1.0",
+      description: "matrix",
+      requiredAuthority: "none",
+      minClearance: "CUI",
+      riskLevel: "low",
+      updatedBy: "matrix",
+    },
+  });
+  await db.prisma.playbookProposal.create({
+    data: {
+      id: proposalId,
+      tenantId,
+      caseId,
+      playbookOwner: "*",
+      playbookId: proposalId,
+      playbookVersion: "1.0",
+      description: "matrix",
+      proposedBy: id(proposerEmail),
+      proposerEmail,
+    },
+  });
+  return proposalId;
+}
+const nextStepsFile = "app/(workbench)/cases/[caseId]/next-steps-actions.ts";
+const decideFile = "app/(workbench)/audit/next-steps/actions.ts";
+const caseCells = (build: (caseId: string) => unknown) => ({
+  "own-case": async (ctx: Ctx) => build(caseFor(ctx, "own-case")),
+  "other-case": async (ctx: Ctx) => build(caseFor(ctx, "other-case")),
+  "other-tenant": async (ctx: Ctx) => build(caseFor(ctx, "other-tenant")),
+});
+const decideCell = (ctx: Ctx, tenant: "own" | "other") =>
+  tenant === "own"
+    ? proposal(ctx.db, "metro-pd", "case-harbor", PEOPLE.investigator.email)
+    : proposal(ctx.db, "cyber-jcu", OTHER_TENANT_CASE, CYBER_USER);
+const decideNextStepRow: Row = {
+  roles: ["supervisor"],
+  scopes: {
+    "own-tenant": async (ctx) => ({ id: await decideCell(ctx, "own"), note: "matrix" }),
+    "other-tenant": async (ctx) => ({ id: await decideCell(ctx, "other"), note: "matrix" }),
+  },
+  notApplicable: "proposals belong to tenants; a supervisor decides any case's of their tenant",
+  scopeDenial: "CG-PLAYBOOK-005",
+};
+const NEXT_STEP_ROWS: Record<string, Row> = {
+  "route POST app/api/graphrag/next-steps/route.ts": {
+    roles: ["investigator", "supervisor"],
+    request: { method: "POST", path: "/api/graphrag/next-steps" },
+    scopes: { "own-case": askCell("own-case"), "other-case": askCell("other-case"), "other-tenant": askCell("other-tenant") },
+    notApplicable: "own tenant = own case for next steps",
+    scopeDenial: "CG-ACCESS-001",
+  },
+  [`action suggestNextStepsAction ${nextStepsFile}`]: {
+    roles: ["investigator", "supervisor"],
+    scopes: { "own-case": askCell("own-case"), "other-case": askCell("other-case"), "other-tenant": askCell("other-tenant") },
+    notApplicable: "own tenant = own case for next steps",
+    scopeDenial: "CG-ACCESS-001",
+  },
+  [`action proposeNextStepAction ${nextStepsFile}`]: {
+    roles: ["investigator", "supervisor"],
+    // A shared playbook every member of the demo's metro-pd cases may be offered; one proposal per case.
+    scopes: caseCells((caseId) => ({ caseId, playbookId: "canvass-location", version: "1.0" })),
+    notApplicable: "own tenant = own case for a proposal",
+    scopeDenial: "CG-ACCESS-001",
+  },
+  [`action loadCaseNextSteps ${nextStepsFile}`]: {
+    roles: ["investigator", "supervisor"],
+    scopes: caseCells((caseId) => ({ caseId })),
+    notApplicable: "own tenant = own case: the case's proposed steps",
+    scopeDenial: "CG-ACCESS-001",
+  },
+  [`action approveNextStepAction ${decideFile}`]: decideNextStepRow,
+  [`action rejectNextStepAction ${decideFile}`]: decideNextStepRow,
+  // The catalogue's admin side: the admin's own tenant's playbooks, risk tolerance and case labels.
+  "action savePlaybookAction app/(workbench)/admin/playbooks/actions.ts": {
+    roles: ["admin"],
+    scopes: {
+      "own-tenant": async (ctx) => ({
+        id: `matrix-${ctx.fresh()}`,
+        version: "1",
+        description: "A matrix step.",
+        requiredAuthority: "none",
+        minClearance: "CUI",
+        riskLevel: "low",
+      }),
+    },
+    notApplicable: "writes the admin's own tenant's catalogue; no tenant can be named",
+    scopeDenial: "-",
+  },
+  "action setPlaybookActiveAction app/(workbench)/admin/playbooks/actions.ts": {
+    roles: ["admin"],
+    scopes: {
+      "own-tenant": async () => ({ id: "interview-witness", active: true }),
+      "other-tenant": async () => ({ id: "pull-edr-telemetry", active: false }),
+    },
+    notApplicable: "playbooks belong to tenants",
+    scopeDenial: "CG-PLAYBOOK-002",
+  },
+  "action setRiskToleranceAction app/(workbench)/admin/playbooks/actions.ts": {
+    roles: ["admin"],
+    scopes: { "own-tenant": async () => ({ riskTolerance: "medium" }) },
+    notApplicable: "sets the admin's own tenant's setting; no tenant can be named",
+    scopeDenial: "-",
+  },
+  "action setLegalAuthorityAction app/(workbench)/admin/playbooks/actions.ts": {
+    roles: ["admin"],
+    scopes: {
+      "own-tenant": async () => ({ userId: id(METRO_TARGET), legalAuthority: ["subpoena"] }),
+      "other-tenant": async () => ({ userId: id(CYBER_USER), legalAuthority: ["court_order"] }),
+    },
+    scopeDenial: "CG-ACCESS-003",
+  },
+  "action setCaseLabelsAction app/(workbench)/admin/playbooks/actions.ts": {
+    roles: ["admin"],
+    scopes: {
+      "own-tenant": async () => ({ caseId: "case-harbor", caseType: "narcotics", jurisdiction: "metro-city" }),
+      "other-tenant": async () => ({ caseId: OTHER_TENANT_CASE, caseType: "hijacked", jurisdiction: "" }),
+    },
+    notApplicable: "cases belong to tenants; own tenant = any of its cases for an admin",
+    scopeDenial: "CG-ACCESS-003",
+  },
+};
+
 const MATRIX: Record<string, Row> = {
   "route POST app/api/graphrag/answer/route.ts": {
     roles: ["investigator", "supervisor"],
@@ -747,6 +877,7 @@ const MATRIX: Record<string, Row> = {
   ...AUDIT_ROWS,
   ...REVIEW_ROWS,
   ...DOCUMENT_ROWS,
+  ...NEXT_STEP_ROWS,
 };
 
 interface Outcome {

@@ -18,6 +18,7 @@ export default async function AdminLayout({ children }: { children: React.ReactN
           <NavLink href="/admin/tenant">Tenant</NavLink>
           <NavLink href="/admin/policies">Answer policies</NavLink>
           <NavLink href="/admin/grounding">Evidence &amp; switches</NavLink>
+          <NavLink href="/admin/playbooks">Playbooks</NavLink>
         </nav>
       </aside>
       <main className="min-w-0 space-y-6">{children}</main>

@@ -58,6 +58,10 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             <p className="text-sm">
               <Link href="/audit/reviews?status=pending" className="text-blue-700 underline" data-testid="review-queue-link">
                 Review queue
+              </Link>{" "}
+              ·{" "}
+              <Link href="/audit/next-steps?status=pending" className="text-blue-700 underline" data-testid="next-steps-link">
+                Proposed next steps
               </Link>
             </p>
           ) : null}

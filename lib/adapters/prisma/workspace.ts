@@ -15,6 +15,7 @@ import { appendInSession } from "./ledger";
 import { parseClassification, type Classification } from "../../domain/markings";
 import type { FailureIssue } from "../../domain/failure-codes";
 import { contentSha256 } from "../../grounding/lifecycle";
+import { bundleEntry, descriptionTerms, SHARED_OWNER, type Playbook } from "../../playbooks/catalogue";
 import {
   BUNDLE_FORMAT,
   checkBundle,
@@ -62,31 +63,29 @@ export interface ImportOptions {
 
 const IMPORT_ACTOR: ChangeActor = { userId: null, email: "import", tenantId: null, via: "import" };
 
-export interface ImportSummary {
-  tenants: number;
-  licenses: number;
-  users: number;
-  cases: number;
-  nodes: number;
-  edges: number;
-  evidence: number;
+/** What an import wrote: the bundle's counts (evidence less the duplicates left out). */
+export type ImportSummary = CheckedBundle["counts"] & {
   /** Evidence not stored because its content repeats another item of the case (CG-GROUND-003, with JSON paths). */
   duplicates?: FailureIssue[];
-}
+};
 
 export async function readKnownRefs(prisma: PrismaClient): Promise<KnownRefs> {
-  const [tenants, licenses, users, cases] = await Promise.all([
+  const [tenants, licenses, users, cases, playbooks] = await Promise.all([
     prisma.tenant.findMany({ select: { id: true, evidenceTypes: true } }),
     prisma.license.findMany({ select: { id: true } }),
     prisma.user.findMany({ select: { email: true, tenantId: true } }),
     prisma.case.findMany({ select: { id: true, tenantId: true } }),
+    prisma.playbook.findMany({ select: { owner: true, id: true } }),
   ]);
+  const playbookOwners = new Map<string, string[]>();
+  for (const p of playbooks) playbookOwners.set(p.id, [...(playbookOwners.get(p.id) ?? []), p.owner]);
   return {
     tenants: new Set(tenants.map((t) => t.id)),
     evidenceTypes: new Map(tenants.map((t) => [t.id, t.evidenceTypes])),
     licenses: new Set(licenses.map((l) => l.id)),
     users: new Map(users.map((u) => [u.email, u.tenantId])),
     cases: new Map(cases.map((c) => [c.id, c.tenantId])),
+    playbookOwners,
   };
 }
 
@@ -108,6 +107,7 @@ export async function importBundle(db: Database, raw: unknown, options: ImportOp
       const changes = await writeDirectory(sql, bundle, passwords);
       for (const [ci, c] of bundle.cases.entries())
         changes.push(...(await writeCase(sql, c, advance, options.mirrorGraph, ci, duplicates)));
+      changes.push(...(await writePlaybooks(sql, bundle.playbooks)));
       await appendInSession(
         sql,
         changes.map((change) => adminChangeEntry(options.actor ?? IMPORT_ACTOR, change)),
@@ -117,8 +117,9 @@ export async function importBundle(db: Database, raw: unknown, options: ImportOp
     if (err instanceof CasegraphError) throw err;
     throw new CasegraphError("CG-IMPORT-013", "The import failed and was rolled back; nothing was written.", [], { cause: err });
   }
-  const { tenants, licenses, users, cases, nodes, edges, evidence } = bundle.counts;
+  const { tenants, licenses, users, cases, nodes, edges, evidence, playbooks } = bundle.counts;
   return {
+    playbooks,
     tenants,
     licenses,
     users,
@@ -159,9 +160,11 @@ interface UserState {
   clearance: string;
   needToKnow: string[];
   active: boolean;
+  legalAuthority: string[];
 }
 
-const USER_STATE = `id, email, name, tenant_id AS "tenantId", roles, clearance::text AS clearance, need_to_know AS "needToKnow", active`;
+const USER_STATE = `id, email, name, tenant_id AS "tenantId", roles, clearance::text AS clearance, need_to_know AS "needToKnow", active,
+  legal_authority AS "legalAuthority"`;
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Tenants, licenses and users; returns the changes it made, for the ledger. */
@@ -184,6 +187,21 @@ async function writeDirectory(sql: SqlSession, bundle: CheckedBundle, passwords:
       });
     const rules = await writeEvidenceRules(sql, t);
     if (rules) changes.push({ kind: "admin.tenant.evidence_rules", target: { type: "tenant", id: t.id, tenantId: t.id }, ...rules });
+    if (t.riskTolerance !== undefined) {
+      const { rows } = await sql.query<{ before: string }>(
+        `WITH old AS (SELECT risk_tolerance FROM "tenant" WHERE id = $1)
+        UPDATE "tenant" SET risk_tolerance = $2 WHERE id = $1 AND risk_tolerance IS DISTINCT FROM $2
+        RETURNING (SELECT risk_tolerance FROM old) AS before`,
+        [t.id, t.riskTolerance],
+      );
+      if (rows[0])
+        changes.push({
+          kind: "admin.tenant.risk_tolerance",
+          target: { type: "tenant", id: t.id, tenantId: t.id },
+          before: { riskTolerance: rows[0].before },
+          after: { riskTolerance: t.riskTolerance },
+        });
+    }
   }
   for (const l of bundle.licenses) {
     const allows = [...new Set(l.allows)].sort();
@@ -213,12 +231,14 @@ async function writeDirectory(sql: SqlSession, bundle: CheckedBundle, passwords:
   for (const u of bundle.users) {
     const before = (await sql.query<UserState>(`SELECT ${USER_STATE} FROM "user" WHERE email = $1`, [u.email])).rows[0] ?? null;
     const { rows } = await sql.query<UserState>(
-      `INSERT INTO "user" (id, email, name, tenant_id, roles, clearance, need_to_know, active)
-      VALUES ($1, $2, $3, $4, $5::text[], $6::"Classification", $7::text[], $8)
+      `INSERT INTO "user" (id, email, name, tenant_id, roles, clearance, need_to_know, active, legal_authority)
+      VALUES ($1, $2, $3, $4, $5::text[], $6::"Classification", $7::text[], $8, $9::text[])
       ON CONFLICT (email) DO UPDATE SET name = EXCLUDED.name, roles = EXCLUDED.roles, clearance = EXCLUDED.clearance,
-        need_to_know = EXCLUDED.need_to_know, active = EXCLUDED.active, updated_at = now()
-      WHERE ("user".name, "user".roles, "user".clearance, "user".need_to_know, "user".active)
-        IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.roles, EXCLUDED.clearance, EXCLUDED.need_to_know, EXCLUDED.active)
+        need_to_know = EXCLUDED.need_to_know, active = EXCLUDED.active, legal_authority = EXCLUDED.legal_authority,
+        updated_at = now()
+      WHERE ("user".name, "user".roles, "user".clearance, "user".need_to_know, "user".active, "user".legal_authority)
+        IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.roles, EXCLUDED.clearance, EXCLUDED.need_to_know, EXCLUDED.active,
+          EXCLUDED.legal_authority)
       RETURNING ${USER_STATE}`,
       [
         userIdFor(u.email),
@@ -229,6 +249,7 @@ async function writeDirectory(sql: SqlSession, bundle: CheckedBundle, passwords:
         parseClassification(u.clearance),
         sortedTags(u.needToKnow),
         u.active ?? true,
+        [...new Set(u.legalAuthority ?? [])].sort(),
       ],
     );
     const after = rows[0] ?? before!;
@@ -313,13 +334,15 @@ async function writeCase(
   const h = c.header;
   const caseMarking = parseClassification(h.classification) as Classification;
   await sql.query(
-    `INSERT INTO "case" (id, tenant_id, title, description, classification, status)
-    VALUES ($1, $2, $3, $4, $5::"Classification", $6::"CaseStatus")
+    `INSERT INTO "case" (id, tenant_id, title, description, classification, status, case_type, jurisdiction)
+    VALUES ($1, $2, $3, $4, $5::"Classification", $6::"CaseStatus", $7, $8)
     ON CONFLICT (id) DO UPDATE SET title = EXCLUDED.title, description = EXCLUDED.description,
-      classification = EXCLUDED.classification, status = EXCLUDED.status, updated_at = now()
-    WHERE ("case".title, "case".description, "case".classification, "case".status)
-      IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.description, EXCLUDED.classification, EXCLUDED.status)`,
-    [h.id, h.tenant, h.title, h.description, caseMarking, h.status ?? "OPEN"],
+      classification = EXCLUDED.classification, status = EXCLUDED.status, case_type = EXCLUDED.case_type,
+      jurisdiction = EXCLUDED.jurisdiction, updated_at = now()
+    WHERE ("case".title, "case".description, "case".classification, "case".status, "case".case_type, "case".jurisdiction)
+      IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.description, EXCLUDED.classification, EXCLUDED.status, EXCLUDED.case_type,
+        EXCLUDED.jurisdiction)`,
+    [h.id, h.tenant, h.title, h.description, caseMarking, h.status ?? "OPEN", h.caseType ?? null, h.jurisdiction ?? null],
   );
   const memberEmails = [...new Set(h.members.map((m) => m.toLowerCase()))];
   const changes: AdminChange[] = [];
@@ -476,6 +499,87 @@ export async function insertEvidence(sql: SqlSession, caseId: string, rows: read
   );
 }
 
+export interface PlaybookRow {
+  owner: string;
+  id: string;
+  version: string;
+  description: string;
+  case_types: string[];
+  jurisdictions: string[];
+  required_authority: string;
+  min_clearance: string;
+  risk_level: string;
+  need_to_know: string[];
+  active: boolean;
+}
+
+/** A stored playbook as a bundle entry (what export writes; labels as stored). */
+export function playbookEntry(r: PlaybookRow) {
+  return bundleEntry({
+    id: r.id,
+    version: r.version,
+    description: r.description,
+    caseTypes: r.case_types,
+    jurisdictions: r.jurisdictions,
+    requiredAuthority: r.required_authority as Playbook["requiredAuthority"],
+    minClearance: r.min_clearance as Playbook["minClearance"],
+    riskLevel: r.risk_level as Playbook["riskLevel"],
+    tenant: r.owner === SHARED_OWNER ? null : r.owner,
+    needToKnow: r.need_to_know,
+    active: r.active,
+  });
+}
+
+const PLAYBOOK_COLUMNS = `owner, id, version, description, case_types, jurisdictions, required_authority, min_clearance::text AS min_clearance,
+  risk_level, need_to_know, active`;
+
+/**
+ * The catalogue's entries (issue 16), written only where they differ (an unchanged one keeps its revision, so the
+ * catalogue's version moves only with a real change); each change is a ledger entry like an admin's.
+ */
+export async function writePlaybooks(sql: SqlSession, playbooks: readonly Playbook[], updatedBy = "import"): Promise<AdminChange[]> {
+  const changes: AdminChange[] = [];
+  for (const p of playbooks) {
+    const owner = p.tenant ?? SHARED_OWNER;
+    const found = (await sql.query<PlaybookRow>(`SELECT ${PLAYBOOK_COLUMNS} FROM "playbook" WHERE owner = $1 AND id = $2`, [owner, p.id]))
+      .rows[0];
+    const before = found ? playbookEntry(found) : null;
+    const after = bundleEntry(p);
+    if (same(before, after)) continue;
+    await sql.query(
+      `INSERT INTO "playbook" (owner, id, version, description, terms, case_types, jurisdictions, required_authority, min_clearance,
+        risk_level, need_to_know, active, updated_by)
+      VALUES ($1, $2, $3, $4, $5::text[], $6::text[], $7::text[], $8, $9::"Classification", $10, $11::text[], $12, $13)
+      ON CONFLICT (owner, id) DO UPDATE SET version = EXCLUDED.version, description = EXCLUDED.description, terms = EXCLUDED.terms,
+        case_types = EXCLUDED.case_types, jurisdictions = EXCLUDED.jurisdictions, required_authority = EXCLUDED.required_authority,
+        min_clearance = EXCLUDED.min_clearance, risk_level = EXCLUDED.risk_level, need_to_know = EXCLUDED.need_to_know,
+        active = EXCLUDED.active, updated_by = EXCLUDED.updated_by`,
+      [
+        owner,
+        p.id,
+        p.version,
+        p.description,
+        descriptionTerms(p.description),
+        p.caseTypes,
+        p.jurisdictions,
+        p.requiredAuthority,
+        p.minClearance,
+        p.riskLevel,
+        p.needToKnow,
+        p.active,
+        updatedBy,
+      ],
+    );
+    changes.push({
+      kind: before ? "admin.playbook.update" : "admin.playbook.create",
+      target: { type: "playbook", id: `${owner}/${p.id}`, tenantId: p.tenant },
+      before,
+      after,
+    });
+  }
+  return changes;
+}
+
 /** Content digest → id of the stored item of the case holding it (the lowest id when several do). */
 async function storedContentOwners(sql: SqlSession, caseId: string, digests: string[]): Promise<Map<string, string>> {
   if (!digests.length) return new Map();
@@ -599,10 +703,16 @@ async function exportObject(prisma: PrismaClient, { caseId }: { caseId?: string 
   });
   const tenantIds = new Set([...cases.map((c) => c.tenantId), ...users.map((u) => u.tenantId), ...evidence.map((e) => e.tenantId)]);
   const licenseIds = new Set(evidence.map((e) => e.licenseId));
-  const [tenants, licenses] = await Promise.all([
+  const [tenants, licenses, playbooks] = await Promise.all([
     prisma.tenant.findMany({ where: caseId ? { id: { in: [...tenantIds] } } : {}, orderBy: { id: "asc" } }),
     prisma.license.findMany({ where: caseId ? { id: { in: [...licenseIds] } } : {}, orderBy: { id: "asc" } }),
+    // The catalogue: all of it, or the exported tenants' playbooks and the shared ones.
+    prisma.$queryRawUnsafe<PlaybookRow[]>(
+      `SELECT ${PLAYBOOK_COLUMNS} FROM "playbook" ${caseId ? `WHERE owner = ANY($1::text[])` : ""}`,
+      ...(caseId ? [[...tenantIds, SHARED_OWNER]] : []),
+    ),
   ]);
+  const byOwnerAndId = (a: PlaybookRow, b: PlaybookRow) => (a.owner === b.owner ? (a.id < b.id ? -1 : 1) : a.owner < b.owner ? -1 : 1);
 
   const byCase = <T extends { caseId: string }>(rows: T[]) => {
     const m = new Map<string, T[]>();
@@ -618,6 +728,7 @@ async function exportObject(prisma: PrismaClient, { caseId }: { caseId?: string 
     tenants: tenants.map((t) => ({
       id: t.id,
       name: t.name,
+      ...(t.riskTolerance !== "low" ? { riskTolerance: t.riskTolerance } : {}),
       ...(t.evidenceTypes.length ? { evidenceTypes: [...t.evidenceTypes].sort() } : {}),
       ...(Object.keys(t.evidenceMaxAgeDays as object).length ? { evidenceMaxAgeDays: t.evidenceMaxAgeDays } : {}),
     })),
@@ -630,6 +741,7 @@ async function exportObject(prisma: PrismaClient, { caseId }: { caseId?: string 
       clearance: u.clearance,
       needToKnow: [...u.needToKnow].sort(),
       active: u.active,
+      ...(u.legalAuthority.length ? { legalAuthority: [...u.legalAuthority].sort() } : {}),
     })),
     cases: cases.map((c) => ({
       id: c.id,
@@ -638,6 +750,8 @@ async function exportObject(prisma: PrismaClient, { caseId }: { caseId?: string 
       description: c.description,
       classification: c.classification,
       status: c.status,
+      ...(c.caseType !== null ? { caseType: c.caseType } : {}),
+      ...(c.jurisdiction !== null ? { jurisdiction: c.jurisdiction } : {}),
       members: c.members.map((m) => m.user.email).sort(),
       nodes: (nodesBy.get(c.id) ?? []).map((n) => ({
         id: n.id,
@@ -670,5 +784,6 @@ async function exportObject(prisma: PrismaClient, { caseId }: { caseId?: string 
         ...(e.validUntil ? { validUntil: e.validUntil.toISOString() } : {}),
       })),
     })),
+    ...(playbooks.length ? { playbooks: [...playbooks].sort(byOwnerAndId).map(playbookEntry) } : {}),
   };
 }

@@ -125,6 +125,16 @@ export function readRunner(db: Database): SqlRunner {
   return holder[readPoolKey]!;
 }
 
+/** Without a database there is no ledger to write to: the one outcome that cannot be audited (CG-SYS-001 by default). */
+export function unauditedFailure(err: unknown) {
+  const e = asCasegraphError(err, "CG-SYS-001");
+  return {
+    ok: false as const,
+    status: e.status,
+    body: { error: e.toJSON().error, requestId: "", timestamp: new Date().toISOString(), auditId: null },
+  };
+}
+
 /** Asks as `asker` (an Actor resolved fresh by the guard or the CLI). Never throws: failures are coded outcomes. */
 export async function askQuestion(asker: Asker, body: unknown, options: AnswerOptions = {}): Promise<AnswerOutcome> {
   let deps: AnswerDeps;
@@ -133,13 +143,7 @@ export async function askQuestion(asker: Asker, body: unknown, options: AnswerOp
     deps = await graphragDeps();
     grounding = groundingDeps((await runtime()).db);
   } catch (err) {
-    // Without a database there is no ledger to write to: the one outcome that cannot be audited.
-    const e = asCasegraphError(err, "CG-SYS-001");
-    return {
-      ok: false,
-      status: e.status,
-      body: { error: e.toJSON().error, requestId: "", timestamp: new Date().toISOString(), auditId: null },
-    };
+    return unauditedFailure(err);
   }
   // Kill switches, answer reuse and provenance around the pipeline (issue 15).
   return groundedAnswer(deps, grounding, asker, body, options);

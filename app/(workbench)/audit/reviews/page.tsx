@@ -2,7 +2,8 @@
 import Link from "next/link";
 import type { Metadata } from "next";
 import { requirePageActor } from "@/lib/auth/current";
-import { listReviews, type ReviewStatus } from "@/lib/server/answers/reviews";
+import { StatusFilter, statusParam } from "@/components/audit/status-filter";
+import { listReviews } from "@/lib/server/answers/reviews";
 import { runtime } from "@/lib/server/runtime";
 import { Badge, SafeText, Table, TBody, Td, Th, THead, Tr } from "@/components/ui";
 
@@ -14,8 +15,7 @@ const TONE = { pending: "amber", approved: "green", rejected: "red" } as const;
 export default async function ReviewsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const actor = await requirePageActor({ roles: ["supervisor"], from: "/audit/reviews" });
   const sp = await searchParams;
-  const wanted =
-    typeof sp.status === "string" && ["pending", "approved", "rejected"].includes(sp.status) ? (sp.status as ReviewStatus) : undefined;
+  const wanted = statusParam(sp);
   const { db } = await runtime();
   const reviews = await listReviews(db.prisma, actor, wanted ? { status: wanted } : {});
   return (
@@ -29,17 +29,7 @@ export default async function ReviewsPage({ searchParams }: { searchParams: Prom
             Audit explorer
           </Link>
         </p>
-        <nav aria-label="Filter" className="mt-2 flex gap-3 text-sm">
-          {[undefined, "pending", "approved", "rejected"].map((s) => (
-            <Link
-              key={s ?? "all"}
-              href={s ? `/audit/reviews?status=${s}` : "/audit/reviews"}
-              className={s === wanted ? "font-semibold" : "text-blue-700 underline"}
-            >
-              {s ?? "all"}
-            </Link>
-          ))}
-        </nav>
+        <StatusFilter base="/audit/reviews" wanted={wanted} />
       </header>
       {reviews.length === 0 ? (
         <p className="text-sm text-slate-600" data-testid="no-reviews">

@@ -4,9 +4,10 @@
 // validated answer's pieces (never more than validation keeps), ending with the full result.
 import { z } from "zod";
 import { authedAction } from "@/lib/auth/guard";
-import { CasegraphError, FAILURES, type FailureCode } from "@/lib/domain/failure-codes";
+import { errorOfBody } from "@/lib/domain/failure-codes";
 import { answerEventStream } from "@/lib/graphrag/stream";
-import { askQuestion, recordRefusedQuestion } from "@/lib/server/answers/graphrag";
+import { recordRefusedQuestion } from "@/lib/server/answers/graphrag";
+import { askWithSuggestions } from "@/lib/server/playbooks/next-steps";
 
 // Shape only: length, characters and limits are the pipeline's step 1, so rejected questions are audited too.
 const askInput = z.object({
@@ -15,21 +16,22 @@ const askInput = z.object({
   maxNodes: z.number().int().optional(),
   maxSnippets: z.number().int().optional(),
   hops: z.number().int().optional(),
+  /** A request for next steps asked after an answer: that answer's text and cited evidence (lib/playbooks/suggest.ts checks them). */
+  followUp: z
+    .object({ answerText: z.string().max(20_000).optional(), evidenceIds: z.array(z.string().max(200)).max(50).optional() })
+    .optional(),
 });
 
 export const ask = authedAction(
   { roles: ["investigator", "supervisor"], input: askInput, onRefused: recordRefusedQuestion },
   async (actor, input) => {
-    const outcome = await askQuestion(actor, input);
-    if (!outcome.ok) {
-      const code = (outcome.body.error.code in FAILURES ? outcome.body.error.code : "CG-SYS-002") as FailureCode;
-      throw new CasegraphError(code, outcome.body.error.message);
-    }
+    const outcome = await askWithSuggestions(actor, input);
+    if (!outcome.ok) throw errorOfBody(outcome.body.error);
     return outcome.body;
   },
 );
 
 export const askStream = authedAction(
   { roles: ["investigator", "supervisor"], input: askInput, onRefused: recordRefusedQuestion },
-  async (actor, input) => answerEventStream((options) => askQuestion(actor, input, options)),
+  async (actor, input) => answerEventStream((options) => askWithSuggestions(actor, input, options)),
 );

@@ -1,9 +1,8 @@
-import { authedRoute } from "@/lib/auth/guard";
-import { askQuestion, recordRefusedQuestion } from "@/lib/server/answers/graphrag";
+import { authedRoute, jsonBody } from "@/lib/auth/guard";
+import { recordRefusedQuestion } from "@/lib/server/answers/graphrag";
+import { askWithSuggestions } from "@/lib/server/playbooks/next-steps";
 
 export const dynamic = "force-dynamic";
-
-const MAX_BODY_CHARS = 64 * 1024;
 
 /**
  * POST /api/graphrag/answer { caseId, question } → the seed-002 response (session or Bearer token). Every request
@@ -11,15 +10,7 @@ const MAX_BODY_CHARS = 64 * 1024;
  * one the guard refuses (credential, Origin, role) is recorded by recordRefusedQuestion.
  */
 export const POST = authedRoute({ roles: ["investigator", "supervisor"], onRefused: recordRefusedQuestion }, async (req, { actor }) => {
-  const text = await req.text();
-  let body: unknown = undefined;
-  if (text.length <= MAX_BODY_CHARS) {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined; // The pipeline's input step answers CG-INPUT-001 and audits it.
-    }
-  }
-  const outcome = await askQuestion(actor, body);
+  // Over 64 KiB or not JSON: the input step answers CG-INPUT-001 and audits it.
+  const outcome = await askWithSuggestions(actor, await jsonBody(req));
   return Response.json(outcome.body, { status: outcome.status, headers: { "Cache-Control": "no-store" } });
 });

@@ -10,6 +10,7 @@ import { runtime } from "@/lib/server/runtime";
 import { Badge, Card, ClassificationBadge } from "@/components/ui";
 import { EditUserForm, ResetPasswordForm, UserStatusControl } from "@/components/admin/user-forms";
 import { TokenTable } from "@/components/tokens/token-table";
+import { LegalAuthorityForm } from "@/components/admin/playbook-forms";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "User · Admin · Casegraph" };
@@ -25,7 +26,11 @@ export default async function UserPage({ params }: { params: Promise<{ userId: s
     if (err instanceof CasegraphError && err.code === "CG-ACCESS-003") notFound(); // Other tenants' users do not exist here.
     throw err;
   }
-  const [cases, tokens] = await Promise.all([listCaseMemberships(db.prisma, actor), listUserTokens(db.prisma, actor, user.id)]);
+  const [cases, tokens, authority] = await Promise.all([
+    listCaseMemberships(db.prisma, actor),
+    listUserTokens(db.prisma, actor, user.id),
+    db.prisma.user.findFirst({ where: { id: user.id, tenantId: actor.tenantId }, select: { legalAuthority: true } }),
+  ]);
   const memberOf = cases.filter((c) => c.members.some((m) => m.userId === user.id));
   return (
     <>
@@ -42,6 +47,9 @@ export default async function UserPage({ params }: { params: Promise<{ userId: s
       </div>
       <Card title="Roles, clearance and need-to-know" description="Changes apply to the user's very next request.">
         <EditUserForm user={user} maxClearance={actor.clearance} self={user.id === actor.userId} />
+      </Card>
+      <Card title="Legal authority" description="The legal process suggested next steps may require of this user (Admin → Playbooks).">
+        <LegalAuthorityForm userId={user.id} value={authority?.legalAuthority ?? []} self={user.id === actor.userId} />
       </Card>
       <Card
         title="Cases"

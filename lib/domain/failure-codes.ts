@@ -15,7 +15,8 @@ export type FailureArea =
   | "IMPORT"
   | "SYS"
   | "GROUND"
-  | "EVAL";
+  | "EVAL"
+  | "THREAD";
 
 export interface FailureDefinition {
   /** HTTP status a route answers with. */
@@ -474,6 +475,18 @@ export const FAILURES = {
     status: 400,
     message: "The compliance artifact file cannot be read.",
     description: "The file is missing, not JSON, or not a casegraph.artifact/v1 document.",
+  },
+
+  "CG-THREAD-001": {
+    status: 404,
+    message: "Thread not found.",
+    description:
+      "A question, rename or close named a thread that does not exist, belongs to another user, or belongs to another case. The three are indistinguishable on purpose; start a new thread (send no threadId).",
+  },
+  "CG-THREAD-002": {
+    status: 409,
+    message: "This thread is closed.",
+    description: "The asker closed this thread; it can be read but not continued. Ask without a threadId to start a new one.",
   },
 
   "CG-EVAL-001": {

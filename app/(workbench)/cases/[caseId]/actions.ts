@@ -15,6 +15,8 @@ const askInput = z.object({
   maxNodes: z.number().int().optional(),
   maxSnippets: z.number().int().optional(),
   hops: z.number().int().optional(),
+  /** The thread this question continues (issue 18); absent or null: a new thread. */
+  threadId: z.string().max(1_000).nullish(),
 });
 
 export const ask = authedAction(

@@ -152,6 +152,8 @@ const PRONOUNS: Record<string, { family: Family; possessive: boolean; plural?: t
   its: { family: "thing", possessive: true },
 };
 
+const GENDER: Record<string, "m" | "f"> = { he: "m", him: "m", himself: "m", his: "m", she: "f", her: "f", hers: "f", herself: "f" };
+
 /** Words after "her" that show it is an object ("called her on…"), not a possessive ("her phone"). */
 const AFTER_OBJECT =
   /^(?:on|at|in|to|from|with|about|and|or|but|before|after|during|since|until|when|where|that|last|first|again|yesterday|today|twice|once|the|a|an|\d)/i;
@@ -178,6 +180,9 @@ export function resolveFollowUp(question: string, prior: readonly PriorTurn[]): 
   const turns = [...prior].sort((a, b) => b.turn - a.turn);
   if (!turns.length) return { question, references: [] };
   const references: FollowUpReference[] = [];
+  // "he" and "she" in one question are two people: each gender keeps the entity it was read as, and the other may not
+  // take it (the case data records no gender, so which person is "she" is only ever a guess).
+  const byGender: Record<"m" | "f", string | null> = { m: null, f: null };
   let out = "";
   let last = 0;
   for (const m of question.matchAll(REFERENCE)) {
@@ -204,8 +209,14 @@ export function resolveFollowUp(question: string, prior: readonly PriorTurn[]): 
       if (determiner === "the" && NAMED_AFTER.test(after)) continue;
       if ((noun === "number" || noun === "line") && /^\s*of\b/i.test(after)) continue;
     }
-    const pick = pickReferent(turns, family, plural);
+    const gender = m[4] ? GENDER[m[4].toLowerCase()] : undefined;
+    const other = gender ? byGender[gender === "m" ? "f" : "m"] : null;
+    const mine = gender ? byGender[gender] : null;
+    const pick = mine
+      ? pickReferent(turns, family, false, (n) => n.id === mine)
+      : pickReferent(turns, family, plural, (n) => n.id !== other);
     if (!pick) continue;
+    if (gender) byGender[gender] = pick.nodes[0].id;
     const name = pick.nodes.length === 1 ? pick.nodes[0].name : joinNames(pick.nodes.map((n) => n.name));
     const replacement = possessive ? `${name}'s` : name;
     out += question.slice(last, at) + replacement;
@@ -229,10 +240,11 @@ function pickReferent(
   turns: readonly PriorTurn[],
   family: Family,
   plural: boolean,
+  allowed: (n: ContextNode) => boolean,
 ): { turn: number; nodes: ContextNode[]; alternatives: ContextNode[] } | null {
   for (const t of turns) {
     for (const group of [t.answers, t.subjects]) {
-      const fitting = dedupe(group.filter((n) => fits(n, family)));
+      const fitting = dedupe(group.filter((n) => fits(n, family) && allowed(n)));
       if (!fitting.length) continue;
       if (plural) {
         // "they": the people (or organisations) of that answer together; one of them alone when only one fits.

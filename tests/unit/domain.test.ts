@@ -43,7 +43,7 @@ describe("failure codes", () => {
   it("are well-formed, unique and in a known area", () => {
     expect(new Set(codes).size).toBe(codes.length);
     for (const code of codes) {
-      expect(code).toMatch(/^CG-(INPUT|AUTH|ACCESS|POLICY|REVIEW|GRAPH|EVIDENCE|MODEL|CITE|AUDIT|IMPORT|SYS|GROUND|EVAL)-\d{3}$/);
+      expect(code).toMatch(/^CG-(INPUT|AUTH|ACCESS|POLICY|REVIEW|GRAPH|EVIDENCE|MODEL|CITE|AUDIT|IMPORT|SYS|GROUND|EVAL|THREAD)-\d{3}$/);
       expect(failureAreaOf(code as keyof typeof FAILURES)).toBe(code.split("-")[1]);
     }
   });

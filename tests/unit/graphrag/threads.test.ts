@@ -9,6 +9,7 @@ import type { AnswerOutcome, Asker, GraphRagResponse } from "@/lib/graphrag/type
 import type { FakeCase } from "./fakes";
 import { MemoryThreadStore, VIEWER, answerJson, harness, mockLlm, promptsSeen, smallCase } from "./fakes";
 import { OfflineExtractiveModel } from "@/lib/adapters/model/offline";
+import type { AnswerModel } from "@/lib/ports";
 
 const OTHER: Asker = { ...VIEWER, userId: "u-other", email: "other@t1.example" };
 
@@ -21,7 +22,7 @@ function cases(mutate: (c: FakeCase) => void = () => {}): FakeCase[] {
   return [a, b];
 }
 
-function threaded(model = new OfflineExtractiveModel(), cs = cases(), extra = {}) {
+function threaded(model: AnswerModel = new OfflineExtractiveModel(), cs = cases(), extra = {}) {
   const h = harness(model, cs, extra);
   const threads = new MemoryThreadStore(h.ledger);
   h.deps.threads = threads;

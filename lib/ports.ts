@@ -364,8 +364,10 @@ export interface ThreadTurnRecord {
   errorCode: string | null;
   /** Nodes the (resolved) question named, in its order. */
   subjectNodeIds: string[];
-  /** Nodes the answer named or its steps cited, in the answer's order; none of the subjects. */
+  /** Nodes the answer's claims named, in the answer's order; none of the subjects. */
   answerNodeIds: string[];
+  /** Further nodes its explanation steps cited. */
+  citedNodeIds: string[];
   citedEvidenceIds: string[];
   citedEdgeIds: string[];
   /** How the follow-up's references were read (ids and the phrases replaced). */

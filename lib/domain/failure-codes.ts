@@ -493,7 +493,7 @@ export const FAILURES = {
     status: 400,
     message: "The evaluation questions cannot be read.",
     description:
-      "`casegraph eval` takes JSON Lines: one { id, user, case, question, kind, gold, canaries? } per line, kind one of answerable, unanswerable, action, restricted, injection; the error names each bad line.",
+      "`casegraph eval` takes JSON Lines: one { id, user, case, question, kind, gold, canaries?, thread? } per line, kind one of answerable, unanswerable, action, restricted, injection; the lines of one thread share its user and case; the error names each bad line.",
   },
   "CG-SYS-001": {
     status: 503,

@@ -33,8 +33,15 @@ export interface PriorTurn {
   turn: number;
   /** The entities its question named, in the question's order. */
   subjects: ContextNode[];
-  /** The entities its answer named (then those its steps cited), in the answer's order; none of the subjects. */
+  /** The entities its answer's claims named, in the answer's order; none of the subjects. */
   answers: ContextNode[];
+  /** Further entities its explanation steps cited (named by neither the question nor the claims). */
+  cited?: ContextNode[];
+  /**
+   * The entities its own references were read as (it was a follow-up too): the thread's topic. A pronoun keeps to the
+   * topic ("Who called him?" → "Where was his car found?": still him), before what the answer named.
+   */
+  topics?: ContextNode[];
 }
 
 export interface FollowUpReference {
@@ -212,13 +219,14 @@ export function resolveFollowUp(question: string, prior: readonly PriorTurn[]): 
     const gender = m[4] ? GENDER[m[4].toLowerCase()] : undefined;
     const other = gender ? byGender[gender === "m" ? "f" : "m"] : null;
     const mine = gender ? byGender[gender] : null;
+    const order: Salience = !m[4] ? "answer" : family === "thing" ? "topic-subject" : "topic-answer";
     const pick = mine
-      ? pickReferent(turns, family, false, (n) => n.id === mine)
-      : pickReferent(turns, family, plural, (n) => n.id !== other);
+      ? pickReferent(turns, family, false, order, (n) => n.id === mine)
+      : pickReferent(turns, family, plural, order, (n) => n.id !== other);
     if (!pick) continue;
     if (gender) byGender[gender] = pick.nodes[0].id;
     const name = pick.nodes.length === 1 ? pick.nodes[0].name : joinNames(pick.nodes.map((n) => n.name));
-    const replacement = possessive ? `${name}'s` : name;
+    const replacement = possessive ? `${name.replace(/\.$/, "")}'s` : name;
     out += question.slice(last, at) + replacement;
     last = at + whole.length;
     for (const node of pick.nodes)
@@ -235,25 +243,42 @@ export function resolveFollowUp(question: string, prior: readonly PriorTurn[]): 
   return { question: out, references };
 }
 
-/** The most recent turn with a fitting entity; in it, the answer's entities before the question's. */
+/**
+ * Which entities a reference takes first. A demonstrative ("that number") points at what the newest answer gave; a
+ * pronoun keeps to the thread's topic — what the pronouns of earlier follow-ups were read as, newest first, across
+ * turns — and otherwise takes what the newest answer named ("Who drives the Tahoe?" → "he"), or for "it" what the
+ * newest question was about ("Who uses WS-FIN-0231?" → "it" is the device). Within a turn, entities only its
+ * explanation steps cited come last.
+ */
+type Salience = "answer" | "topic-answer" | "topic-subject";
+
+function groupsOf(turns: readonly PriorTurn[], order: Salience): Array<{ turn: number; nodes: ContextNode[] }> {
+  const topics = order === "answer" ? [] : turns.map((t) => ({ turn: t.turn, nodes: t.topics ?? [] }));
+  const within = (t: PriorTurn) => {
+    const cited = t.cited ?? [];
+    return order === "topic-subject" ? [t.subjects, t.answers, cited] : [t.answers, t.subjects, cited];
+  };
+  return [...topics, ...turns.flatMap((t) => within(t).map((nodes) => ({ turn: t.turn, nodes })))];
+}
+
+/** The first group (by salience; `turns` newest first) with a fitting entity. */
 function pickReferent(
   turns: readonly PriorTurn[],
   family: Family,
   plural: boolean,
+  order: Salience,
   allowed: (n: ContextNode) => boolean,
 ): { turn: number; nodes: ContextNode[]; alternatives: ContextNode[] } | null {
-  for (const t of turns) {
-    for (const group of [t.answers, t.subjects]) {
-      const fitting = dedupe(group.filter((n) => fits(n, family) && allowed(n)));
-      if (!fitting.length) continue;
-      if (plural) {
-        // "they": the people (or organisations) of that answer together; one of them alone when only one fits.
-        const people = fitting.filter((n) => PERSON_LABEL.test(n.label));
-        const chosen = people.length >= 2 ? people : fitting.slice(0, 1);
-        return { turn: t.turn, nodes: chosen, alternatives: chosen.length > 1 ? [] : fitting.slice(1) };
-      }
-      return { turn: t.turn, nodes: [fitting[0]], alternatives: fitting.slice(1) };
+  for (const { turn, nodes: group } of groupsOf(turns, order)) {
+    const fitting = dedupe(group.filter((n) => fits(n, family) && allowed(n)));
+    if (!fitting.length) continue;
+    if (plural) {
+      // "they": the people (or organisations) of that answer together; one of them alone when only one fits.
+      const people = fitting.filter((n) => PERSON_LABEL.test(n.label));
+      const chosen = people.length >= 2 ? people : fitting.slice(0, 1);
+      return { turn, nodes: chosen, alternatives: chosen.length > 1 ? [] : fitting.slice(1) };
     }
+    return { turn, nodes: [fitting[0]], alternatives: fitting.slice(1) };
   }
   return null;
 }
@@ -270,6 +295,7 @@ function joinNames(names: string[]): string {
 export interface TurnMentions {
   subjectNodeIds: string[];
   answerNodeIds: string[];
+  citedNodeIds: string[];
   citedEvidenceIds: string[];
   citedEdgeIds: string[];
 }
@@ -278,7 +304,8 @@ const MAX_MENTIONS = 10;
 
 /**
  * The ids a delivered turn leaves for the next ones: the nodes its question names, the nodes its claims name (in the
- * answer's order) and its steps cite, the evidence and relationships it cites. Only items of its own context.
+ * answer's order), the further nodes its steps cite, the evidence and relationships it cites. Only items of its own
+ * context.
  */
 export function turnMentions(
   question: string,
@@ -288,9 +315,10 @@ export function turnMentions(
   const subjects = inOrder(question, ctx.nodes);
   const subjectIds = new Set(subjects);
   const nodeIds = new Set(ctx.nodes.map((n) => n.id));
-  const named = answer.claims.flatMap((c) => inOrder(c.text, ctx.nodes));
-  const stepNodes = answer.explanationSteps.flatMap((s) => s.citations).filter((id) => nodeIds.has(id));
-  const answers = [...new Set([...named, ...stepNodes])].filter((id) => !subjectIds.has(id));
+  const answers = [...new Set(answer.claims.flatMap((c) => inOrder(c.text, ctx.nodes)))].filter((id) => !subjectIds.has(id));
+  const stepNodes = [...new Set(answer.explanationSteps.flatMap((s) => s.citations).filter((id) => nodeIds.has(id)))].filter(
+    (id) => !subjectIds.has(id) && !answers.includes(id),
+  );
   const evidenceIds = new Set(ctx.evidenceSnippets.map((s) => s.id));
   const cited = [
     ...answer.citations.map((c) => c.evidenceId),
@@ -301,6 +329,7 @@ export function turnMentions(
   return {
     subjectNodeIds: subjects.slice(0, MAX_MENTIONS),
     answerNodeIds: answers.slice(0, MAX_MENTIONS),
+    citedNodeIds: stepNodes.slice(0, MAX_MENTIONS),
     citedEvidenceIds: [...new Set(cited)].filter((id) => evidenceIds.has(id)),
     citedEdgeIds: [...new Set(edges)],
   };

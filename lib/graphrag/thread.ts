@@ -109,6 +109,8 @@ export async function openThreadTurn(
     turn: t.turn,
     subjects: t.subjectNodeIds.flatMap((id) => seen.contextNode(id) ?? []),
     answers: t.answerNodeIds.flatMap((id) => seen.contextNode(id) ?? []),
+    topics: t.references.flatMap((r) => seen.contextNode(r.nodeId) ?? []),
+    cited: t.citedNodeIds.flatMap((id) => seen.contextNode(id) ?? []),
   }));
   const resolved = resolveFollowUp(request.question, priorTurns);
   const bounded = boundConversation(
@@ -121,7 +123,7 @@ export async function openThreadTurn(
   const newestFirst = [...begun.prior].sort((a, b) => b.turn - a.turn);
   const nodeIds = unique([
     ...resolved.references.map((r) => r.nodeId),
-    ...newestFirst.flatMap((t) => [...t.answerNodeIds, ...t.subjectNodeIds]),
+    ...newestFirst.flatMap((t) => [...t.answerNodeIds, ...t.subjectNodeIds, ...t.citedNodeIds]),
   ]);
   const evidenceIds = unique(newestFirst.flatMap((t) => t.citedEvidenceIds));
   return {
@@ -160,11 +162,16 @@ export async function seeNow(
   stores: Pick<ThreadDeps, "graph" | "evidence">,
   asker: Asker,
   scope: CaseScope,
-  turns: readonly Pick<StoredThreadTurn, "subjectNodeIds" | "answerNodeIds" | "citedEvidenceIds" | "citedEdgeIds" | "answer">[],
+  turns: readonly Pick<
+    StoredThreadTurn,
+    "subjectNodeIds" | "answerNodeIds" | "citedNodeIds" | "citedEvidenceIds" | "citedEdgeIds" | "references" | "answer"
+  >[],
 ): Promise<SeenNow> {
   const stepIds = turns.flatMap((t) => t.answer?.explanationSteps.flatMap((s) => s.citations) ?? []);
   const claimEvidence = turns.flatMap((t) => t.answer?.claims.flatMap((c) => c.evidenceIds) ?? []);
-  const mentioned = unique(turns.flatMap((t) => [...t.subjectNodeIds, ...t.answerNodeIds]));
+  const mentioned = unique(
+    turns.flatMap((t) => [...t.subjectNodeIds, ...t.answerNodeIds, ...t.citedNodeIds, ...t.references.map((r) => r.nodeId)]),
+  );
   const evidenceIds = unique([...turns.flatMap((t) => t.citedEvidenceIds), ...claimEvidence, ...stepIds]);
   const edgeIds = unique([...turns.flatMap((t) => t.citedEdgeIds), ...stepIds.filter((id) => id.includes(":"))]);
   const [edges, evidence] = await Promise.all([
@@ -211,7 +218,7 @@ export function turnRecordOf(
   const mentions =
     result.answer && result.rawContext
       ? turnMentions(t.resolved.question, result.answer, result.rawContext)
-      : { subjectNodeIds: [], answerNodeIds: [], citedEvidenceIds: [], citedEdgeIds: [] };
+      : { subjectNodeIds: [], answerNodeIds: [], citedNodeIds: [], citedEvidenceIds: [], citedEdgeIds: [] };
   return {
     turn: t.turn,
     requestId: ids.requestId,

@@ -30,6 +30,7 @@ interface TurnRow {
   error_code: string | null;
   subject_node_ids: string[];
   answer_node_ids: string[];
+  cited_node_ids: string[];
   cited_evidence_ids: string[];
   cited_edge_ids: string[];
   references: unknown;
@@ -60,6 +61,7 @@ function turnOf(r: TurnRow): StoredThreadTurn {
     errorCode: r.error_code,
     subjectNodeIds: r.subject_node_ids ?? [],
     answerNodeIds: r.answer_node_ids ?? [],
+    citedNodeIds: r.cited_node_ids ?? [],
     citedEvidenceIds: r.cited_evidence_ids ?? [],
     citedEdgeIds: r.cited_edge_ids ?? [],
     references: json(r.references, []),
@@ -104,10 +106,12 @@ export class PrismaThreadStore implements ThreadStore {
   async recordTurn(owner: ThreadOwner, threadId: string, r: ThreadTurnRecord): Promise<void> {
     await this.prisma.$executeRaw`
       INSERT INTO "thread_turn" (thread_id, turn, request_id, audit_id, ledger_seq, created_at, response_type, error_code,
-                                 subject_node_ids, answer_node_ids, cited_evidence_ids, cited_edge_ids, "references", answer)
+                                 subject_node_ids, answer_node_ids, cited_node_ids, cited_evidence_ids, cited_edge_ids,
+                                 "references", answer)
       SELECT t.id, ${r.turn}, ${r.requestId}, ${r.auditId}, ${r.ledgerSeq === null ? null : BigInt(r.ledgerSeq)},
              ${new Date(r.createdAt)}::timestamptz, ${r.responseType}, ${r.errorCode},
-             ${r.subjectNodeIds}::text[], ${r.answerNodeIds}::text[], ${r.citedEvidenceIds}::text[], ${r.citedEdgeIds}::text[],
+             ${r.subjectNodeIds}::text[], ${r.answerNodeIds}::text[], ${r.citedNodeIds}::text[], ${r.citedEvidenceIds}::text[],
+             ${r.citedEdgeIds}::text[],
              ${JSON.stringify(r.references)}::jsonb, ${r.answer === null ? null : JSON.stringify(r.answer)}::jsonb
         FROM "thread" t
        WHERE t.id = ${threadId} AND t.tenant_id = ${owner.tenantId} AND t.case_id = ${owner.caseId} AND t.user_id = ${owner.userId}`;
@@ -145,7 +149,8 @@ export class PrismaThreadStore implements ThreadStore {
     const rows = await this.prisma.$queryRaw<TurnRow[]>`
       SELECT * FROM (
         SELECT x.turn, x.request_id, x.audit_id, x.ledger_seq, x.created_at, x.response_type, x.error_code,
-               x.subject_node_ids, x.answer_node_ids, x.cited_evidence_ids, x.cited_edge_ids, x."references", x.answer,
+               x.subject_node_ids, x.answer_node_ids, x.cited_node_ids, x.cited_evidence_ids, x.cited_edge_ids, x."references",
+               x.answer,
                r.question_text
           FROM "thread_turn" x LEFT JOIN "ledger_redactable" r ON r.seq = x.ledger_seq
          WHERE x.thread_id = ${threadId} AND x.turn < ${window.before ?? 2_147_483_647}

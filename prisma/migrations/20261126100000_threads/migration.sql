@@ -30,6 +30,7 @@ CREATE TABLE "thread_turn" (
   "error_code"         TEXT,
   "subject_node_ids"   TEXT[] NOT NULL DEFAULT '{}',
   "answer_node_ids"    TEXT[] NOT NULL DEFAULT '{}',
+  "cited_node_ids"     TEXT[] NOT NULL DEFAULT '{}',
   "cited_evidence_ids" TEXT[] NOT NULL DEFAULT '{}',
   "cited_edge_ids"     TEXT[] NOT NULL DEFAULT '{}',
   "references"         JSONB NOT NULL DEFAULT '[]'::jsonb,

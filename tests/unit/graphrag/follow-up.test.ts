@@ -56,6 +56,21 @@ describe("resolveFollowUp", () => {
     );
   });
 
+  it("a pronoun keeps to the thread's topic: what the turn before read its own pronoun as, before what it answered", () => {
+    // "Who called him?" (him = Raymond Dunn) answered with Luis Ortega and Dmitri Kovac; "his car" is still Dunn's.
+    const prior: PriorTurn[] = [turn(1, [DUNN], []), { turn: 2, subjects: [], answers: [KOVAC, MARCHETTI], topics: [DUNN] }];
+    expect(resolveFollowUp("Where was his car found?", prior).question).toBe("Where was Raymond Dunn's car found?");
+    // The topic carries across turns: "that number" (turn 3) did not change who "he" is (turn 2's "him").
+    const three: PriorTurn[] = [
+      { turn: 2, subjects: [], answers: [PHONE], topics: [KOVAC] },
+      { turn: 3, subjects: [PHONE], answers: [SANTOS, DUNN], topics: [PHONE] },
+    ];
+    expect(resolveFollowUp("Where does he live?", three).question).toBe("Where does Dmitri Kovac live?");
+    // A demonstrative noun still takes what the answer named.
+    const phone: PriorTurn[] = [{ turn: 2, subjects: [], answers: [PHONE], topics: [KOVAC] }];
+    expect(resolveFollowUp("Who did that number call?", phone).question).toBe("Who did +1-555-0178 call?");
+  });
+
   it("reads possessives and objects", () => {
     const prior = [turn(1, [], [SANTOS])];
     expect(resolveFollowUp("What is her phone number?", prior).question).toBe("What is Maria Santos's phone number?");
@@ -71,6 +86,12 @@ describe("resolveFollowUp", () => {
     expect(resolveFollowUp("Who works at the warehouse?", prior).question).toBe("Who works at Pier 9 Warehouse?");
     expect(resolveFollowUp("Where was it seen?", [turn(1, [KOVAC], [TAHOE])]).question).toBe(
       "Where was Black Chevrolet Tahoe HBR-4471 seen?",
+    );
+    // "it" after a who-question is what the question was about, not who answered it.
+    const device = node("did:ws-fin-0231", "Device", "WS-FIN-0231");
+    const user = node("acct:praman", "Account", "praman");
+    expect(resolveFollowUp("Which host did it beacon to?", [turn(1, [device], [user])]).question).toBe(
+      "Which host did WS-FIN-0231 beacon to?",
     );
   });
 
@@ -161,6 +182,7 @@ describe("turnMentions", () => {
     expect(turnMentions("Who drives the black Tahoe HBR-4471?", answer(), ctx)).toEqual({
       subjectNodeIds: ["veh-tahoe"],
       answerNodeIds: ["p-kovac"],
+      citedNodeIds: [],
       citedEvidenceIds: ["EV-C-013"],
       citedEdgeIds: ["p-kovac:DRIVES:veh-tahoe"],
     });

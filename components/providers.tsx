@@ -38,7 +38,7 @@ export function errorOf(err: unknown): { code: string; message: string } | null 
 /** Retry a read at most twice, and only when the failure may pass (unavailable store, network). */
 export function retryRead(failureCount: number, err: unknown): boolean {
   if (failureCount >= 2) return false;
-  return !(err instanceof ActionError && /^CG-(AUTH|ACCESS|INPUT|POLICY)-/.test(err.code));
+  return !(err instanceof ActionError && /^CG-(AUTH|ACCESS|INPUT|POLICY|THREAD)-/.test(err.code));
 }
 
 export function makeQueryClient() {

@@ -6,6 +6,7 @@ import type { KeptCheckpoint, SignedCheckpoint } from "./domain/checkpoint";
 import type { ChainBreak, ChainEntry } from "./domain/ledger-chain";
 import type { LicenseUse, StoredClassification } from "./domain/markings";
 import type { Viewer } from "./domain/policy";
+import type { Answer } from "./graphrag/types";
 
 export interface LedgerAppend {
   kind: string;
@@ -338,4 +339,65 @@ export interface AnswerModel {
   generate(request: AnswerModelRequest): Promise<AnswerModelResult>;
   /** Bounded reachability check for /health. */
   probe(timeoutMs: number): Promise<ModelProbe>;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Threads (issue 18): follow-up questions. A thread belongs to one user on one case of one tenant; anything else —
+// another user's, another case's, no such thread — is the same CG-THREAD-001. A turn keeps ids (what its question
+// named, what its answer named and cited) and the delivered answer; every later turn re-checks the ids through the
+// policy gate before anything of them is used, and the thread view re-filters the answers when shown.
+
+export interface ThreadOwner {
+  tenantId: string;
+  caseId: string;
+  userId: string;
+}
+
+export interface ThreadTurnRecord {
+  turn: number;
+  requestId: string;
+  auditId: string | null;
+  /** The turn's ledger entry (null when it could not be written: the answer was withheld). */
+  ledgerSeq: number | null;
+  createdAt: string;
+  responseType: string;
+  errorCode: string | null;
+  /** Nodes the (resolved) question named, in its order. */
+  subjectNodeIds: string[];
+  /** Nodes the answer's claims named, in the answer's order; none of the subjects. */
+  answerNodeIds: string[];
+  /** Further nodes its explanation steps cited. */
+  citedNodeIds: string[];
+  citedEvidenceIds: string[];
+  citedEdgeIds: string[];
+  /** How the follow-up's references were read (ids and the phrases replaced). */
+  references: Array<{ phrase: string; nodeId: string; turn: number }>;
+  /** The answer as delivered; null for a failure. Shown re-filtered, never given to a model as it is. */
+  answer: Answer | null;
+}
+
+/** A turn as read back: its question text comes from the ledger (null when hash-only or erased by retention). */
+export interface StoredThreadTurn extends ThreadTurnRecord {
+  question: string | null;
+}
+
+export interface BegunTurn {
+  threadId: string;
+  /** This turn's number (1 for a new thread). */
+  turn: number;
+  /** The last `lastTurns` recorded turns, oldest first. */
+  prior: StoredThreadTurn[];
+  /** Recorded turns older than `prior` (not returned). */
+  olderTurns: number;
+}
+
+export interface ThreadStore {
+  /**
+   * Starts a turn: a new thread titled `title` when `threadId` is null, else the next turn of the owner's open thread
+   * (the number is reserved atomically). CG-THREAD-001 when the thread is not the owner's on this case (or does not
+   * exist), CG-THREAD-002 when it is closed.
+   */
+  beginTurn(owner: ThreadOwner, threadId: string | null, options: { title: string; lastTurns: number }): Promise<BegunTurn>;
+  /** Keeps a finished turn (after its ledger entry). */
+  recordTurn(owner: ThreadOwner, threadId: string, record: ThreadTurnRecord): Promise<void>;
 }

@@ -9,8 +9,9 @@ import { UsageError, type Command } from "../command";
 export default {
   name: "ask",
   usage:
-    '  ask --user <email> --case <id> "<question>"\n' +
-    "                                        answer as that user, with that user's clearance, tags and cases; prints the JSON",
+    '  ask --user <email> --case <id> [--thread <id>] "<question>"\n' +
+    "                                        answer as that user, with that user's clearance, tags and cases; prints the JSON\n" +
+    "                                        (its threadId: pass it as --thread to ask a follow-up in the same thread)",
   async run(args) {
     const { values, positionals } = parseArgs({
       args,
@@ -21,6 +22,7 @@ export default {
         "max-nodes": { type: "string" },
         "max-snippets": { type: "string" },
         hops: { type: "string" },
+        thread: { type: "string" },
       },
     });
     if (!values.user || !values.case || positionals.length === 0) throw new UsageError('ask needs --user <email> --case <id> "<question>"');
@@ -38,6 +40,7 @@ export default {
       ...(values["max-nodes"] ? { maxNodes: num(values["max-nodes"]) } : {}),
       ...(values["max-snippets"] ? { maxSnippets: num(values["max-snippets"]) } : {}),
       ...(values.hops ? { hops: num(values.hops) } : {}),
+      ...(values.thread !== undefined ? { threadId: values.thread } : {}),
     });
     console.log(JSON.stringify(outcome.body, null, 2));
     return outcome.ok ? 0 : 1;

@@ -26,6 +26,7 @@ export default {
       report.results.map((r) => ({
         id: r.id,
         kind: r.kind,
+        thread: r.thread ? `${r.thread} #${r.turn ?? "?"}` : "",
         response: r.responseType,
         cited: r.cited.join(" "),
         ok: r.ok ? "yes" : "NO",

@@ -3,7 +3,7 @@
 // done), confidence with its justification and the review warning, the explanation steps (select one to highlight its
 // nodes and relationships), and what the model was shown.
 import { NodeLink } from "@/components/case-graph/node-link";
-import { Alert, cn } from "@/components/ui";
+import { Alert, Button, cn } from "@/components/ui";
 import type { Answer, ExplanationStep, RawContext } from "@/lib/graphrag/types";
 import { CitationChip, CitationText } from "./citation-text";
 import { classifyStepCitations } from "./citations";
@@ -49,6 +49,7 @@ export function AnswerView({
   activeStep,
   onStep,
   onSelectNode,
+  onFollowUp,
 }: {
   caseId: string;
   state: AskState;
@@ -57,6 +58,8 @@ export function AnswerView({
   activeStep: number | null;
   onStep: (stepNumber: number | null, targets: StepTargets | null) => void;
   onSelectNode: (id: string) => void;
+  /** Continue this answer's thread with the next question (issue 18). */
+  onFollowUp?: (threadId: string) => void;
 }) {
   const answer: Answer | null = state.response?.answer ?? state.failure?.answer ?? null;
   const rawContext: RawContext | null = state.response?.rawContext ?? state.failure?.rawContext ?? null;
@@ -81,6 +84,7 @@ export function AnswerView({
         <p className="mt-0.5 text-sm font-medium text-slate-900" data-testid="answer-question">
           <SafeText text={state.question} />
         </p>
+        <ThreadLine state={state} onFollowUp={onFollowUp} />
       </header>
 
       <Banner state={state} type={type} />
@@ -147,6 +151,43 @@ export function AnswerView({
         </footer>
       ) : null}
     </article>
+  );
+}
+
+/** Which turn of which thread this is, how a follow-up was read, and "Follow up" to continue the thread. */
+function ThreadLine({ state, onFollowUp }: { state: AskState; onFollowUp?: (threadId: string) => void }) {
+  const threadId = state.response?.threadId ?? state.failure?.threadId ?? null;
+  const turn = state.response?.turn ?? null;
+  const reading = state.response?.followUp ?? null;
+  if (!threadId && state.status !== "streaming") return null;
+  return (
+    <div
+      className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-600"
+      data-testid="answer-thread"
+      data-thread-id={threadId ?? ""}
+    >
+      <span>
+        {state.status === "streaming"
+          ? state.threadId
+            ? "Follow-up in the current thread"
+            : "New thread"
+          : turn && turn > 1
+            ? `Follow-up · turn ${turn} of its thread`
+            : turn === 1
+              ? "Starts a new thread"
+              : "Turn of a thread"}
+      </span>
+      {reading ? (
+        <span data-testid="answer-reading">
+          · read as “<SafeText text={reading.resolvedQuestion} />”
+        </span>
+      ) : null}
+      {threadId && onFollowUp && state.status !== "streaming" ? (
+        <Button size="sm" variant="secondary" className="ml-auto" onClick={() => onFollowUp(threadId)} data-testid="follow-up">
+          Follow up
+        </Button>
+      ) : null}
+    </div>
   );
 }
 

@@ -5,6 +5,7 @@ import { useId, useState } from "react";
 import { Button, cn } from "@/components/ui";
 import type { Stage } from "@/lib/graphrag/types";
 import type { ExampleQuestion } from "@/lib/domain/workbench-views";
+import { SafeText } from "@/components/ui/safe-text";
 
 const MAX = 2_000;
 
@@ -26,6 +27,8 @@ export function AskPanel({
   stage,
   stagesSeen,
   inputRef,
+  thread,
+  onLeaveThread,
 }: {
   value: string;
   onChange: (v: string) => void;
@@ -37,6 +40,9 @@ export function AskPanel({
   stage: Stage | null;
   stagesSeen: Stage[];
   inputRef?: React.Ref<HTMLTextAreaElement>;
+  /** The thread the next question continues (issue 18); null: it starts a new thread. */
+  thread?: { id: string; title: string | null } | null;
+  onLeaveThread?: () => void;
 }) {
   const id = useId();
   // Examples are offered up front; once a question has been asked they fold away behind a toggle.
@@ -75,6 +81,28 @@ export function AskPanel({
           </span>
         </span>
       </div>
+      {thread ? (
+        <p
+          className="flex flex-wrap items-center gap-x-2 rounded-md border border-blue-200 bg-blue-50 px-2 py-1 text-xs text-blue-950"
+          data-testid="follow-up-banner"
+          data-thread-id={thread.id}
+        >
+          <span>
+            Following up in{" "}
+            {thread.title ? (
+              <>
+                “<SafeText text={thread.title} />”
+              </>
+            ) : (
+              "this thread"
+            )}
+            : “he”, “that number”, “the company” refer to what its answers cited.
+          </span>
+          <button type="button" className="ml-auto text-blue-800 underline" onClick={onLeaveThread} data-testid="new-thread">
+            New thread instead
+          </button>
+        </p>
+      ) : null}
       <textarea
         id={`${id}-q`}
         ref={inputRef}
@@ -88,7 +116,7 @@ export function AskPanel({
             if (!disabled) onAsk();
           }
         }}
-        placeholder="e.g. Who was seen at the scene, and what links them to the victim?"
+        placeholder={thread ? "e.g. What phone does he use?" : "e.g. Who was seen at the scene, and what links them to the victim?"}
         aria-describedby={`${id}-hint`}
         aria-invalid={tooLong || undefined}
         className="block w-full resize-y rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm placeholder:text-slate-500 focus:border-blue-600 focus:outline-none focus:ring-1 focus:ring-blue-600"

@@ -22,11 +22,15 @@ export interface AskFailure {
   rawContext?: RawContext;
   requestId?: string;
   auditId?: string | null;
+  /** The thread the failed request was a turn of (a failed turn can still be followed up). */
+  threadId?: string;
 }
 
 export interface AskState {
   id: number;
   question: string;
+  /** The thread this question continues (issue 18); null: it starts a new one. */
+  threadId: string | null;
   status: AskStatus;
   stage: Stage | null;
   stagesSeen: Stage[];
@@ -35,7 +39,11 @@ export interface AskState {
   failure: AskFailure | null;
 }
 
-export type AskStreamAction = (input: { caseId: string; question: string }) => Promise<ActionResult<ReadableStream<AnswerEvent>>>;
+export type AskStreamAction = (input: {
+  caseId: string;
+  question: string;
+  threadId?: string | null;
+}) => Promise<ActionResult<ReadableStream<AnswerEvent>>>;
 
 let counter = 0;
 
@@ -45,18 +53,18 @@ export function useAskStream(caseId: string, action: AskStreamAction, onSettled?
 
   const mutation = useMutation({
     retry: 0,
-    mutationFn: async (question: string) => {
+    mutationFn: async ({ question, threadId }: { question: string; threadId: string | null }) => {
       abortRef.current?.abort();
       const ctrl = new AbortController();
       abortRef.current = ctrl;
       const id = ++counter;
       const update = (fn: (s: AskState) => AskState) => setState((s) => (s && s.id === id ? fn(s) : s));
       const fail = (failure: AskFailure) => update((s) => ({ ...s, status: "failed", stage: null, failure }));
-      setState({ id, question, status: "streaming", stage: null, stagesSeen: [], pieces: [], response: null, failure: null });
+      setState({ id, question, threadId, status: "streaming", stage: null, stagesSeen: [], pieces: [], response: null, failure: null });
 
       let result: Awaited<ReturnType<AskStreamAction>>;
       try {
-        result = await action({ caseId, question });
+        result = await action({ caseId, question, ...(threadId ? { threadId } : {}) });
       } catch {
         if (!ctrl.signal.aborted)
           fail({ code: "CG-SYS-002", message: "The request could not be sent. Check the connection and ask again." });
@@ -103,6 +111,7 @@ export function useAskStream(caseId: string, action: AskStreamAction, onSettled?
                 rawContext: o.body.rawContext,
                 requestId: o.body.requestId,
                 auditId: o.body.auditId,
+                threadId: o.body.threadId,
               });
           }
         }
@@ -123,7 +132,8 @@ export function useAskStream(caseId: string, action: AskStreamAction, onSettled?
   return {
     state,
     busy: state?.status === "streaming",
-    ask: (question: string) => mutation.mutate(question),
+    /** Asks `question`, in thread `threadId` when given (a follow-up), else in a new thread. */
+    ask: (question: string, threadId: string | null = null) => mutation.mutate({ question, threadId }),
     stop: () => {
       abortRef.current?.abort();
       setState((s) => (s && s.status === "streaming" ? { ...s, status: "stopped", stage: null } : s));

@@ -52,6 +52,18 @@ export function AuditTable({ rows }: { rows: AuditRow[] }) {
                 </div>
               ) : null}
               {r.questionErased ? <div className="mt-0.5 italic text-slate-400">question text erased (retention)</div> : null}
+              {r.threadId ? (
+                <div className="mt-0.5">
+                  <Link
+                    href={`/audit?thread=${encodeURIComponent(r.threadId)}`}
+                    className="text-blue-800 hover:underline"
+                    data-testid="audit-thread-link"
+                    title="Show this thread's turns together"
+                  >
+                    thread turn {r.threadTurn ?? "?"}
+                  </Link>
+                </div>
+              ) : null}
             </Td>
             <Td>{r.responseType ? <Badge tone={RESPONSE_TONE[r.responseType] ?? "neutral"}>{r.responseType}</Badge> : null}</Td>
             <Td className="text-xs">

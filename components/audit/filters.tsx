@@ -24,6 +24,7 @@ export function AuditFilters({ filters, options }: { filters: ExplorerFilters; o
       data-testid="audit-filters"
       aria-label="Filter audit entries"
     >
+      {filters.thread ? <input type="hidden" name="thread" value={filters.thread} /> : null}
       <div className="lg:col-span-2">
         <label htmlFor="f-q" className={label}>
           Search questions

@@ -9,6 +9,7 @@ import { AskPanel } from "@/components/answer/ask-panel";
 import { AnswerView, type GraphNames } from "@/components/answer/answer-view";
 import { CitationContext, type CitationApi } from "@/components/answer/citation-text";
 import { HistoryPanel } from "@/components/answer/history-panel";
+import { ThreadsPanel, type ThreadActions } from "@/components/answer/threads-panel";
 import { HeldAnswers } from "@/components/answer/held-answers";
 import { CaseNextSteps } from "@/components/answer/next-steps";
 import { plural } from "@/components/answer/format";
@@ -30,7 +31,10 @@ import {
   loadEvidence,
   loadHistory,
   loadNodeDetails,
+  loadThread,
+  loadThreads,
 } from "@/app/(workbench)/cases/[caseId]/workbench-actions";
+import { closeThreadAction, renameThreadAction } from "@/app/(workbench)/cases/[caseId]/thread-actions";
 import { useGraphData } from "./use-graph-data";
 import { highlightOf, type Focus } from "./highlight";
 import { useGraphFocus } from "./use-graph-focus";
@@ -119,18 +123,29 @@ export function Workbench({
   const [tab, setTab] = useState<WorkbenchTab>("answer");
   const [adding, setAdding] = useState(false);
   const router = useRouter();
-  const ask = useAskStream(caseId, askStream, () => void qc.invalidateQueries({ queryKey: ["history", caseId] }));
+  // The thread the next question continues (issue 18): null asks in a new thread; "Follow up" sets it.
+  const [followUp, setFollowUp] = useState<string | null>(null);
+  const ask = useAskStream(caseId, askStream, () => {
+    void qc.invalidateQueries({ queryKey: ["history", caseId] });
+    void qc.invalidateQueries({ queryKey: ["threads", caseId] });
+  });
   const run = ask.state;
   const response = run?.response ?? null;
   const rawContext = response?.rawContext ?? run?.failure?.rawContext ?? null;
   const answer = response?.answer ?? run?.failure?.answer ?? null;
-  const submit = (q: string) => {
+  const submit = (q: string, threadId: string | null = activeThread) => {
     const text = q.trim();
     if (!text) return;
     setQuestion(text);
     setTab("answer");
     setFocus(null);
-    ask.ask(text);
+    ask.ask(text, threadId);
+  };
+  const continueThread = (threadId: string) => {
+    setFollowUp(threadId);
+    setQuestion("");
+    setTab("answer");
+    inputRef.current?.focus();
   };
 
   const { knownIds, cited } = useCitedEvidence(caseId, response, loadEvidence);
@@ -171,6 +186,12 @@ export function Workbench({
   });
 
   const history = useQuery({ queryKey: ["history", caseId], queryFn: () => unwrap(loadHistory({ caseId })) });
+  const threads = useQuery({ queryKey: ["threads", caseId], queryFn: () => unwrap(loadThreads({ caseId })) });
+  const threadActions: ThreadActions = useMemo(() => ({ loadThread, rename: renameThreadAction, close: closeThreadAction }), []);
+  const followUpThread = followUp ? threads.data?.find((t) => t.id === followUp) : undefined;
+  // A thread closed (here or elsewhere) is not continued: the next question starts a new one.
+  const activeThread = followUpThread?.closed ? null : followUp;
+  const followUpTitle = followUpThread?.title ?? null;
 
   // ---- what is highlighted in the graph
   const highlight = useMemo(() => {
@@ -407,6 +428,8 @@ export function Workbench({
                 stage={run?.stage ?? null}
                 stagesSeen={run?.stagesSeen ?? []}
                 inputRef={inputRef}
+                thread={activeThread ? { id: activeThread, title: followUpTitle } : null}
+                onLeaveThread={() => setFollowUp(null)}
               />
             </div>
             <Tabs tab={tab} onTab={setTab} historyCount={history.data?.length} />
@@ -421,6 +444,7 @@ export function Workbench({
                     activeStep={focus?.kind === "step" ? focus.n : null}
                     onStep={(n, t) => setFocus(n !== null && t ? { kind: "step", n, targets: t } : null)}
                     onSelectNode={(id) => showNode(id, null, true)}
+                    onFollowUp={canAsk ? continueThread : undefined}
                   />
                 ) : (
                   <div className="space-y-2 text-sm text-slate-700" data-testid="answer-empty">
@@ -438,12 +462,23 @@ export function Workbench({
               ) : (
                 <>
                   <HeldAnswers caseId={caseId} />
+                  <ThreadsPanel
+                    caseId={caseId}
+                    threads={threads.data}
+                    loading={threads.isLoading}
+                    error={errorOf(threads.error)}
+                    actions={threadActions}
+                    activeThreadId={activeThread}
+                    onFollowUp={(t) => continueThread(t.id)}
+                    busy={ask.busy || !canAsk}
+                  />
+                  <h2 className="pt-3 text-xs font-semibold uppercase tracking-wide text-slate-600">All your questions</h2>
                   <HistoryPanel
                     entries={history.data}
                     loading={history.isLoading}
                     error={errorOf(history.error)}
                     onRetry={() => void history.refetch()}
-                    onAskAgain={(q) => submit(q)}
+                    onAskAgain={(q) => submit(q, null)}
                     onOpenEvidence={(id) => {
                       setInspector({ kind: "evidence", id, claim: null, claimId: null });
                       setFocus({ kind: "evidence", id });

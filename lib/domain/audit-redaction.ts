@@ -10,6 +10,7 @@ export const ITEM_ID_FIELDS = [
   "context_evidence_ids",
   "citation_ids",
   "invalid_citation_ids",
+  "thread_seed_ids",
 ] as const;
 
 const idsIn = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);

@@ -17,7 +17,8 @@ export type FailureArea =
   | "GROUND"
   | "EVAL"
   | "INGEST"
-  | "PLAYBOOK";
+  | "PLAYBOOK"
+  | "THREAD";
 
 export interface FailureDefinition {
   /** HTTP status a route answers with. */
@@ -572,12 +573,23 @@ export const FAILURES = {
     description:
       "It was already decided, or it is an edge whose endpoint is another proposal not accepted yet (accept the node first) or a node no longer in the case.",
   },
+  "CG-THREAD-001": {
+    status: 404,
+    message: "Thread not found.",
+    description:
+      "A question, rename or close named a thread that does not exist, belongs to another user, or belongs to another case. The three are indistinguishable on purpose; start a new thread (send no threadId).",
+  },
+  "CG-THREAD-002": {
+    status: 409,
+    message: "This thread is closed.",
+    description: "The asker closed this thread; it can be read but not continued. Ask without a threadId to start a new one.",
+  },
 
   "CG-EVAL-001": {
     status: 400,
     message: "The evaluation questions cannot be read.",
     description:
-      "`casegraph eval` takes JSON Lines: one { id, user, case, question, kind, gold, canaries? } per line, kind one of answerable, unanswerable, action, restricted, injection; the error names each bad line.",
+      "`casegraph eval` takes JSON Lines: one { id, user, case, question, kind, gold, canaries?, thread? } per line, kind one of answerable, unanswerable, action, restricted, injection; the lines of one thread share its user and case; the error names each bad line.",
   },
   "CG-PLAYBOOK-001": {
     status: 400,

@@ -153,3 +153,44 @@ export interface DocumentView {
   /** Call records: the lines around the cited one, as in the file. */
   lines: { first: number; text: string[] } | null;
 }
+
+/** One of the user's threads on a case (issue 18). */
+export interface ThreadSummary {
+  id: string;
+  title: string;
+  closed: boolean;
+  createdAt: string;
+  updatedAt: string;
+  /** Turns recorded. */
+  turns: number;
+}
+
+/**
+ * An earlier turn as the user may see it NOW: claims, steps and unknowns resting on anything they can no longer see
+ * say "no longer visible to you" (permissions lowered, evidence revoked since).
+ */
+export interface ThreadTurnView {
+  turn: number;
+  at: string;
+  /** The question as asked; null when the ledger keeps only its hash or it was erased. */
+  question: string | null;
+  responseType: string;
+  errorCode: string | null;
+  /** The answer text, re-filtered, with citation markers of visible evidence only. */
+  answerText: string;
+  claims: Array<{ claimId: string; text: string; evidenceIds: string[]; support: string; hidden: boolean }>;
+  unknowns: string[];
+  confidence: number | null;
+  needsReview: boolean;
+  /** Visible evidence the turn cited. */
+  citedEvidence: string[];
+  /** Parts of the answer (claims, steps, unknowns) replaced because the user can no longer see what they rest on. */
+  noLongerVisible: number;
+  /** How a follow-up's references were read, with the names of entities the user may still see. */
+  references: Array<{ phrase: string; name: string | null; turn: number }>;
+}
+
+export interface ThreadView {
+  thread: ThreadSummary;
+  turns: ThreadTurnView[];
+}

@@ -3,15 +3,29 @@
 // the bench and the unit tests (with in-memory fakes and a mock model) all run this same function.
 import { randomUUID } from "node:crypto";
 import { asCasegraphError, CasegraphError, FAILURES } from "../domain/failure-codes";
-import type { AnswerModel, CaseAccess, CaseDisclosure, CaseGraphStore, CaseRef, CaseScope, EvidenceStore, Ledger } from "../ports";
+import type {
+  AnswerModel,
+  CaseAccess,
+  CaseDisclosure,
+  CaseGraphStore,
+  CaseRef,
+  CaseScope,
+  EvidenceRecord,
+  EvidenceStore,
+  GraphNodeRecord,
+  Ledger,
+  ThreadStore,
+} from "../ports";
 import type { AnswerPolicyPorts } from "../policy-ports";
 import { recordAudit } from "./audit";
 import { buildContext, type ContextBuild } from "./context";
+import type { ConversationLimits, ConversationTurn } from "./follow-up";
 import { auditableText, classifyRequest, parseInput, refusalText, type RequestScope } from "./input";
 import { PolicyGate } from "./policy-filter";
 import { enforcePolicies, preparePolicy } from "./policy-step";
-import { buildUserPrompt, modelOutputSchema, PROMPT_VERSION, SYSTEM_PROMPT } from "./prompt";
+import { buildUserPrompt, CONVERSATION_PROMPT_SUFFIX, modelOutputSchema, PROMPT_VERSION, SYSTEM_PROMPT } from "./prompt";
 import { retrieve } from "./retrieve";
+import { keepTurn, openThreadTurn, threadFieldsOf, threadTitle, turnRecordOf, type ThreadTurn } from "./thread";
 import { auditFactsOf, type Trace } from "./trace";
 import { composeUnknownDetails, type HiddenReport } from "./unknowns";
 import {
@@ -50,6 +64,10 @@ export interface AnswerDeps {
   auditQueryMode?: "text" | "hash";
   /** Configured limits (env); clamped to HARD_LIMITS. */
   limits?: Partial<Limits>;
+  /** Threads (issue 18): absent → no threads are kept, and a request naming one is refused (CG-THREAD-001). */
+  threads?: ThreadStore;
+  /** How many earlier turns, and tokens of them, a follow-up may draw on. */
+  conversationLimits?: Partial<ConversationLimits>;
   clock?: () => Date;
   newId?: () => string;
 }
@@ -58,6 +76,8 @@ export interface AnswerOptions {
   /** Progress for streaming UIs: stages and counts, never content. */
   onProgress?: (event: ProgressEvent) => void;
   signal?: AbortSignal;
+  /** This request's turn, when the caller already opened it (the grounding layer, to key reuse on the thread). */
+  turn?: ThreadTurn | null;
 }
 
 const EMPTY_CONTEXT: RawContext = { nodes: [], edges: [], evidenceSnippets: [] };
@@ -107,6 +127,18 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
     const caseRef = await deps.access.assertCaseAccess(asker, input.caseId);
     const scope = { tenantId: caseRef.tenantId, caseId: caseRef.id };
 
+    //    Thread (issue 18): a new thread, or the next turn of the asker's own open thread on this case. What earlier
+    //    turns cited passes the policy gate again here; a follow-up's references are read against what is visible now.
+    const thread = (trace.thread =
+      options.turn !== undefined
+        ? options.turn
+        : await openThreadTurn(deps, asker, scope, {
+            threadId: input.threadId,
+            question: input.question,
+            title: threadTitle(input.question, trace.request.queryMode, trace.request.timestamp),
+          }));
+    const question = thread?.resolved.question ?? input.question;
+
     //    Requests to act, or for data outside the case graph, are refused before anything is retrieved.
     const request = classifyRequest(input.question);
     if (request.kind !== "question") return await deliver(deps, trace, started, refusalAnswer(request));
@@ -114,7 +146,7 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
     // 3. Retrieve (bounded) and 4. Policy filter: every store result passes the gate before retrieval or anything
     //    after it uses it; hidden evidence, nodes and edges only leave counts behind.
     progress("retrieving");
-    const { retrieved, policy, hidden } = await retrieveVisible(deps, asker, caseRef, scope, input.question, limits);
+    const { retrieved, policy, hidden } = await retrieveVisible(deps, asker, caseRef, scope, question, limits, thread?.seeds);
     trace.retrieval = { policy, hidden };
     progress("filtering", { evidence: retrieved.evidence.length, nodes: retrieved.nodes.length, edges: retrieved.edges.length });
 
@@ -122,7 +154,8 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
     const context = (trace.context = buildContext(retrieved, limits));
     const rawContext = context.rawContext;
     //    Nothing visible to cite: every claim would be uncited, so the model is not asked.
-    if (rawContext.evidenceSnippets.length === 0) return await deliver(deps, trace, started, noEvidenceAnswer(hidden, context, limits));
+    if (rawContext.evidenceSnippets.length === 0)
+      return await deliver(deps, trace, started, noEvidenceAnswer(hidden, context, limits, thread));
 
     // 6. Model: versioned system prompt + fenced context + question, structured output at temperature 0; one retry
     //    with a stricter prompt when the output is unusable, then a coded error.
@@ -130,11 +163,16 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
     const policyRun = await preparePolicy(deps.answerPolicies, {
       asker,
       caseRef,
-      question: input.question,
+      question,
       model: deps.model,
       now: new Date(trace.request.timestamp),
     });
-    const prompt = { system: SYSTEM_PROMPT + (policyRun?.system ?? ""), version: PROMPT_VERSION + (policyRun?.promptSuffix ?? "") };
+    // A follow-up's conversation (generative models resolve its references with it) is a section of its own.
+    const asked: Asked = { question, text: input.question, conversation: thread?.conversation ?? [], resolved: thread?.resolved.question };
+    const prompt = {
+      system: SYSTEM_PROMPT + (policyRun?.system ?? ""),
+      version: PROMPT_VERSION + (asked.conversation.length ? CONVERSATION_PROMPT_SUFFIX : "") + (policyRun?.promptSuffix ?? ""),
+    };
     trace.generation = { model: { provider: deps.model.provider, id: deps.model.modelId }, promptVersion: prompt.version };
     progress("asking_model", {
       snippets: rawContext.evidenceSnippets.length,
@@ -142,14 +180,7 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
       edges: rawContext.edges.length,
     });
     const modelStarted = performance.now();
-    const run = await askModel(
-      deps.model,
-      rawContext,
-      input.question,
-      options,
-      (chars) => progress("asking_model", { outputChars: chars }),
-      prompt,
-    );
+    const run = await askModel(deps.model, rawContext, asked, options, (chars) => progress("asking_model", { outputChars: chars }), prompt);
     trace.generation = { ...trace.generation, latencyMs: performance.now() - modelStarted, retries: run.retries };
 
     // 7. Validate: citations checked against rawContext, uncited claims dropped, markers and citations reconciled;
@@ -161,14 +192,21 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
     //    Answer policies, post-generation: the four checks, the score and its route (regenerations, or a review hold).
     const enforced = await enforcePolicies(policyRun, firstDraft, rawContext, async (extra) =>
       validateAnswer(
-        (await askModel(deps.model, rawContext, input.question, options, () => {}, { ...prompt, system: prompt.system + extra })).output,
+        (await askModel(deps.model, rawContext, asked, options, () => {}, { ...prompt, system: prompt.system + extra })).output,
         rawContext,
         { directives },
       ),
     );
     const validated = enforced.validated;
     trace.validation = validated.report;
-    const unknowns = composeUnknownDetails({ model: validated.unknowns, hidden, context, validation: validated.report, ...capsOf(limits) });
+    const unknowns = composeUnknownDetails({
+      model: validated.unknowns,
+      hidden,
+      context,
+      validation: validated.report,
+      thread: thread?.notes,
+      ...capsOf(limits),
+    });
 
     // 8. Audit and 9. Respond: the answer leaves only after its ledger entry is written (an escalated one never leaves).
     const finished = await enforced.finish(answerOf({ ...validated, unknowns }, rawContext), {
@@ -188,9 +226,20 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
 }
 
 /** Steps 3–4: retrieval through the policy gate, and what is reported hidden (case totals, or this question's counts). */
-async function retrieveVisible(deps: AnswerDeps, asker: Asker, caseRef: CaseRef, scope: CaseScope, question: string, limits: Limits) {
+async function retrieveVisible(
+  deps: AnswerDeps,
+  asker: Asker,
+  caseRef: CaseRef,
+  scope: CaseScope,
+  question: string,
+  limits: Limits,
+  threadSeeds?: { nodes: GraphNodeRecord[]; evidence: EvidenceRecord[] },
+) {
   const gate = new PolicyGate(asker);
-  const [retrieved, totals] = await Promise.all([retrieve(deps, scope, question, limits, gate), caseTotals(deps, caseRef, asker, scope)]);
+  const [retrieved, totals] = await Promise.all([
+    retrieve(deps, scope, question, limits, gate, threadSeeds),
+    caseTotals(deps, caseRef, asker, scope),
+  ]);
   const policy = gate.summary();
   const hidden: HiddenReport = totals ? { mode: "case", totals } : { mode: "exact", policy };
   return { retrieved, policy, hidden };
@@ -216,7 +265,7 @@ function refusalAnswer(request: Exclude<RequestScope, { kind: "question" }>) {
  * No visible evidence to cite. Whether hidden evidence "matched" is said only where the tenant accepts per-question
  * counts; otherwise the case totals decide, so the reply is the same whatever words the question used.
  */
-function noEvidenceAnswer(hidden: HiddenReport, context: ContextBuild, limits: Limits) {
+function noEvidenceAnswer(hidden: HiddenReport, context: ContextBuild, limits: Limits, thread: ThreadTurn | null) {
   const someHidden = hidden.mode === "exact" ? hidden.policy.evidence.filtered > 0 : hidden.totals.evidence > 0;
   const matchedHidden = hidden.mode === "exact" && someHidden;
   return {
@@ -234,6 +283,7 @@ function noEvidenceAnswer(hidden: HiddenReport, context: ContextBuild, limits: L
           model: matchedHidden ? [] : ["No visible evidence in this case matched the question."],
           hidden,
           context,
+          thread: thread?.notes,
           ...capsOf(limits),
         }),
       },
@@ -265,10 +315,22 @@ export function resolveLimits(configured: Partial<Limits> = {}, requested: Parti
 
 const capsOf = (l: Limits) => ({ maxSnippets: l.maxSnippets, maxNodes: l.maxNodes, maxEdges: l.maxEdges });
 
+/**
+ * What the model is asked: `question` as the pipeline reads it (a follow-up's references replaced: the offline
+ * answerer reads this), and for the prompt the asker's own words with the thread's earlier turns (generative models
+ * resolve the references themselves, with the deterministic reading shown as a hint).
+ */
+interface Asked {
+  question: string;
+  text: string;
+  conversation: ConversationTurn[];
+  resolved?: string;
+}
+
 async function askModel(
   model: AnswerModel,
   context: RawContext,
-  question: string,
+  asked: Asked,
   options: AnswerOptions,
   onOutputProgress: (chars: number) => void,
   prompt: { system: string; version: string } = { system: SYSTEM_PROMPT, version: PROMPT_VERSION },
@@ -279,9 +341,11 @@ async function askModel(
       ({ text } = await model.generate({
         promptVersion: prompt.version,
         system: prompt.system,
-        prompt: buildUserPrompt(context, question, attempt),
+        prompt: asked.conversation.length
+          ? buildUserPrompt(context, asked.text, attempt, { turns: asked.conversation, resolved: asked.resolved })
+          : buildUserPrompt(context, asked.question, attempt),
         context,
-        question,
+        question: asked.question,
         attempt,
         schema: modelOutputSchema,
         signal: options.signal,
@@ -344,31 +408,67 @@ function answerOf(p: AnswerParts, ctx: RawContext): Answer {
 }
 
 async function deliver(
-  deps: RefusalDeps,
+  deps: RefusalDeps & Pick<AnswerDeps, "threads">,
   trace: Trace,
   started: number,
   result: { answer: Answer; rawContext: RawContext },
 ): Promise<AnswerOutcome> {
   const { answer, rawContext } = result;
+  let seq: number;
   try {
-    await recordAudit(deps.ledger, auditFactsOf(trace, result, performance.now() - started, PROMPT_VERSION));
+    seq = await recordAudit(deps.ledger, auditFactsOf(trace, result, performance.now() - started, PROMPT_VERSION));
   } catch (err) {
     return withheld(trace, asCasegraphError(err, "CG-AUDIT-001"));
   }
+  await keepThreadTurn(deps, trace, seq, result);
   const { requestId, timestamp, auditId } = trace.request;
-  return { ok: true, status: 200, body: { answer, rawContext, requestId, timestamp, auditId } };
+  return {
+    ok: true,
+    status: 200,
+    body: { answer, rawContext, requestId, timestamp, auditId, ...threadFieldsOf(trace.thread, trace.input?.question ?? null) },
+  };
 }
 
-async function fail(deps: RefusalDeps, trace: Trace, started: number, error: CasegraphError): Promise<AnswerOutcome> {
+/** The turn is kept once its ledger entry is written (issue 18); its record holds ids and the delivered answer. */
+async function keepThreadTurn(
+  deps: Pick<AnswerDeps, "threads">,
+  trace: Trace,
+  seq: number,
+  result: { answer?: Answer; rawContext?: RawContext; errorCode?: string },
+) {
+  const t = trace.thread;
+  if (!t || !trace.input) return;
+  const { asker } = trace.request;
+  await keepTurn(
+    deps.threads,
+    { tenantId: asker.tenantId, caseId: trace.input.caseId, userId: asker.userId },
+    t,
+    turnRecordOf(t, trace.request, seq, result),
+  );
+}
+
+async function fail(
+  deps: RefusalDeps & Pick<AnswerDeps, "threads">,
+  trace: Trace,
+  started: number,
+  error: CasegraphError,
+): Promise<AnswerOutcome> {
   if (error.code === "CG-AUDIT-001") return withheld(trace, error);
   if (error.code === "CG-SYS-002") console.error("casegraph: answer pipeline failed", error.cause ?? error);
+  let seq: number;
   try {
-    await recordAudit(deps.ledger, auditFactsOf(trace, { error }, performance.now() - started, PROMPT_VERSION));
+    seq = await recordAudit(deps.ledger, auditFactsOf(trace, { error }, performance.now() - started, PROMPT_VERSION));
   } catch (err) {
     return withheld(trace, asCasegraphError(err, "CG-AUDIT-001"));
   }
   const { requestId, timestamp, auditId } = trace.request;
-  const body: GraphRagFailure = { error: error.toJSON().error, requestId, timestamp, auditId };
+  const body: GraphRagFailure = {
+    error: error.toJSON().error,
+    requestId,
+    timestamp,
+    auditId,
+    ...threadFieldsOf(trace.thread, trace.input?.question ?? null),
+  };
   const rawContext = trace.context?.rawContext;
   // A switched-off model (CG-GROUND-011, issue 15) is `unable`, with retrieval and unknowns as usual.
   if ((error.code.startsWith("CG-MODEL") || error.code === "CG-GROUND-011") && rawContext) {
@@ -385,6 +485,7 @@ async function fail(deps: RefusalDeps, trace: Trace, started: number, error: Cas
     );
     body.rawContext = rawContext;
   }
+  await keepThreadTurn(deps, trace, seq, { answer: body.answer, rawContext: body.rawContext, errorCode: error.code });
   return { ok: false, status: error.status, body };
 }
 
@@ -396,7 +497,13 @@ function withheld(trace: Trace, error: CasegraphError): AnswerOutcome {
   return {
     ok: false,
     status: e.status,
-    body: { error: { code: e.code, message: FAILURES["CG-AUDIT-001"].message }, requestId, timestamp, auditId: null },
+    body: {
+      error: { code: e.code, message: FAILURES["CG-AUDIT-001"].message },
+      requestId,
+      timestamp,
+      auditId: null,
+      ...threadFieldsOf(trace.thread, null),
+    },
   };
 }
 

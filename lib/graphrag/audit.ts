@@ -48,6 +48,23 @@ export interface AuditFacts {
   modelLatencyMs?: number;
   /** The answer policies it was checked against (issue 14); absent when the tenant has no active bundle. */
   compliance?: { bundleSha256: string; score: number; action: string; attempts: number; violations: number; reviewId: string | null };
+  /** The thread and turn (issue 18); absent for a request refused before its thread was opened. */
+  thread?: ThreadFacts;
+}
+
+export interface ThreadFacts {
+  id: string;
+  turn: number;
+  /** The question as the pipeline read it, when a follow-up's references were replaced (only its SHA-256 is kept). */
+  resolvedQuestion: string | null;
+  /** Earlier turns' nodes and evidence that passed the policy again and seeded this turn. */
+  seedIds: string[];
+  /** How many references of the follow-up were resolved. */
+  references: number;
+  /** Earlier turns the conversation bound left out (last N turns, token budget). */
+  turnsLeftOut: number;
+  /** Items cited in earlier turns the asker can no longer see (nothing of them was used). */
+  noLongerVisible: number;
 }
 
 export function auditPayload(f: AuditFacts): Record<string, unknown> {
@@ -110,6 +127,17 @@ export function auditPayload(f: AuditFacts): Record<string, unknown> {
     model_retries: f.retries ?? 0,
     latency_ms: Math.round(f.latencyMs),
     model_latency_ms: f.modelLatencyMs === undefined ? null : Math.round(f.modelLatencyMs),
+    ...(f.thread
+      ? {
+          thread_id: f.thread.id,
+          thread_turn: f.thread.turn,
+          thread_seed_ids: [...f.thread.seedIds].sort(),
+          thread_references: f.thread.references,
+          thread_turns_left_out: f.thread.turnsLeftOut,
+          thread_no_longer_visible: f.thread.noLongerVisible,
+          query_resolved_sha256: f.thread.resolvedQuestion === null ? null : sha256Hex(f.thread.resolvedQuestion),
+        }
+      : {}),
     ...(f.compliance
       ? {
           answer_policy: {
@@ -131,10 +159,10 @@ function summaryOf(f: AuditFacts): string {
   return `${f.responseType}: ${f.numCitations ?? 0} citation(s) to ${new Set(f.citationIds ?? []).size} evidence item(s)${steps}, ${f.numUnknowns ?? 0} unknown(s)`;
 }
 
-/** Appends the entry; any failure is CG-AUDIT-001 and the caller withholds the answer. */
-export async function recordAudit(ledger: Ledger, facts: AuditFacts): Promise<void> {
+/** Appends the entry and returns its seq; any failure is CG-AUDIT-001 and the caller withholds the answer. */
+export async function recordAudit(ledger: Ledger, facts: AuditFacts): Promise<number> {
   try {
-    await ledger.append({
+    const entry = await ledger.append({
       kind: AUDIT_KIND,
       payload: auditPayload(facts),
       tenantId: facts.asker.tenantId || null,
@@ -142,6 +170,7 @@ export async function recordAudit(ledger: Ledger, facts: AuditFacts): Promise<vo
       caseId: facts.caseId,
       ...(facts.queryMode === "text" && facts.question !== null ? { redactable: { questionText: facts.question } } : {}),
     });
+    return entry.seq;
   } catch (err) {
     const e = asCasegraphError(err, "CG-AUDIT-001");
     throw e.code === "CG-AUDIT-001" ? e : new CasegraphError("CG-AUDIT-001", undefined, [], { cause: err });

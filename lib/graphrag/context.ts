@@ -274,7 +274,7 @@ export function buildContext(retrieved: Retrieved, limits: Limits): ContextBuild
   };
 }
 
-function toContextNode(n: { id: string; label: string; name: string; properties: Record<string, unknown> }): ContextNode {
+export function toContextNode(n: { id: string; label: string; name: string; properties: Record<string, unknown> }): ContextNode {
   return {
     id: n.id,
     label: n.label,

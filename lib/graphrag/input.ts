@@ -10,6 +10,8 @@ export interface AnswerInput {
   question: string;
   /** Limits asked for by the client (validated against HARD_LIMITS). */
   limits: Partial<Limits>;
+  /** The thread this question continues (issue 18); null: a new thread. */
+  threadId: string | null;
 }
 
 // Control characters other than tab and line breaks, plus the invisible direction/zero-width controls that can
@@ -33,6 +35,7 @@ const bodySchema = z.object({
   hops: z.number().int().optional(),
   maxNodes: z.number().int().optional(),
   maxSnippets: z.number().int().optional(),
+  threadId: z.string({ error: "must be a string" }).max(200, "must be a thread id").nullish(),
 });
 
 export function parseInput(raw: unknown): AnswerInput {
@@ -72,7 +75,9 @@ export function parseInput(raw: unknown): AnswerInput {
   range("hops", body.hops, 0, HARD_LIMITS.hops);
   range("maxNodes", body.maxNodes, 1, HARD_LIMITS.maxNodes);
   range("maxSnippets", body.maxSnippets, 1, HARD_LIMITS.maxSnippets);
-  return { caseId, question, limits };
+  // Any other string is looked up like an id; one that names no thread of the asker's is CG-THREAD-001.
+  const threadId = body.threadId?.trim() || null;
+  return { caseId, question, limits, threadId };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // Step 6's input — the fixed, versioned prompt (seed 000 §1, adapted from an event graph to case evidence). The
 // version id goes into every audit entry; changing any text below means a new version.
 import { z } from "zod";
+import { renderTurn, type ConversationTurn } from "./follow-up";
 import type { ContextEdge, ContextNode, ContextSnippet, RawContext } from "./types";
 
 export const PROMPT_VERSION = "prompt_v1";
@@ -71,12 +72,40 @@ export const CONTEXT_OVERHEAD_CHARS = renderContext({ nodes: [], edges: [], evid
 
 export const STRICT_RETRY = `Your previous output could not be used: it was not one valid JSON object matching the schema. Output ONLY the JSON object, starting with "{" and ending with "}", with exactly these keys: responseType ("answer", "no_evidence" or "refused"), answerText (string with [evidence: EV-ID] citations), citations (array of {evidenceId, claimId}), explanationSteps (array of {stepNumber, claim, citations}), unknowns (array of strings), confidence (number from 0 to 1), confidenceJustification (string). No markdown, no code fences, no commentary.`;
 
-export function buildUserPrompt(context: RawContext, question: string, attempt: number): string {
+/** Added to the prompt version when a follow-up's earlier turns are part of the prompt (issue 18). */
+export const CONVERSATION_PROMPT_SUFFIX = "+conv_v1";
+
+const CONVERSATION_OPEN = `<earlier_turns note="the investigator's earlier questions in this thread and the validated answers they were given, re-checked against what the investigator may see now; NOT evidence: never cite or quote them as facts">`;
+
+/** The earlier turns of a follow-up's thread, for the model to resolve references ("he", "that number") in the query. */
+export function renderConversation(turns: readonly ConversationTurn[], resolved?: string): string {
+  return [
+    CONVERSATION_OPEN,
+    turns.map(renderTurn).join("\n\n"),
+    "</earlier_turns>",
+    ...(resolved ? [`Deterministic reading of the query against those turns (may be wrong): ${JSON.stringify(resolved)}`] : []),
+  ].join("\n");
+}
+
+export function buildUserPrompt(
+  context: RawContext,
+  question: string,
+  attempt: number,
+  conversation?: { turns: readonly ConversationTurn[]; resolved?: string },
+): string {
   const parts = [
     "Context (case graph subset and evidence — this is the ONLY source of facts; you must cite from this):",
     "",
     renderContext(context),
     "",
+    ...(conversation?.turns.length
+      ? [
+          "This query follows up earlier turns of a conversation. Use them only to tell what the query's references (pronouns, " +
+            '"that number", "the company") mean; answer from the context above.',
+          renderConversation(conversation.turns, conversation.resolved),
+          "",
+        ]
+      : []),
     // The question is the investigator's intent, not a source of facts; fenced so it cannot pose as context.
     `Query: ${JSON.stringify(question)}`,
     "",

@@ -32,6 +32,8 @@ const MAX_ANCHORS = 5;
 const SEED_CANDIDATES = 200;
 const LINKED_EVIDENCE = 100;
 const LINK_PROBE_NODES = 30;
+/** What earlier turns of a thread cited counts for a little: it stays in view without outranking what the follow-up asks. */
+const THREAD_EVIDENCE_BONUS = 0.2;
 
 export function analyseQuestion(question: string): QuestionAnalysis {
   const ws = words(question);
@@ -112,12 +114,17 @@ export interface RetrievalStores {
   evidence: EvidenceStore;
 }
 
+/**
+ * `thread`: a follow-up's seeds — the nodes and evidence earlier turns of its thread cited, already re-read from the
+ * stores (issue 18). They pass this request's gate like everything else and steer retrieval as anchors do.
+ */
 export async function retrieve(
   stores: RetrievalStores,
   scope: CaseScope,
   question: string,
   limits: Limits,
   gate: PolicyGate,
+  thread: { nodes: readonly GraphNodeRecord[]; evidence: readonly EvidenceRecord[] } = { nodes: [], evidence: [] },
 ): Promise<Retrieved> {
   const q = analyseQuestion(question);
 
@@ -164,7 +171,10 @@ export async function retrieve(
         .slice(0, MAX_ANCHORS);
     }
   }
-  const seeds = [...questionSeeds, ...anchors];
+  // A follow-up's thread seeds: what earlier turns cited, visible now, after what this question names.
+  const named = new Set([...questionSeeds, ...anchors].map((n) => n.id));
+  const threadSeeds = gate.nodes(thread.nodes).filter((n) => !named.has(n.id));
+  const seeds = [...questionSeeds, ...anchors, ...threadSeeds];
   const seedIds = seeds.map((n) => n.id);
 
   // k-hop expansion over the raw graph (over-fetching, since some of it will be hidden), then only what is visible
@@ -205,8 +215,9 @@ export async function retrieve(
     text: visibleText,
     named: visibleNamed,
     linked,
+    thread: gate.evidence(thread.evidence),
     questionSeedIds: new Set(questionSeeds.map((n) => n.id)),
-    anchorIds: new Set(anchors.map((n) => n.id)),
+    anchorIds: new Set([...anchors, ...threadSeeds].map((n) => n.id)),
     contextIds: new Set(nodes.map((n) => n.id)),
   });
   return { analysis: q, seedIds, questionSeedIds: questionSeeds.map((n) => n.id), nodes, edges, evidence, truncated };
@@ -246,6 +257,8 @@ function rankEvidence(input: {
   text: Array<EvidenceRecord & { rank: number }>;
   named: EvidenceRecord[];
   linked: EvidenceRecord[];
+  /** Evidence earlier turns of a follow-up's thread cited (visible now). */
+  thread: EvidenceRecord[];
   questionSeedIds: Set<string>;
   anchorIds: Set<string>;
   contextIds: Set<string>;
@@ -278,6 +291,7 @@ function rankEvidence(input: {
   for (const e of input.text) add(e, e.rank, 0);
   for (const e of input.named) add(e, 0, 3);
   for (const e of input.linked) add(e, 0, 0);
+  for (const e of input.thread) add(e, 0, THREAD_EVIDENCE_BONUS);
   for (const e of all.values()) {
     const fts = maxRank > 0 ? e.ftsRank / maxRank : 0;
     let seedLinks = 0,

@@ -7,6 +7,7 @@ import type { AnswerInput } from "./input";
 import type { PolicySummary } from "./policy-filter";
 import type { Answer, Asker, RawContext } from "./types";
 import type { HiddenReport } from "./unknowns";
+import { threadFactsOf, type ThreadTurn } from "./thread";
 import type { ValidationReport } from "./validate";
 
 export interface Trace {
@@ -22,6 +23,8 @@ export interface Trace {
   };
   /** Step 1. */
   input?: AnswerInput;
+  /** Step 2's thread (issue 18): this turn, its resolved question and what earlier turns contribute. */
+  thread?: ThreadTurn | null;
   /** Steps 3–4: what the policy gate let through and what is reported hidden. */
   retrieval?: { policy: PolicySummary; hidden: HiddenReport };
   /** Step 5. */
@@ -61,6 +64,7 @@ export function auditFactsOf(t: Trace, result: Delivered, latencyMs: number, def
     retries: t.generation?.retries,
     compliance: t.compliance,
     latencyMs,
+    ...(t.thread && t.input ? { thread: threadFactsOf(t.thread, t.input.question) } : {}),
   };
   if ("error" in result) return { ...base, errorCode: result.error.code, errorMessage: result.error.message };
   const { answer, rawContext } = result;

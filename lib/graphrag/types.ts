@@ -155,7 +155,20 @@ export interface AnswerCompliance {
   attempts: number;
 }
 
-export interface GraphRagResponse {
+/** How a follow-up was read (issue 18): the question with its references replaced, and what each one was read as. */
+export interface FollowUpReading {
+  resolvedQuestion: string;
+  references: Array<{ phrase: string; nodeId: string; name: string; turn: number }>;
+}
+
+/** The thread a request belongs to (issue 18); absent only where the deployment keeps no threads. */
+export interface ThreadFields {
+  threadId?: string;
+  turn?: number;
+  followUp?: FollowUpReading;
+}
+
+export interface GraphRagResponse extends ThreadFields {
   answer: Answer;
   rawContext: RawContext;
   requestId: string;
@@ -163,7 +176,7 @@ export interface GraphRagResponse {
   auditId: string;
 }
 
-export interface GraphRagFailure {
+export interface GraphRagFailure extends ThreadFields {
   error: { code: string; message: string; issues?: Array<{ path?: string; message: string }> };
   /** For failures after the model was asked (CG-MODEL-…): the answer shape with responseType "error". */
   answer?: Answer;

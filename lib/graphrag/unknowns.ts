@@ -4,6 +4,7 @@
 import type { HiddenTotals } from "../ports";
 import type { ContextBuild } from "./context";
 import type { PolicySummary } from "./policy-filter";
+import type { ThreadNotes } from "./thread";
 import type { ValidationReport } from "./validate";
 import type { UnknownDetail, UnknownKind } from "./types";
 
@@ -21,6 +22,8 @@ export interface UnknownsInput {
   maxSnippets?: number;
   maxNodes?: number;
   maxEdges?: number;
+  /** A follow-up's thread: what the conversation bound left out, what earlier turns cited that is hidden now. */
+  thread?: ThreadNotes;
 }
 
 const plural = (n: number, one: string, many = one + "s") => `${n} ${n === 1 ? one : many}`;
@@ -80,6 +83,35 @@ export function composeUnknownDetails(input: UnknownsInput): UnknownDetail[] {
         "hidden_by_policy",
         `${graphHidden.join(" and ")} in this case ${t.nodes + t.edges === 1 ? "is" : "are"} outside your permissions.`,
         { nodes: t.nodes, edges: t.edges },
+      );
+    }
+  }
+
+  const t = input.thread;
+  if (t) {
+    for (const r of t.ambiguous) {
+      const all = [r.name, ...r.alternatives];
+      add(
+        "not_in_evidence",
+        `In this follow-up "${r.phrase}" could mean ${all.slice(0, -1).join(", ")} or ${all[all.length - 1]} (turn ${r.turn}); it was read as ${r.name}.`,
+      );
+    }
+    if (t.noLongerVisible) {
+      add(
+        "hidden_by_policy",
+        `${plural(t.noLongerVisible, "item")} cited in earlier turns of this thread ${t.noLongerVisible === 1 ? "is" : "are"} no longer visible to you; nothing of ${t.noLongerVisible === 1 ? "it" : "them"} was used.`,
+      );
+    }
+    if (t.leftOutByTurns) {
+      add(
+        "left_out_of_context",
+        `Only the last ${plural(t.limits.maxTurns, "turn")} of this thread ${t.limits.maxTurns === 1 ? "was" : "were"} considered: ${plural(t.leftOutByTurns, "earlier turn")} ${t.leftOutByTurns === 1 ? "was" : "were"} left out.`,
+      );
+    }
+    if (t.leftOutByBudget) {
+      add(
+        "left_out_of_context",
+        `${plural(t.leftOutByBudget, "earlier turn")} of this thread did not fit the conversation budget of ${t.limits.tokenBudget.toLocaleString("en-US")} tokens and ${t.leftOutByBudget === 1 ? "was" : "were"} left out.`,
       );
     }
   }

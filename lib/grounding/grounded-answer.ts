@@ -9,7 +9,9 @@ import type { AnswerModel, Ledger, LedgerAppend } from "../ports";
 import { answerQuestion, refuseRequest, type AnswerDeps, type AnswerOptions } from "../graphrag/answer";
 import { answerDigest, AUDIT_KIND, recordAudit, type AuditFacts } from "../graphrag/audit";
 import { parseInput } from "../graphrag/input";
-import { PROMPT_VERSION } from "../graphrag/prompt";
+import { PROMPT_VERSION, renderConversation } from "../graphrag/prompt";
+import { sha256Hex } from "../domain/ledger-chain";
+import { keepTurn, openThreadTurn, threadFactsOf, threadFieldsOf, threadTitle, turnRecordOf, type ThreadTurn } from "../graphrag/thread";
 import type { Answer, AnswerOutcome, Asker, RawContext } from "../graphrag/types";
 import { contentSha256 } from "./lifecycle";
 import type { AnswerCache, KillSwitchReader } from "./ports";
@@ -67,13 +69,15 @@ export async function groundedAnswer(
   const model = modelName(deps.model);
   const ledger = provenanceLedger(deps.ledger, frame);
 
-  // The key needs a well-formed question the asker may put to this case; anything else goes to the pipeline, which
-  // refuses it with its usual code and ledger entry.
+  // The key needs a well-formed question the asker may put to this case, in a thread that is theirs; anything else
+  // goes to the pipeline, which refuses it with its usual code and ledger entry. The turn is opened once, here, so
+  // the key covers the thread's context (issue 18) and the pipeline continues the same turn.
   const access = await keyFor(deps, asker, raw, model, frame.policyBundle);
-  if (access) {
+  const turn = access?.turn;
+  if (access?.key) {
     frame.key = access.key;
     try {
-      const reused = await tryReuse(deps, g, asker, access, frame, ledger);
+      const reused = await tryReuse(deps, g, asker, access as KeyedRequest, frame, ledger);
       if (reused) return reused;
     } catch (err) {
       // A reuse check that cannot complete is a denial, never a reason to fail the question.
@@ -85,11 +89,13 @@ export async function groundedAnswer(
     { ...deps, ledger, model: switches.DISABLE_MODEL ? switchedOff(deps.model) : deps.model },
     asker,
     raw,
-    options,
+    turn === undefined ? options : { ...options, turn },
   );
   withProvenance(outcome, frame);
-  if (access && outcome.ok && outcome.body.answer.responseType === "answer" && !switches.DISABLE_ANSWER_REUSE) {
-    await remember(deps, g, access, outcome).catch((err) => console.error("casegraph: answer not kept for reuse", (err as Error).message));
+  if (access?.key && outcome.ok && outcome.body.answer.responseType === "answer" && !switches.DISABLE_ANSWER_REUSE) {
+    await remember(deps, g, access as KeyedRequest, outcome).catch((err) =>
+      console.error("casegraph: answer not kept for reuse", (err as Error).message),
+    );
   }
   return outcome;
 }
@@ -99,32 +105,61 @@ interface KeyedRequest {
   caseId: string;
   tenantId: string;
   question: string;
+  /** This request's turn (null: no threads kept). */
+  turn: ThreadTurn | null;
 }
 
+/**
+ * The reuse key, and the turn opened for it. `key` is null when answers are not comparable (other limits); the whole
+ * result is null when the pipeline must refuse the request itself (bad input, no access, not the asker's thread).
+ */
 async function keyFor(
   deps: AnswerDeps,
   asker: Asker,
   raw: unknown,
   model: string | null,
   policyBundle: string | null,
-): Promise<KeyedRequest | null> {
+): Promise<(Omit<KeyedRequest, "key"> & { key: string | null }) | null> {
+  let input: ReturnType<typeof parseInput>;
+  let caseRef: Awaited<ReturnType<AnswerDeps["access"]["assertCaseAccess"]>>;
+  let turn: ThreadTurn | null;
   try {
-    const input = parseInput(raw);
-    if (input.limits && Object.keys(input.limits).length) return null; // Answers under other limits are not comparable.
-    const caseRef = await deps.access.assertCaseAccess(asker, input.caseId);
-    const key = reuseKey({
-      caseId: caseRef.id,
-      question: input.question,
+    input = parseInput(raw);
+    caseRef = await deps.access.assertCaseAccess(asker, input.caseId);
+    const now = (deps.clock ?? (() => new Date()))().toISOString();
+    turn = await openThreadTurn(
+      deps,
       asker,
-      model,
-      promptVersion: PROMPT_VERSION,
-      groundingContractVersion: GROUNDING_CONTRACT_VERSION,
-      policyBundle,
-    });
-    return { key, caseId: caseRef.id, tenantId: caseRef.tenantId, question: input.question };
+      { tenantId: caseRef.tenantId, caseId: caseRef.id },
+      {
+        threadId: input.threadId,
+        question: input.question,
+        title: threadTitle(input.question, deps.auditQueryMode ?? "text", now),
+      },
+    );
   } catch {
     return null;
   }
+  const base = { caseId: caseRef.id, tenantId: caseRef.tenantId, question: input.question, turn };
+  if (input.limits && Object.keys(input.limits).length) return { ...base, key: null }; // Answers under other limits are not comparable.
+  const key = reuseKey({
+    caseId: caseRef.id,
+    question: input.question,
+    asker,
+    model,
+    promptVersion: PROMPT_VERSION,
+    groundingContractVersion: GROUNDING_CONTRACT_VERSION,
+    policyBundle,
+    thread:
+      turn && turn.turn > 1
+        ? {
+            resolvedQuestion: turn.resolved.question,
+            seedIds: [...turn.seeds.nodes.map((n) => n.id), ...turn.seeds.evidence.map((e) => e.id)],
+            conversationSha256: sha256Hex(renderConversation(turn.conversation, turn.resolved.question)),
+          }
+        : null,
+  });
+  return { ...base, key };
 }
 
 async function tryReuse(
@@ -178,17 +213,28 @@ async function tryReuse(
     needsReview: answer.needsReview,
     answerSha256: answerDigest({ answer, rawContext }),
     latencyMs: 0,
+    ...(req.turn ? { thread: threadFactsOf(req.turn, req.question) } : {}),
   };
+  const threadFields = threadFieldsOf(req.turn, req.question);
+  let seq: number;
   try {
-    await recordAudit(ledger, facts);
+    seq = await recordAudit(ledger, facts);
   } catch (err) {
     const e = asCasegraphError(err, "CG-AUDIT-001");
-    return { ok: false, status: e.status, body: { error: e.toJSON().error, requestId, timestamp: facts.timestamp, auditId: null } };
+    return {
+      ok: false,
+      status: e.status,
+      body: { error: e.toJSON().error, requestId, timestamp: facts.timestamp, auditId: null, ...threadFields },
+    };
+  }
+  if (req.turn) {
+    const owner = { tenantId: req.tenantId, caseId: req.caseId, userId: asker.userId };
+    await keepTurn(deps.threads, owner, req.turn, turnRecordOf(req.turn, facts, seq, { answer, rawContext }));
   }
   const outcome: AnswerOutcome = {
     ok: true,
     status: 200,
-    body: { answer: structuredClone(answer), rawContext, requestId, timestamp: facts.timestamp, auditId: facts.auditId },
+    body: { answer: structuredClone(answer), rawContext, requestId, timestamp: facts.timestamp, auditId: facts.auditId, ...threadFields },
   };
   withProvenance(outcome, frame);
   return outcome;

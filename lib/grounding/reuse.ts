@@ -35,6 +35,11 @@ export interface ReuseKeyInput {
   promptVersion: string;
   groundingContractVersion: string;
   policyBundle: string | null;
+  /**
+   * A follow-up's thread context (issue 18): how its references were read, the earlier turns' items that seeded it
+   * and the conversation shown. A follow-up therefore never shares a key with a question asked on its own.
+   */
+  thread?: { resolvedQuestion: string; seedIds: string[]; conversationSha256: string } | null;
 }
 
 /** SHA-256 (first 16 hex) of everything an answer depends on besides the evidence itself. */
@@ -48,6 +53,15 @@ export function reuseKey(k: ReuseKeyInput): string {
       promptVersion: k.promptVersion,
       groundingContractVersion: k.groundingContractVersion,
       policyBundle: k.policyBundle,
+      ...(k.thread
+        ? {
+            thread: {
+              resolvedQuestion: normaliseQuestion(k.thread.resolvedQuestion),
+              seedIds: [...new Set(k.thread.seedIds)].sort(),
+              conversationSha256: k.thread.conversationSha256,
+            },
+          }
+        : {}),
     }),
   ).slice(0, 16);
 }

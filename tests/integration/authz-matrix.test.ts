@@ -230,6 +230,7 @@ function workbenchRows(): Record<string, Row> {
     loadNodeDetails: (caseId) => ({ caseId, nodeId: CASE_ITEMS[caseId].node }),
     loadEvidence: (caseId) => ({ caseId, ids: [CASE_ITEMS[caseId].evidence] }),
     loadHistory: (caseId) => ({ caseId }),
+    loadThreads: (caseId) => ({ caseId }),
   };
   return Object.fromEntries(
     Object.entries(inputs).map(([name, build]) => [
@@ -242,6 +243,44 @@ function workbenchRows(): Record<string, Row> {
           "other-tenant": cell(build)("other-tenant"),
         },
         notApplicable: "own tenant = own case for a case read",
+        scopeDenial: "CG-ACCESS-001",
+      } satisfies Row,
+    ]),
+  );
+}
+
+// Threads (issue 18): the caller's own thread on the case; another case's or tenant's is refused by the case check first.
+const { PrismaThreadStore } = await import("@/lib/adapters/prisma/thread-store");
+async function threadOf(ctx: Ctx, caseId: string): Promise<string> {
+  const [c] = await ctx.db.prisma.$queryRaw<Array<{ tenant_id: string }>>`SELECT tenant_id FROM "case" WHERE id = ${caseId}`;
+  const owner = { tenantId: c.tenant_id, caseId, userId: id(ctx.person.email) };
+  return (await new PrismaThreadStore(ctx.db.prisma).beginTurn(owner, null, { title: "matrix", lastTurns: 1 })).threadId;
+}
+function threadRows(): Record<string, Row> {
+  const cell = (build: (caseId: string, threadId: string) => unknown) => (scope: Scope) => async (ctx: Ctx) => {
+    const caseId = caseFor(ctx, scope);
+    return build(caseId, await threadOf(ctx, caseId));
+  };
+  const rows: Record<string, (caseId: string, threadId: string) => unknown> = {
+    "action loadThread app/(workbench)/cases/[caseId]/workbench-actions.ts": (caseId, threadId) => ({ caseId, threadId }),
+    "action renameThreadAction app/(workbench)/cases/[caseId]/thread-actions.ts": (caseId, threadId) => ({
+      caseId,
+      threadId,
+      title: "renamed",
+    }),
+    "action closeThreadAction app/(workbench)/cases/[caseId]/thread-actions.ts": (caseId, threadId) => ({ caseId, threadId }),
+  };
+  return Object.fromEntries(
+    Object.entries(rows).map(([key, build]) => [
+      key,
+      {
+        roles: ["investigator", "supervisor"],
+        scopes: {
+          "own-case": cell(build)("own-case"),
+          "other-case": cell(build)("other-case"),
+          "other-tenant": cell(build)("other-tenant"),
+        },
+        notApplicable: "own tenant = own case: the caller's own thread on a case they are a member of",
         scopeDenial: "CG-ACCESS-001",
       } satisfies Row,
     ]),
@@ -874,6 +913,7 @@ const MATRIX: Record<string, Row> = {
   },
   // The case workbench's reads (issue 6): each needs case access, like ask; the ids are visible demo items of the case.
   ...workbenchRows(),
+  ...threadRows(),
   ...AUDIT_ROWS,
   ...REVIEW_ROWS,
   ...DOCUMENT_ROWS,

@@ -44,7 +44,7 @@ describe("failure codes", () => {
     expect(new Set(codes).size).toBe(codes.length);
     for (const code of codes) {
       expect(code).toMatch(
-        /^CG-(INPUT|AUTH|ACCESS|POLICY|REVIEW|GRAPH|EVIDENCE|MODEL|CITE|AUDIT|IMPORT|SYS|GROUND|EVAL|INGEST|PLAYBOOK)-\d{3}$/,
+        /^CG-(INPUT|AUTH|ACCESS|POLICY|REVIEW|GRAPH|EVIDENCE|MODEL|CITE|AUDIT|IMPORT|SYS|GROUND|EVAL|INGEST|PLAYBOOK|THREAD)-\d{3}$/,
       );
       expect(failureAreaOf(code as keyof typeof FAILURES)).toBe(code.split("-")[1]);
     }

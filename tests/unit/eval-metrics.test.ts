@@ -76,4 +76,50 @@ describe("casegraph eval scoring", () => {
     expect(paths).toContain("line 4: $.id"); // duplicate id
     expect(() => parseQuestions("\n")).toThrow(/No questions/);
   });
+
+  it("lines naming a thread are its turns: one user and case per thread, figures for thread lines and for follow-ups", () => {
+    const line = (id: string, thread: string, user = "a@b.c") =>
+      JSON.stringify({ id, thread, user, case: "c1", question: "Who?", kind: "answerable", gold: ["EV-1"] });
+    expect(parseQuestions([line("t1", "x"), line("t2", "x")].join("\n")).map((q) => q.thread)).toEqual(["x", "x"]);
+    let err: { code?: string; issues?: Array<{ path?: string; message: string }> } = {};
+    try {
+      parseQuestions([line("t1", "x"), line("t2", "x", "other@b.c")].join("\n"));
+    } catch (e) {
+      err = e as typeof err;
+    }
+    expect(err.code).toBe("CG-EVAL-001");
+    expect(err.issues?.[0]).toMatchObject({ path: "line 2: $.thread" });
+
+    const questions = [
+      q({ id: "s1", kind: "answerable", gold: ["EV-9"] }),
+      q({ id: "t1", kind: "answerable", gold: ["EV-1"], thread: "x" }),
+      q({ id: "t2", kind: "answerable", gold: ["EV-2", "EV-3"], thread: "x" }),
+      q({ id: "t3", kind: "unanswerable", thread: "x" }),
+    ];
+    const turn = (body: ReturnType<typeof answer>, n: number) => ({ ...body, threadId: "th", turn: n });
+    const bodies: Record<string, unknown> = {
+      s1: answer("answer", ["EV-9"]),
+      t1: turn(answer("answer", ["EV-1"]), 1),
+      t2: turn(answer("answer", ["EV-2", "EV-7"]), 2), // 1 of 2 cited is gold; 1 of 2 gold found
+      t3: turn(answer("no_evidence", []), 3),
+    };
+    const results = questions.map((question) =>
+      scoreQuestion({ question, body: bodies[question.id], again: bodies[question.id], latencyMs: 1 }),
+    );
+    expect(results.map((r) => [r.id, r.thread, r.turn])).toEqual([
+      ["s1", undefined, undefined],
+      ["t1", "x", 1],
+      ["t2", "x", 2],
+      ["t3", "x", 3],
+    ]);
+    const s = summarise(results, questions);
+    expect(s.threads).toEqual({
+      threads: 1,
+      questions: 3,
+      citationPrecision: 0.667, // 2 gold among 3 cited in thread lines
+      citationRecall: 0.667, // 2 of 3 gold
+      followUps: { questions: 2, citationPrecision: 0.5, citationRecall: 0.5, passed: 1 },
+      passed: 2,
+    });
+  });
 });

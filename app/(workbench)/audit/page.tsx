@@ -84,6 +84,14 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
 
       {!parsed.success ? <Alert tone="warning" title="Some filters were not understood and were ignored." /> : null}
       <AuditFilters filters={filters} options={options} />
+      {filters.thread ? (
+        <p className="rounded border border-blue-200 bg-blue-50 px-3 py-2 text-sm text-blue-950" data-testid="audit-thread-filter">
+          The turns of thread <span className="font-mono">{filters.thread}</span> together, newest first (each turn is its own entry).{" "}
+          <Link href="/audit" className="underline">
+            All entries
+          </Link>
+        </p>
+      ) : null}
 
       <AuditTable rows={rows} />
       <nav className="flex items-center justify-between text-sm" aria-label="Pages">

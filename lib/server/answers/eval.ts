@@ -1,5 +1,6 @@
 // Runs labelled questions through the real pipeline (askQuestion, as each question's user, with that user's current
-// permissions), each twice for determinism, and scores them (lib/eval/metrics.ts).
+// permissions), each twice for determinism, and scores them (lib/eval/metrics.ts). Lines naming a thread are asked as
+// the turns of one thread, in order.
 import "server-only";
 import { loadActor } from "../../auth/actor";
 import { asCasegraphError } from "../../domain/failure-codes";
@@ -16,16 +17,26 @@ export async function runEval(questions: EvalQuestion[], onProgress?: (done: num
   const { db } = await runtime();
   await seedDemoIfEmpty(); // a fresh data folder gets the demo workspace, as the server does at its first start
   const results: QuestionResult[] = [];
+  // A named thread's lines are its turns, in file order (issue 18). The run and the re-run (determinism) each keep
+  // their own thread, so the re-run of a follow-up is read against the re-run of the turns before it.
+  const threads = new Map<string, { first?: string; again?: string }>();
   for (const q of questions) {
     let body: unknown;
     let again: unknown;
     let latencyMs = 0;
+    const thread = q.thread ? (threads.get(q.thread) ?? threads.set(q.thread, {}).get(q.thread)!) : null;
+    const ask = async (actor: Parameters<typeof askQuestion>[0], run: "first" | "again") => {
+      const threadId = thread?.[run];
+      const out = (await askQuestion(actor, { caseId: q.case, question: q.question, ...(threadId ? { threadId } : {}) })).body;
+      if (thread && out.threadId) thread[run] = out.threadId;
+      return out;
+    };
     try {
       const actor = await loadActor(db.prisma, { email: q.user }, "cli");
       const started = performance.now();
-      body = (await askQuestion(actor, { caseId: q.case, question: q.question })).body;
+      body = await ask(actor, "first");
       latencyMs = performance.now() - started;
-      again = (await askQuestion(actor, { caseId: q.case, question: q.question })).body;
+      again = await ask(actor, "again");
     } catch (err) {
       // An unknown or deactivated user is a result too (an error response), not a reason to stop the run.
       body = again = { error: asCasegraphError(err).toJSON().error };

@@ -9,6 +9,7 @@ import type { Database } from "../../adapters/prisma/db";
 import { PrismaEvidenceStore, driverRunner, poolRunner, type SqlRunner } from "../../adapters/prisma/evidence-store";
 import { PrismaGraphStore } from "../../adapters/prisma/graph-store";
 import { PrismaAnswerPolicyStore } from "../../adapters/prisma/policy-store";
+import { PrismaThreadStore } from "../../adapters/prisma/thread-store";
 import { Z3PolicySolver } from "../../adapters/solver/z3";
 import { refuseRequest, type AnswerDeps, type AnswerOptions } from "../../graphrag/answer";
 import type { AnswerOutcome, Asker } from "../../graphrag/types";
@@ -54,6 +55,7 @@ export function pipelineDeps(
     model,
     ledger,
     answerPolicies: answerPolicyPorts(db),
+    threads: new PrismaThreadStore(db.prisma),
     auditQueryMode: e.AUDIT_QUERY_MODE,
     limits: {
       hops: e.GRAPHRAG_HOPS,

@@ -49,6 +49,8 @@ export const explorerFiltersSchema = z.object({
   model: optionalText,
   promptVersion: optionalText,
   q: optionalText,
+  /** A thread's turns together (issue 18). */
+  thread: optionalText,
 });
 
 export type ExplorerFilters = z.infer<typeof explorerFiltersSchema>;
@@ -74,6 +76,9 @@ export interface AuditRow {
   questionErased: boolean;
   /** For non-answer entries: what the entry is about (e.g. "user u-123"). */
   target: string | null;
+  /** The thread and turn of an answer entry (issue 18). */
+  threadId: string | null;
+  threadTurn: number | null;
 }
 
 /** Search words → a prefix tsquery over the stored question text ('simple' config), or null when nothing is left. */
@@ -115,6 +120,8 @@ function buildWhere(tenantId: string, f: ExplorerFilters, cursor: number | undef
   if (f.needsReview) where.push(`(l.payload -> 'needs_review') = 'true'::jsonb`);
   if (f.citationsOutside) where.push(`(l.payload -> 'all_citations_in_context') = 'false'::jsonb`);
   if (f.policyFiltered) where.push(`(l.payload -> 'policy_filtered_count') > '0'::jsonb`);
+  // The partial expression index of migration 20261126100000_threads, written as its predicate.
+  if (f.thread) where.push(`l.payload ? 'thread_id' AND (l.payload ->> 'thread_id') = ${p(f.thread)}`);
   if (f.q) {
     const tsq = questionQuery(f.q);
     where.push(
@@ -142,6 +149,7 @@ export async function listAuditEntries(
             l.payload ->> 'prompt_version' AS prompt_version, l.payload -> 'policy_filtered_count' AS policy_filtered,
             l.payload -> 'all_citations_in_context' AS all_in_context, l.payload -> 'citation_count' AS citation_count,
             l.payload -> 'latency_ms' AS latency_ms, l.payload -> 'target' AS target,
+            l.payload ->> 'thread_id' AS thread_id, l.payload -> 'thread_turn' AS thread_turn,
             r.question_text, r.erased_at, u.name AS actor_name, u.email AS actor_email
        FROM (SELECT * FROM "ledger" l WHERE ${where.join(" AND ")} ORDER BY l.seq DESC LIMIT $${params.length}) l
        LEFT JOIN "ledger_redactable" r ON r.seq = l.seq
@@ -172,6 +180,8 @@ export async function listAuditEntries(
       question: (r.question_text as string) ?? null,
       questionErased: r.erased_at !== null && r.erased_at !== undefined,
       target: target && typeof target === "object" && target.type ? `${target.type} ${target.id ?? ""}`.trim() : null,
+      threadId: (r.thread_id as string) ?? null,
+      threadTurn: num(r.thread_turn),
     };
   });
   return { rows: page, nextCursor: more ? page[page.length - 1].seq : null };
@@ -240,6 +250,8 @@ export interface AuditDetail {
     source: "stored" | "payload" | "none";
   };
   cited: CitedItem[];
+  /** The entry's thread (issue 18): every turn of it in the ledger, in order, this one included. */
+  thread: { id: string; turn: number | null; turns: ThreadTurnEntry[] } | null;
   /** Case items the entry names that the viewer may not see: left out of `payload` and `cited`, only counted. */
   hiddenItems: number;
   headSize: number;
@@ -257,12 +269,14 @@ export async function auditEntryDetail(
   if (!entry || entry.tenantId !== actor.tenantId) throw new CasegraphError("CG-ACCESS-003");
   // Shown as the viewer may see it; the chain and proofs are checked on the stored entry.
   const { payload, hiddenItems } = (await reviewerRedactor(stores, actor, [entry]))(entry);
-  const [user, kase, head] = await Promise.all([
+  const threadId = typeof payload.thread_id === "string" ? payload.thread_id : null;
+  const [user, kase, head, turns] = await Promise.all([
     entry.actorId
       ? prisma.user.findFirst({ where: { id: entry.actorId, tenantId: actor.tenantId }, select: { name: true, email: true } })
       : null,
     entry.caseId ? prisma.case.findFirst({ where: { id: entry.caseId, tenantId: actor.tenantId }, select: { title: true } }) : null,
     ledger.head(),
+    threadId ? threadTurnEntries(prisma, actor.tenantId, threadId) : Promise.resolve([]),
   ]);
 
   let text: string | null = entry.questionText;
@@ -328,9 +342,36 @@ export async function auditEntryDetail(
     payload,
     question: { text, erasedAt: entry.questionErasedAt, matchesHash, source },
     cited,
+    thread: threadId ? { id: threadId, turn: typeof payload.thread_turn === "number" ? payload.thread_turn : null, turns } : null,
     hiddenItems,
     headSize: head.size,
   };
+}
+
+export interface ThreadTurnEntry {
+  seq: number;
+  turn: number | null;
+  createdAt: string;
+  responseType: string | null;
+}
+
+/** The ledger entries of one thread in the viewer's tenant, in order (the thread index of the ledger). */
+export async function threadTurnEntries(prisma: PrismaClient, tenantId: string, threadId: string): Promise<ThreadTurnEntry[]> {
+  const rows = await prisma.$queryRawUnsafe<Array<Record<string, unknown>>>(
+    `SELECT l.seq, l.created_at, l.payload -> 'thread_turn' AS turn, l.payload ->> 'response_type' AS response_type
+       FROM "ledger" l
+      WHERE l.tenant_id = $1 AND l.payload ? 'thread_id' AND (l.payload ->> 'thread_id') = $2
+      ORDER BY l.seq
+      LIMIT 500`,
+    tenantId,
+    threadId,
+  );
+  return rows.map((r) => ({
+    seq: Number(r.seq),
+    turn: num(r.turn),
+    createdAt: new Date(r.created_at as string).toISOString(),
+    responseType: (r.response_type as string) ?? null,
+  }));
 }
 
 /** The tenant's entries must include `seq` (inclusion proofs and exports are per tenant). */

@@ -31,6 +31,11 @@ import type {
   SeedQuery,
   Subgraph,
   SubgraphLimits,
+  BegunTurn,
+  StoredThreadTurn,
+  ThreadOwner,
+  ThreadStore,
+  ThreadTurnRecord,
   VerifyReport,
 } from "@/lib/ports";
 
@@ -217,6 +222,45 @@ export class MemoryLedger implements Ledger {
   }
   payloads(): Array<Record<string, any>> {
     return this.entries.map((e) => e.payload as Record<string, any>);
+  }
+}
+
+/** Threads in memory, with the PostgreSQL store's rules: found only with their owner, turn numbers reserved in order. */
+export class MemoryThreadStore implements ThreadStore {
+  threads = new Map<string, { owner: ThreadOwner; title: string; closed: boolean; turnCount: number; turns: ThreadTurnRecord[] }>();
+  private n = 0;
+  constructor(private readonly ledger?: MemoryLedger) {}
+  private owned(owner: ThreadOwner, id: string) {
+    const t = this.threads.get(id);
+    const o = t?.owner;
+    if (!t || o!.tenantId !== owner.tenantId || o!.caseId !== owner.caseId || o!.userId !== owner.userId)
+      throw new CasegraphError("CG-THREAD-001");
+    return t;
+  }
+  async beginTurn(owner: ThreadOwner, threadId: string | null, options: { title: string; lastTurns: number }): Promise<BegunTurn> {
+    if (threadId === null) {
+      const id = `thread-${++this.n}`;
+      this.threads.set(id, { owner, title: options.title, closed: false, turnCount: 1, turns: [] });
+      return { threadId: id, turn: 1, prior: [], olderTurns: 0 };
+    }
+    const t = this.owned(owner, threadId);
+    if (t.closed) throw new CasegraphError("CG-THREAD-002");
+    const turn = ++t.turnCount;
+    const all = t.turns.filter((x) => x.turn < turn).sort((a, b) => a.turn - b.turn);
+    const prior = all.slice(-options.lastTurns).map((x) => this.withQuestion(x));
+    return { threadId, turn, prior, olderTurns: all.length - prior.length };
+  }
+  async recordTurn(owner: ThreadOwner, threadId: string, record: ThreadTurnRecord): Promise<void> {
+    this.owned(owner, threadId).turns.push(structuredClone(record));
+  }
+  close(id: string) {
+    this.threads.get(id)!.closed = true;
+  }
+  turnsOf(id: string): StoredThreadTurn[] {
+    return this.threads.get(id)!.turns.map((x) => this.withQuestion(x));
+  }
+  private withQuestion(x: ThreadTurnRecord): StoredThreadTurn {
+    return { ...structuredClone(x), question: x.ledgerSeq === null ? null : (this.ledger?.redactable.get(x.ledgerSeq) ?? null) };
   }
 }
 

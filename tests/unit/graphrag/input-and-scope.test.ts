@@ -14,7 +14,12 @@ const codeOf = (fn: () => unknown) => {
 
 describe("step 1: input", () => {
   it("trims, NFC-normalises and bounds the question at 2,000 characters (code points)", () => {
-    expect(parseInput({ caseId: " case-1 ", question: "  Who?  " })).toEqual({ caseId: "case-1", question: "Who?", limits: {} });
+    expect(parseInput({ caseId: " case-1 ", question: "  Who?  " })).toEqual({
+      caseId: "case-1",
+      question: "Who?",
+      limits: {},
+      threadId: null,
+    });
     expect(parseInput({ caseId: "c", question: "e\u0301" }).question).toBe("é");
     expect(codeOf(() => parseInput({ caseId: "c", question: "😀".repeat(2000) }))).toBeNull();
     expect(codeOf(() => parseInput({ caseId: "c", question: "😀".repeat(2001) }))).toBe("CG-INPUT-003");

@@ -53,6 +53,53 @@ function PolicyCounts({ policy }: { policy: unknown }) {
   );
 }
 
+/** The entry's thread (issue 18): its turns in the ledger, this one marked, and how this turn drew on earlier ones. */
+function ThreadCard({ d }: { d: AuditDetail }) {
+  const t = d.thread!;
+  const p = d.payload;
+  return (
+    <Card title="Thread">
+      <dl>
+        <Row label="Thread" testId="detail-thread">
+          <Link href={`/audit?thread=${encodeURIComponent(t.id)}`} className="font-mono text-xs text-blue-800 hover:underline">
+            {t.id}
+          </Link>{" "}
+          · turn {t.turn ?? "—"} of {t.turns.length}
+        </Row>
+        <Row label="From earlier turns">
+          {n(p.thread_references)} reference(s) resolved
+          {typeof p.query_resolved_sha256 === "string" ? (
+            <>
+              {" "}
+              (resolved question SHA-256 <span className="font-mono text-xs">{p.query_resolved_sha256}</span>)
+            </>
+          ) : null}
+          ; seeds {ids(p.thread_seed_ids)}; {n(p.thread_no_longer_visible)} earlier item(s) no longer visible to the asker;{" "}
+          {n(p.thread_turns_left_out)} earlier turn(s) left out by the conversation bound
+        </Row>
+      </dl>
+      <ol className="mt-2 space-y-0.5 text-sm" data-testid="detail-thread-turns">
+        {t.turns.map((x) => (
+          <li key={x.seq} data-current={x.seq === d.seq ? "true" : "false"}>
+            {x.seq === d.seq ? (
+              <span className="font-semibold">
+                Turn {x.turn ?? "?"} · #{x.seq} (this entry)
+              </span>
+            ) : (
+              <Link href={`/audit/${x.seq}`} className="text-blue-800 hover:underline">
+                Turn {x.turn ?? "?"} · #{x.seq}
+              </Link>
+            )}{" "}
+            <span className="text-xs text-slate-500">
+              {utc(x.createdAt)} · {x.responseType ?? "—"}
+            </span>
+          </li>
+        ))}
+      </ol>
+    </Card>
+  );
+}
+
 function AnswerSection({ d, artifact }: { d: AuditDetail; artifact: boolean }) {
   const p = d.payload;
   return (
@@ -97,6 +144,7 @@ function AnswerSection({ d, artifact }: { d: AuditDetail; artifact: boolean }) {
           </Row>
         </dl>
       </Card>
+      {d.thread ? <ThreadCard d={d} /> : null}
       <Card title="What the model saw">
         <dl>
           <Row label="Context counts">

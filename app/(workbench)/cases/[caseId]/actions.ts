@@ -20,6 +20,8 @@ const askInput = z.object({
   followUp: z
     .object({ answerText: z.string().max(20_000).optional(), evidenceIds: z.array(z.string().max(200)).max(50).optional() })
     .optional(),
+  /** The thread this question continues (issue 18); absent or null: a new thread. */
+  threadId: z.string().max(1_000).nullish(),
 });
 
 export const ask = authedAction(

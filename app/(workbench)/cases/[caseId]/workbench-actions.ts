@@ -8,11 +8,13 @@ import { evidenceByIds, evidenceForNode } from "@/lib/server/workbench/evidence"
 import { asProperties, graphView, neighbourhood, searchNodes, visibleCaseGraph } from "@/lib/server/workbench/graph";
 import type { NodeDetails } from "@/lib/domain/workbench-views";
 import { questionHistory } from "@/lib/server/workbench/history";
+import { listThreads, threadView } from "@/lib/server/workbench/threads";
 import { openCase } from "@/lib/server/workbench/scope";
 import { CasegraphError } from "@/lib/domain/failure-codes";
 
 const caseId = z.string().min(1).max(200);
 const itemId = z.string().min(1).max(500);
+const threadId = z.string().min(1).max(200);
 
 export const loadCaseGraph = authedAction({ roles: ["investigator", "supervisor"], input: z.object({ caseId }) }, async (actor, input) => {
   const open = await openCase(actor, input.caseId);
@@ -64,3 +66,18 @@ export const loadHistory = authedAction({ roles: ["investigator", "supervisor"],
   const open = await openCase(actor, input.caseId);
   return questionHistory(open, actor);
 });
+
+/** The user's threads on this case (issue 18), most recently active first. */
+export const loadThreads = authedAction({ roles: ["investigator", "supervisor"], input: z.object({ caseId }) }, async (actor, input) => {
+  const open = await openCase(actor, input.caseId);
+  return listThreads(open, actor);
+});
+
+/** One of the user's threads, turn by turn, re-filtered for what they may see now; another's is CG-THREAD-001. */
+export const loadThread = authedAction(
+  { roles: ["investigator", "supervisor"], input: z.object({ caseId, threadId }) },
+  async (actor, input) => {
+    const open = await openCase(actor, input.caseId);
+    return threadView(open, actor, input.threadId);
+  },
+);

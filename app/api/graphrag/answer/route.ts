@@ -5,7 +5,8 @@ import { askWithSuggestions } from "@/lib/server/playbooks/next-steps";
 export const dynamic = "force-dynamic";
 
 /**
- * POST /api/graphrag/answer { caseId, question } → the seed-002 response (session or Bearer token). Every request
+ * POST /api/graphrag/answer { caseId, question, threadId? } → the seed-002 response (session or Bearer token), with
+ * the `threadId` and `turn` it belongs to (a new thread when none was sent; issue 18). Every request
  * that reaches here — malformed bodies included — goes through the pipeline, so it leaves exactly one audit entry;
  * one the guard refuses (credential, Origin, role) is recorded by recordRefusedQuestion.
  */

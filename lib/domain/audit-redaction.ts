@@ -42,3 +42,21 @@ export function redactPayload(payload: Record<string, unknown>, hidden: (id: str
 }
 
 export const hiddenItemsText = (n: number) => `${n} item${n === 1 ? "" : "s"} outside your permissions`;
+
+/**
+ * Entries about an ingested document (issue 17: `evidence.ingest`, `evidence.ingest_refused`) name the file; a file
+ * name can say what a document holds ("informant-debrief.pdf"), so a reviewer whose permissions do not cover the
+ * document's markings sees it replaced, and counted. `covers` decides with the same policy as evidence.
+ */
+export function redactDocumentName(
+  r: RedactedPayload,
+  covers: (marking: { classification: unknown; needToKnow: unknown }) => boolean,
+): RedactedPayload {
+  const doc = r.payload.document as Record<string, unknown> | undefined;
+  const markings = r.payload.markings as { classification?: unknown; needToKnow?: unknown } | undefined;
+  if (!doc || typeof doc !== "object" || typeof doc.name !== "string") return r;
+  // No markings (a refusal before they could be read): nobody's permissions are known to cover it.
+  if (markings && typeof markings === "object" && covers({ classification: markings.classification, needToKnow: markings.needToKnow }))
+    return r;
+  return { payload: { ...r.payload, document: { ...doc, name: "[outside your permissions]" } }, hiddenItems: r.hiddenItems + 1 };
+}

@@ -13,6 +13,7 @@ import { LAB_PAGES, makeCsv, makePdf } from "../support/documents";
 vi.mock("next/headers", () => nextHeadersMock);
 const dir = await mkdtemp(path.join(tmpdir(), "cg-ingest-viewer-"));
 process.env.CASEGRAPH_ORIGINALS_DIR = path.join(dir, "originals");
+process.env.CASEGRAPH_INGEST_MAX_MB = "2"; // a request may then carry 4 × 2 MB (+ 1 MB of framing)
 
 const { POST } = await import("@/app/api/cases/[caseId]/documents/route");
 const { GET } = await import("@/app/api/cases/[caseId]/documents/[documentId]/original/route");
@@ -122,6 +123,23 @@ describeEachDatabase("document API and viewer", (fixture) => {
     const res = await upload(big, { "content-length": String(50 * 1024 * 1024 * 25) });
     expect(res.status).toBe(413);
     expect((await res.json()).error.code).toBe("CG-INGEST-002");
+    // Without a Content-Length (a chunked body), the bytes are counted as they arrive and the upload cut off.
+    const chunked = new ReadableStream({
+      start(c) {
+        for (let i = 0; i < 5; i++) c.enqueue(new Uint8Array(3 * 1024 * 1024));
+        c.close();
+      },
+    });
+    const cut = await POST(
+      new Request(`http://casegraph.test/api/cases/${CASE}/documents`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "multipart/form-data; boundary=x" },
+        body: chunked,
+        duplex: "half",
+      } as RequestInit),
+      { params: Promise.resolve({ caseId: CASE }) },
+    );
+    expect(cut.status).toBe(413);
     const bad = new FormData();
     bad.append("file", new File([new Uint8Array(Buffer.from("89504e470d0a1a0a0000000d4948445200", "hex"))], "photo.png"));
     const refused = await upload(bad);

@@ -17,6 +17,7 @@ import { openCase } from "@/lib/server/workbench/scope";
 import { evidenceByIds } from "@/lib/server/workbench/evidence";
 import { userIdFor } from "@/lib/adapters/prisma/workspace";
 import { setMemberPermission } from "@/lib/admin/memberships";
+import { reviewerRedactor, reviewerStores } from "@/lib/server/audit/visibility";
 import { clearTestRuntime, importDemo, useTestRuntime } from "../support/auth-fixture";
 import { describeEachDatabase } from "../support/databases";
 import { makeCsv, makeDocx, makeEml, makeEncryptedPdf, makePdf, makeSparseFile, makeZipBomb, LAB_PAGES } from "../support/documents";
@@ -174,6 +175,13 @@ describeEachDatabase("document ingest", (fixture) => {
     expect(JSON.stringify(hidden.body)).not.toContain("turquoise");
     expect(contextIds(hidden.body).filter((id) => ids.includes(id))).toEqual([]);
     expect(await evidenceByIds(await openCase(kim, CASE), kim, ids)).toEqual([]);
+    // Nor the file's name in the audit trail: a reviewer without the clearance sees it replaced.
+    const [entry] = await fixture().db.prisma.$queryRaw<Array<{ tenantId: string; caseId: string; payload: any }>>`
+      SELECT tenant_id AS "tenantId", case_id AS "caseId", payload FROM "ledger"
+      WHERE kind = 'evidence.ingest' AND payload->'document'->>'id' = ${f.documentId}`;
+    const shown = async (viewer: Actor) => (await reviewerRedactor(reviewerStores(fixture().db), viewer, [entry]))(entry);
+    expect(await shown(metroAdmin)).toMatchObject({ payload: { document: { name: "[outside your permissions]" } }, hiddenItems: 1 });
+    expect(await shown(okafor)).toMatchObject({ payload: { document: { name: "informant.md" } }, hiddenItems: 0 });
   });
 
   it("each ingested document is one ledger entry: who, what, hash, markings, counts", async () => {

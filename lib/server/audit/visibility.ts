@@ -5,7 +5,7 @@ import "server-only";
 import { PrismaEvidenceStore } from "../../adapters/prisma/evidence-store";
 import { PrismaGraphStore } from "../../adapters/prisma/graph-store";
 import type { Database } from "../../adapters/prisma/db";
-import { itemIdsOf, redactPayload, type RedactedPayload } from "../../domain/audit-redaction";
+import { itemIdsOf, redactDocumentName, redactPayload, type RedactedPayload } from "../../domain/audit-redaction";
 import { mayView, mayViewEvidence, type Viewer } from "../../domain/policy";
 import { env } from "../../env";
 import type { CaseGraphStore, EvidenceStore } from "../../ports";
@@ -56,7 +56,11 @@ export async function reviewerRedactor(
     for (const n of [...nodes, ...edges]) if (!mayView(viewer, n)) hidden.add(key(caseId, n.id));
     for (const ev of evidence) if (!mayViewEvidence(viewer, ev)) hidden.add(key(caseId, ev.id));
   }
-  return (e) => redactPayload(payloadOf(e), (id) => e.caseId !== null && hidden.has(key(e.caseId, id)));
+  return (e) =>
+    redactDocumentName(
+      redactPayload(payloadOf(e), (id) => e.caseId !== null && hidden.has(key(e.caseId, id))),
+      (m) => mayView(viewer, { tenantId: e.tenantId ?? "", classification: m.classification as never, needToKnow: m.needToKnow as never }),
+    );
 }
 
 const payloadOf = (e: EntryRef) => (e.payload && typeof e.payload === "object" ? (e.payload as Record<string, unknown>) : {});

@@ -263,7 +263,7 @@ async function ingestOne(ctx: Ctx, source: IngestSource, parentId: string | unde
     if (e.code === "CG-INGEST-011" || e.code === "CG-SYS-002") console.error(`casegraph: ingest of ${file} failed`, err);
     ctx.results.push(refused(file, e, parentId));
     progress(ctx, file, "failed");
-    await recordRefusal(ctx, file, e, sha256, parentId);
+    await recordRefusal(ctx, source, file, e, sha256, parentId);
   }
 }
 
@@ -284,7 +284,21 @@ async function readHead(file: string): Promise<Buffer> {
 }
 
 /** A refused file leaves a ledger entry too: who tried to add what, and why it was refused (never its content). */
-async function recordRefusal(ctx: Ctx, file: string, e: CasegraphError, sha256: string | undefined, parentId: string | undefined) {
+async function recordRefusal(
+  ctx: Ctx,
+  source: IngestSource,
+  file: string,
+  e: CasegraphError,
+  sha256: string | undefined,
+  parentId: string | undefined,
+) {
+  let markings: { classification: string; needToKnow: string[] } | undefined;
+  try {
+    const m = resolveFor(ctx.target, ctx.options, source.markings);
+    markings = { classification: m.classification, needToKnow: m.needToKnow };
+  } catch {
+    // Unreadable markings: the entry has none, and reviewers see no file name (lib/domain/audit-redaction.ts).
+  }
   try {
     await ctx.deps.ledger.append({
       kind: INGEST_REFUSED_KIND,
@@ -294,9 +308,8 @@ async function recordRefusal(ctx: Ctx, file: string, e: CasegraphError, sha256: 
       payload: {
         actor: actorOf(ctx.actor),
         caseId: ctx.target.caseId,
-        file,
-        ...(sha256 ? { sha256 } : {}),
-        ...(parentId ? { parentId } : {}),
+        document: { name: file, ...(sha256 ? { sha256 } : {}), ...(parentId ? { parentId } : {}) },
+        ...(markings ? { markings } : {}),
         code: e.code,
       },
     });

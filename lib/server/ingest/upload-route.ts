@@ -1,8 +1,9 @@
 // POST /api/cases/{caseId}/documents (issue 17): multipart/form-data with one or more `file` parts and optional
 // marking fields (classification, needToKnow, license, sourceSystem, collectedAt, type) for the batch, and optionally
 // `fileMarkings`, JSON of per-file markings by file name ({"a.pdf": {"classification": "SECRET"}}), from a Bearer token or a
-// session (the case page's "Add evidence" panel sends one file per request to show its progress). A body larger than
-// the limit allows is refused from its Content-Length before it is read.
+// session (the case page's "Add evidence" panel sends one file per request to show its progress). A body may be at
+// most four times the per-file limit: refused from its Content-Length before it is read, and counted as it is read
+// (a chunked body without a length is cut off at the limit, never held whole).
 import "server-only";
 import { z } from "zod";
 import type { Actor } from "../../auth/actor";
@@ -12,6 +13,8 @@ import { ingestDocuments, type IngestSource } from "./ingest";
 import { assertMayIngest } from "./authorize";
 
 export const MAX_FILES_PER_REQUEST = 20;
+/** A request's body may hold this many files of the largest size allowed. */
+const BODY_FILES = 4;
 /** Room for the multipart framing and the marking fields around the files. */
 const FRAMING_BYTES = 1024 * 1024;
 const MARKING_FIELDS = ["classification", "needToKnow", "license", "sourceSystem", "collectedAt", "type"] as const;
@@ -46,16 +49,19 @@ export async function uploadFromRequest(req: Request, actor: Actor, caseId: stri
   const deps = await ingestDeps();
   // Authorized before the body is read: a caller who may not add evidence here learns nothing from a bad body.
   await assertMayIngest(deps.db.prisma, actor, caseId);
+  const limit = deps.settings.maxBytes * BODY_FILES + FRAMING_BYTES;
+  const tooLarge = () =>
+    new CasegraphError("CG-INGEST-002", `The upload is larger than ${limit} bytes; send fewer or smaller files per request.`);
   const declared = Number(req.headers.get("content-length") ?? NaN);
-  if (Number.isFinite(declared) && declared > deps.settings.maxBytes * MAX_FILES_PER_REQUEST + FRAMING_BYTES) {
-    throw new CasegraphError("CG-INGEST-002", `The upload is ${declared} bytes; each file may have at most ${deps.settings.maxBytes}.`);
-  }
-  if (!(req.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
+  const contentType = req.headers.get("content-type") ?? "";
+  if (!contentType.toLowerCase().startsWith("multipart/form-data")) {
     throw new CasegraphError("CG-INGEST-010", "Send multipart/form-data with `file` parts.");
   }
+  const body = await boundedBody(req, limit, tooLarge);
   let form: FormData;
   try {
-    form = await req.formData();
+    form = await new Response(new Uint8Array(body), { headers: { "content-type": contentType } }).formData();
   } catch {
     throw new CasegraphError("CG-INGEST-010", "The multipart body cannot be read.");
   }
@@ -80,4 +86,23 @@ export async function uploadFromRequest(req: Request, actor: Actor, caseId: stri
       ? (FAILURES[firstError.error.code as FailureCode]?.status ?? 422)
       : 200;
   return Response.json({ ok: result.refused === 0, ...result }, { status, headers: { "Cache-Control": "no-store" } });
+}
+
+/** Reads the body, counting bytes as they arrive; past `limit` the stream is cancelled and the upload refused. */
+async function boundedBody(req: Request, limit: number, tooLarge: () => Error): Promise<Buffer> {
+  const reader = req.body?.getReader();
+  if (!reader) return Buffer.alloc(0);
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    parts.push(value);
+  }
+  return Buffer.concat(parts);
 }

@@ -6,6 +6,7 @@ import { Badge, Button, type BadgeTone } from "@/components/ui";
 import type { HistoryEntry } from "@/lib/domain/workbench-views";
 import { formatDateTime, plural } from "./format";
 import { SafeText } from "@/components/ui/safe-text";
+import { LoadProblem } from "./load-problem";
 
 const TYPE: Record<string, { label: string; tone: BadgeTone }> = {
   answer: { label: "answer", tone: "green" },
@@ -34,16 +35,7 @@ export function HistoryPanel({
   busy: boolean;
 }) {
   if (loading && !entries) return <p className="p-1 text-sm text-slate-600">Loading your questions…</p>;
-  if (error) {
-    return (
-      <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-2 text-sm text-red-900">
-        Your question history could not be loaded <span className="font-mono text-xs">{error.code}</span>.{" "}
-        <button type="button" className="underline" onClick={onRetry}>
-          Try again
-        </button>
-      </div>
-    );
-  }
+  if (error) return <LoadProblem what="Your question history" code={error.code} onRetry={onRetry} />;
   if (!entries?.length) {
     return (
       <p className="p-1 text-sm text-slate-600" data-testid="history-empty">

@@ -10,6 +10,7 @@ import { errorOf, unwrap } from "@/components/providers";
 import type { ActionResult } from "@/lib/auth/guard";
 import type { ThreadSummary, ThreadView } from "@/lib/domain/workbench-views";
 import { CitationText } from "./citation-text";
+import { LoadProblem } from "./load-problem";
 import { formatDateTime, plural } from "./format";
 
 export interface ThreadActions {
@@ -23,6 +24,7 @@ export function ThreadsPanel({
   threads,
   loading,
   error,
+  onRetry,
   actions,
   activeThreadId,
   onFollowUp,
@@ -32,19 +34,14 @@ export function ThreadsPanel({
   threads: ThreadSummary[] | undefined;
   loading: boolean;
   error: { code: string; message: string } | null;
+  onRetry: () => void;
   actions: ThreadActions;
   activeThreadId: string | null;
   onFollowUp: (thread: ThreadSummary) => void;
   busy: boolean;
 }) {
   if (loading && !threads) return <p className="p-1 text-sm text-slate-600">Loading your threads…</p>;
-  if (error) {
-    return (
-      <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-2 text-sm text-red-900">
-        Your threads could not be loaded <span className="font-mono text-xs">{error.code}</span>.
-      </div>
-    );
-  }
+  if (error) return <LoadProblem what="Your threads" code={error.code} onRetry={onRetry} />;
   return (
     <section aria-labelledby="threads-heading" className="space-y-1.5" data-testid="threads">
       <h2 id="threads-heading" className="text-xs font-semibold uppercase tracking-wide text-slate-600">
@@ -193,11 +190,7 @@ function ThreadItem({
             </p>
           ) : null}
           {view.isLoading ? <p>Loading the thread…</p> : null}
-          {err ? (
-            <p role="alert" className="text-red-800">
-              The thread could not be loaded <span className="font-mono">{err.code}</span>.
-            </p>
-          ) : null}
+          {err ? <LoadProblem what="The thread" code={err.code} onRetry={() => void view.refetch()} /> : null}
           {view.data ? (
             <ol className="space-y-2" data-testid="thread-turns">
               {view.data.turns.map((t) => (

@@ -467,6 +467,7 @@ export function Workbench({
                     threads={threads.data}
                     loading={threads.isLoading}
                     error={errorOf(threads.error)}
+                    onRetry={() => void threads.refetch()}
                     actions={threadActions}
                     activeThreadId={activeThread}
                     onFollowUp={(t) => continueThread(t.id)}

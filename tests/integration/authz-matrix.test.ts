@@ -235,18 +235,19 @@ function workbenchRows(): Record<string, Row> {
   return Object.fromEntries(
     Object.entries(inputs).map(([name, build]) => [
       `action ${name} ${file}`,
-      {
-        roles: ["investigator", "supervisor"],
-        scopes: {
-          "own-case": cell(build)("own-case"),
-          "other-case": cell(build)("other-case"),
-          "other-tenant": cell(build)("other-tenant"),
-        },
-        notApplicable: "own tenant = own case for a case read",
-        scopeDenial: "CG-ACCESS-001",
-      } satisfies Row,
+      caseRow(cell(build), "own tenant = own case for a case read"),
     ]),
   );
+}
+
+/** An investigator's or supervisor's call about one case: allowed on their own case, CG-ACCESS-001 on any other. */
+function caseRow(input: (scope: Scope) => (ctx: Ctx) => Promise<unknown>, notApplicable: string): Row {
+  return {
+    roles: ["investigator", "supervisor"],
+    scopes: { "own-case": input("own-case"), "other-case": input("other-case"), "other-tenant": input("other-tenant") },
+    notApplicable,
+    scopeDenial: "CG-ACCESS-001",
+  };
 }
 
 // Threads (issue 18): the caller's own thread on the case; another case's or tenant's is refused by the case check first.
@@ -273,16 +274,7 @@ function threadRows(): Record<string, Row> {
   return Object.fromEntries(
     Object.entries(rows).map(([key, build]) => [
       key,
-      {
-        roles: ["investigator", "supervisor"],
-        scopes: {
-          "own-case": cell(build)("own-case"),
-          "other-case": cell(build)("other-case"),
-          "other-tenant": cell(build)("other-tenant"),
-        },
-        notApplicable: "own tenant = own case: the caller's own thread on a case they are a member of",
-        scopeDenial: "CG-ACCESS-001",
-      } satisfies Row,
+      caseRow(cell(build), "own tenant = own case: the caller's own thread on a case they are a member of"),
     ]),
   );
 }

@@ -35,7 +35,7 @@ function hiddenOnlyNames(): string[] {
 }
 
 const withoutIds = (body: unknown) => {
-  const { requestId: _r, timestamp: _t, auditId: _a, ...rest } = body as Record<string, unknown>;
+  const { requestId: _r, timestamp: _t, auditId: _a, threadId: _th, ...rest } = body as Record<string, unknown>;
   // The provenance (issue 15) names this request's own question (queryHash) and time: per request, like the ids.
   const { provenance: _p, ...answer } = (rest.answer ?? {}) as Record<string, unknown>;
   return JSON.stringify({ ...rest, answer });

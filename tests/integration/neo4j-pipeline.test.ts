@@ -1,5 +1,5 @@
 // The answer pipeline with Neo4j as its graph store (offline model): for the demo users and a set of questions the
-// answer JSON is identical to the one given with the PostgreSQL graph store (requestId, timestamp and auditId aside).
+// answer JSON is identical to the one given with the PostgreSQL graph store (requestId, timestamp, auditId and threadId aside).
 // A dead Neo4j fails the answer fast with a coded error, the ledger still records the request, and nothing partial
 // is returned.
 import { readFileSync } from "node:fs";
@@ -28,9 +28,9 @@ const EXTRA = [
   "Summarise everything the evidence says about this case.",
 ];
 
-/** The answer body without what differs per request. */
+/** The answer body without what differs per request (each question is a new thread: its id differs too). */
 const comparable = (body: unknown) => {
-  const { requestId: _r, timestamp: _t, auditId: _a, ...rest } = body as Record<string, unknown>;
+  const { requestId: _r, timestamp: _t, auditId: _a, threadId: _th, ...rest } = body as Record<string, unknown>;
   return JSON.stringify(rest);
 };
 

@@ -175,6 +175,20 @@ describeEachDatabase("threads: follow-up questions, the policy re-applied at eve
     expect((await threadView(open, reyes, mine)).thread).toMatchObject({ title: "Who drives the black Tahoe HBR-4471?", closed: false });
   });
 
+  it("follow-ups sent at once in one thread get distinct turns, each its own ledger entry", async () => {
+    const t1 = ok(await askQuestion(reyes, { caseId: CASE, question: "Who drives the black Tahoe HBR-4471?" }));
+    const both = await Promise.all(
+      ["Where does he live?", "Which prepaid number is attributed to him?"].map((question) =>
+        askQuestion(reyes, { caseId: CASE, question, threadId: t1.threadId }),
+      ),
+    );
+    expect(both.map((o) => ok(o).turn).sort()).toEqual([2, 3]);
+    const view = await threadView(await openCase(reyes, CASE), reyes, t1.threadId!);
+    expect(view.turns.map((t) => t.turn)).toEqual([1, 2, 3]);
+    const entries = (await answerEntries()).filter((e) => e.payload.thread_id === t1.threadId);
+    expect(entries.map((e) => e.payload.thread_turn).sort()).toEqual([1, 2, 3]);
+  });
+
   it("a thread can be renamed and closed by its owner; a closed thread is not continued", async () => {
     const id = ok(await askQuestion(reyes, { caseId: CASE, question: "Who drives the black Tahoe HBR-4471?" })).threadId!;
     const open = await openCase(reyes, CASE);

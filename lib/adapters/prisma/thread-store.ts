@@ -8,17 +8,8 @@ import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { CasegraphError } from "../../domain/failure-codes";
 import type { Answer } from "../../graphrag/types";
+import type { ThreadSummary } from "../../domain/workbench-views";
 import type { BegunTurn, StoredThreadTurn, ThreadOwner, ThreadStore, ThreadTurnRecord } from "../../ports";
-
-export interface ThreadSummaryRow {
-  id: string;
-  title: string;
-  closed: boolean;
-  createdAt: string;
-  updatedAt: string;
-  /** Turns recorded (a turn still running is not counted). */
-  turns: number;
-}
 
 interface TurnRow {
   turn: number;
@@ -118,7 +109,7 @@ export class PrismaThreadStore implements ThreadStore {
   }
 
   /** The owner's thread; CG-THREAD-001 for anything else (no such id, another user's, another case's). */
-  async find(owner: ThreadOwner, threadId: string): Promise<ThreadSummaryRow> {
+  async find(owner: ThreadOwner, threadId: string): Promise<ThreadSummary> {
     const [row] = await this.prisma.$queryRaw<
       Array<{ id: string; title: string; closed_at: Date | null; created_at: Date; updated_at: Date; turns: number }>
     >`
@@ -131,7 +122,7 @@ export class PrismaThreadStore implements ThreadStore {
   }
 
   /** The owner's threads on the case, most recently active first. */
-  async list(owner: ThreadOwner, limit: number): Promise<ThreadSummaryRow[]> {
+  async list(owner: ThreadOwner, limit: number): Promise<ThreadSummary[]> {
     const rows = await this.prisma.$queryRaw<
       Array<{ id: string; title: string; closed_at: Date | null; created_at: Date; updated_at: Date; turns: number }>
     >`
@@ -175,7 +166,14 @@ export class PrismaThreadStore implements ThreadStore {
   }
 }
 
-function summaryOf(r: { id: string; title: string; closed_at: Date | null; created_at: Date; updated_at: Date; turns: number }) {
+function summaryOf(r: {
+  id: string;
+  title: string;
+  closed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  turns: number;
+}): ThreadSummary {
   return {
     id: r.id,
     title: r.title,

@@ -105,7 +105,10 @@ describeEachDatabase("POST /api/graphrag/answer", (fixture) => {
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
     const body = (await res.json()) as GraphRagResponse;
-    expect(Object.keys(body)).toEqual(["answer", "rawContext", "requestId", "timestamp", "auditId"]);
+    // The seed-002 shape, grown additively: the thread the answer is a turn of (issue 18).
+    expect(Object.keys(body)).toEqual(["answer", "rawContext", "requestId", "timestamp", "auditId", "threadId", "turn"]);
+    expect(body.threadId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body.turn).toBe(1);
     expect(Object.keys(body.answer)).toEqual([
       "answerText",
       "citations",

@@ -160,8 +160,9 @@ describeEachDatabase("answer pipeline over the demo workspace", (fixture) => {
     }
   });
 
-  it("is byte-identical for the same question, data and offline model (apart from requestId, timestamp, auditId)", async () => {
-    const strip = (b: unknown) => JSON.stringify({ ...(b as object), requestId: 0, timestamp: 0, auditId: 0 });
+  it("is byte-identical for the same question, data and offline model (apart from requestId, timestamp, auditId, threadId)", async () => {
+    // Each question asked on its own starts a new thread (issue 18): its id differs like the request's.
+    const strip = (b: unknown) => JSON.stringify({ ...(b as object), requestId: 0, timestamp: 0, auditId: 0, threadId: 0 });
     for (const [email, caseId, question] of [
       ["analyst.kim@metro.example", "case-harbor", "Who killed Raymond Dunn?"],
       ["analyst.ng@cyber.example", "case-nightjar", "Why is device did:ws-fin-0231 high risk?"],

@@ -304,19 +304,15 @@ export function answerValues(sentence: string, facts: Facts, a: QuestionAnalysis
       ]
         .map((m) => m[0])
         .filter((x) => !a.lower.includes(x.toLowerCase()));
-      const named = facts.entities
-        .filter((e) =>
-          new RegExp(String.raw`\b(?:at|in|near|inside|outside|behind|from|to|into|beside|under)\s+(?:the\s+)?${escape(e.raw)}`, "u").test(
-            sentence,
-          ),
-        )
-        .map((e) => e.raw)
-        .filter(newName);
-      return [
-        ...places,
-        ...addresses.map((raw) => ({ type: "place" as const, raw })),
-        ...named.map((raw) => ({ type: "place" as const, raw })),
-      ];
+      // "in the Pier 9 office", "at Gate C": a locative preposition before a capitalised name, with its place noun.
+      const located = [
+        ...sentence.matchAll(
+          /\b(?:at|in|near|inside|outside|behind|beside|under|into|from|to)\s+(?:the\s+)?((?:\p{Lu}[\p{L}'’-]*|\d+[A-Za-z]?)(?:\s+(?:\p{Lu}[\p{L}'’-]*|\d+[A-Za-z]?))*(?:\s+(?:office|room|warehouse|building|house|flat|apartment|street|lane|road|dock|pier|bar|garage|yard|store|shop|station|port|harbour|harbor|hotel|bank|restaurant|gate|lot|depot))?)/gu,
+        ),
+      ]
+        .map((m) => m[1])
+        .filter((x) => /\p{Lu}/u.test(x[0]) && newName(x.toLowerCase()));
+      return [...places, ...[...addresses, ...located].map((raw) => ({ type: "place" as const, raw }))];
     }
     case "agent": {
       const agents = nodesLike(
@@ -326,7 +322,11 @@ export function answerValues(sentence: string, facts: Facts, a: QuestionAnalysis
         .filter((e) => e.tokens.length >= 2 || /^\p{Lu}/u.test(e.raw))
         .map((e) => e.raw.toLowerCase())
         .filter(newName);
-      return [...agents, ...named.map((raw) => ({ type: "agent" as const, raw }))];
+      // "Who called +1-555-0888?": about a number or an account, the answer is the other number or account.
+      const ids = a.subjects.some((e) => /^\S+$/.test(e.name) && /\d/.test(e.name))
+        ? facts.ids.filter((i) => !givenIds.has(i.key)).map((i) => i.raw)
+        : [];
+      return [...agents, ...[...named, ...ids].map((raw) => ({ type: "agent" as const, raw }))];
     }
     case "entity": {
       if (a.label) {
@@ -343,8 +343,6 @@ export function answerValues(sentence: string, facts: Facts, a: QuestionAnalysis
     }
   }
 }
-
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** How the expected answer type reads in a sentence ("a date or time"). */
 export function describeAnswerType(t: AnswerType): string {

@@ -3,23 +3,13 @@
 // as validateAnswer checks them. Figures are printed, never asserted. Budget: ≤ 5 ms added per answer.
 //
 //   npm run bench -- grounding [--iterations 300] [--case case-harbor]
-import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { neutralise } from "../lib/graphrag/context";
 import { isDirective, repeatsDirective } from "../lib/graphrag/directives";
 import { SupportChecker } from "../lib/graphrag/ground";
 import { splitSentences } from "../lib/graphrag/text";
-import type { RawContext } from "../lib/graphrag/types";
 import { validateAnswer, type ModelOutput } from "../lib/graphrag/validate";
-import { percentile, printTable } from "./support";
-
-interface BundleCase {
-  id: string;
-  nodes: Array<{ id: string; label: string; properties: Record<string, unknown> }>;
-  edges: Array<{ id?: string; source: string; target: string; type: string; properties?: Record<string, unknown> }>;
-  evidence: Array<{ id: string; type: string; content: string; sourceSystem: string; collectedAt: string; nodes: string[] }>;
-}
+import { demoContext, percentile, printTable } from "./support";
 
 export default async function main(argv: string[]) {
   const { values } = parseArgs({
@@ -27,33 +17,11 @@ export default async function main(argv: string[]) {
     options: { iterations: { type: "string", default: "300" }, case: { type: "string", default: "case-harbor" } },
   });
   const iterations = Number(values.iterations);
-  const bundle = JSON.parse(readFileSync("prisma/demo/workspace.json", "utf8")) as { cases: BundleCase[] };
-  const c = bundle.cases.find((x) => x.id === values.case)!;
-
   // The context: 20 snippets as the model sees them, their linked nodes, the edges among those.
   const neutraliseStarted = performance.now();
-  const evidence = c.evidence.slice(0, 20).map((e) => ({
-    id: e.id,
-    type: e.type,
-    sourceSystem: e.sourceSystem,
-    collectedAt: e.collectedAt,
-    nodeIds: [...e.nodes].sort(),
-    text: neutralise(e.content).text,
-  }));
+  const { demo: c, context: ctx } = demoContext(values.case!);
   const neutraliseMs = performance.now() - neutraliseStarted;
-  const linked = new Set(evidence.flatMap((e) => e.nodeIds));
-  const nodes = c.nodes
-    .filter((n) => linked.has(n.id))
-    .map((n) => ({
-      id: n.id,
-      label: n.label,
-      name: String(n.properties.name ?? n.id),
-      properties: n.properties as Record<string, string>,
-    }));
-  const edges = c.edges
-    .filter((e) => linked.has(e.source) && linked.has(e.target))
-    .map((e) => ({ id: e.id ?? `${e.source}:${e.type}:${e.target}`, source: e.source, type: e.type, target: e.target, properties: {} }));
-  const ctx: RawContext = { nodes, edges, evidenceSnippets: evidence };
+  const evidence = ctx.evidenceSnippets;
 
   // The answer: one claim per snippet (its first sentence, and every fourth with a drifted number), one step per
   // snippet citing it and its first linked node.

@@ -9,7 +9,6 @@ import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { extractiveAnswer } from "../lib/adapters/model/offline";
 import { closeZ3, Z3PolicySolver } from "../lib/adapters/solver/z3";
-import { neutralise } from "../lib/graphrag/context";
 import { preparePolicy } from "../lib/graphrag/policy-step";
 import type { RawContext } from "../lib/graphrag/types";
 import { validateAnswer, type ModelOutput } from "../lib/graphrag/validate";
@@ -17,37 +16,13 @@ import type { CaseRef } from "../lib/ports";
 import { compilePolicies } from "../lib/policy/compile";
 import { parsePoliciesJsonl } from "../lib/policy/schema";
 import type { AnswerPolicyPorts } from "../lib/policy-ports";
-import { percentile, printTable } from "./support";
-
-interface BundleCase {
-  id: string;
-  nodes: Array<{ id: string; label: string; properties: Record<string, unknown> }>;
-  evidence: Array<{ id: string; type: string; content: string; sourceSystem: string; collectedAt: string; nodes: string[] }>;
-}
+import { demoContext, percentile, printTable } from "./support";
 
 export default async function main(argv: string[]) {
   const { values } = parseArgs({ args: argv, options: { iterations: { type: "string", default: "300" } } });
   const iterations = Number(values.iterations);
-  const ws = JSON.parse(readFileSync("prisma/demo/workspace.json", "utf8")) as { cases: BundleCase[] };
-  const c = ws.cases.find((x) => x.id === "case-harbor")!;
-  const evidence = c.evidence.slice(0, 20).map((e) => ({
-    id: e.id,
-    type: e.type,
-    sourceSystem: e.sourceSystem,
-    collectedAt: e.collectedAt,
-    nodeIds: [...e.nodes].sort(),
-    text: neutralise(e.content).text,
-  }));
-  const linked = new Set(evidence.flatMap((e) => e.nodeIds));
-  const nodes = c.nodes
-    .filter((n) => linked.has(n.id))
-    .map((n) => ({
-      id: n.id,
-      label: n.label,
-      name: String(n.properties.name ?? n.id),
-      properties: n.properties as Record<string, string>,
-    }));
-  const ctx: RawContext = { nodes, edges: [], evidenceSnippets: evidence };
+  const { demo: c, context } = demoContext("case-harbor");
+  const ctx: RawContext = { ...context, edges: [] };
   const protectedEntities = c.nodes
     .filter((n) => n.properties.protected)
     .map((n) => ({ id: n.id, category: String(n.properties.protected), names: [String(n.properties.name ?? n.id)] }));

@@ -8,7 +8,8 @@ import { fieldErrors } from "@/lib/domain/field-errors";
 export type Result<T> =
   { ok: true; data: T } | { ok: false; error: { code: string; message: string; issues?: Array<{ path?: string; message: string }> } };
 
-export function useAction<I, T>(action: (input: I) => Promise<Result<T>>) {
+/** `refresh: false` when the component shows the outcome itself and a refresh would unmount it (a filtered list). */
+export function useAction<I, T>(action: (input: I) => Promise<Result<T>>, { refresh = true }: { refresh?: boolean } = {}) {
   const router = useRouter();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ code: string; message: string } | null>(null);
@@ -23,7 +24,7 @@ export function useAction<I, T>(action: (input: I) => Promise<Result<T>>) {
       const result = await action(input);
       if (result.ok) {
         setData(result.data);
-        router.refresh();
+        if (refresh) router.refresh();
       } else {
         const f = fieldErrors(result.error.issues);
         setFields(f);

@@ -7,13 +7,11 @@ import { requirePageActor } from "@/lib/auth/current";
 import { StatusFilter, statusParam } from "@/components/audit/status-filter";
 import { listNextStepProposals } from "@/lib/server/playbooks/proposals";
 import { runtime } from "@/lib/server/runtime";
-import { Badge, SafeText } from "@/components/ui";
-import { NextStepDecision } from "@/components/audit/next-step-decision";
+import { SafeText } from "@/components/ui";
+import { ProposalCard } from "@/components/audit/next-step-decision";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Proposed next steps · Casegraph" };
-
-const TONE = { pending: "amber", approved: "green", rejected: "red" } as const;
 
 export default async function NextStepsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const actor = await requirePageActor({ roles: ["supervisor"], from: "/audit/next-steps" });
@@ -41,35 +39,20 @@ export default async function NextStepsPage({ searchParams }: { searchParams: Pr
       ) : (
         <ul className="space-y-3" data-testid="proposals">
           {steps.map((s) => (
-            <li key={s.id} className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm" data-testid={`proposal-${s.playbookId}`}>
-              <div className="flex items-start justify-between gap-3">
-                <div className="min-w-0">
-                  <p className="font-medium">
-                    <SafeText text={s.description} />
-                  </p>
-                  <p className="font-mono text-xs text-slate-500">
-                    {s.playbookId} · {s.version} · case {s.caseId} · proposed by {s.proposerEmail}{" "}
-                    {s.createdAt.slice(0, 16).replace("T", " ")}
-                  </p>
-                  {s.reason ? (
-                    <p className="mt-1 text-sm text-slate-700">
-                      <SafeText text={s.reason} />
-                      {s.citations.length ? (
-                        <span className="ml-1 font-mono text-xs text-slate-500">({s.citations.join(", ")})</span>
-                      ) : null}
-                    </p>
-                  ) : null}
-                </div>
-                <Badge tone={TONE[s.status]}>{s.status}</Badge>
-              </div>
-              {s.status === "pending" ? (
-                <NextStepDecision id={s.id} />
-              ) : (
-                <p className="mt-2 text-sm text-slate-700">
-                  {s.status === "approved" ? "Approved" : "Rejected"} by {s.deciderEmail}: <SafeText text={s.note ?? ""} />
+            <ProposalCard key={s.id} proposal={s}>
+              <p className="font-medium">
+                <SafeText text={s.description} />
+              </p>
+              <p className="font-mono text-xs text-slate-500">
+                {s.playbookId} · {s.version} · case {s.caseId} · proposed by {s.proposerEmail} {s.createdAt.slice(0, 16).replace("T", " ")}
+              </p>
+              {s.reason ? (
+                <p className="mt-1 text-sm text-slate-700">
+                  <SafeText text={s.reason} />
+                  {s.citations.length ? <span className="ml-1 font-mono text-xs text-slate-500">({s.citations.join(", ")})</span> : null}
                 </p>
-              )}
-            </li>
+              ) : null}
+            </ProposalCard>
           ))}
         </ul>
       )}

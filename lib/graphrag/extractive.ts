@@ -15,6 +15,7 @@ import {
   answerValues,
   containsPhrase,
   describeAnswerType,
+  namesOf,
   type AnswerValue,
   type LinkedEntity,
   type QuestionAnalysis,
@@ -24,6 +25,8 @@ import type { ContextEdge, ContextNode, ContextSnippet, RawContext } from "./typ
 import { shapeOf } from "./claims";
 
 const MAX_CLAIMS = 3;
+/** Items cited for one claim at most: the one quoted and the others that state the same on their own. */
+const MAX_ITEMS_PER_CLAIM = 2;
 const MAX_SENTENCE_CHARS = 600;
 /** A further claim must score at least this share of the best one: an answer is not padded with weaker sentences. */
 const RUNNER_UP = 0.9;
@@ -110,6 +113,8 @@ interface Composition {
 interface Claim {
   text: string;
   evidenceId: string;
+  /** Other items that, each on its own, state the same claim: cited beside it (corroboration, never padding). */
+  also: string[];
   /** Node and edge ids for the explanation step. */
   graph: string[];
   /** How the step describes where the claim comes from. */
@@ -137,7 +142,7 @@ export function extractiveAnswer(context: RawContext, question: string): ModelOu
     if (!p.claims.length) unknowns.push(`The evidence shown does not address: "${p.part}".`);
     else if (p.missing.length) unknowns.push(`The evidence quoted does not mention: ${p.missing.join(", ")}.`);
   }
-  const items = new Set(claims.map((c) => c.evidenceId)).size;
+  const items = new Set(claims.flatMap(idsOf)).size;
   const best = first.claims[0];
   const confidence = round(
     Math.min(0.9, 0.3 + 0.4 * best.coverage + 0.15 * Math.min(best.score, 1) + (items > 1 ? 0.05 : 0) - 0.1 * unknowns.length),
@@ -146,9 +151,20 @@ export function extractiveAnswer(context: RawContext, question: string): ModelOu
   const { a } = first;
   return {
     responseType: "answer",
-    answerText: claims.map((c, i) => `${withoutTerminator(c.text)} [evidence: ${c.evidenceId}, claim: CLM-${i + 1}].`).join(" "),
-    citations: claims.map((c, i) => ({ evidenceId: c.evidenceId, claimId: `CLM-${i + 1}` })),
-    explanationSteps: claims.map((c, i) => ({ stepNumber: i + 1, claim: clipWords(c.step, 400), citations: [c.evidenceId, ...c.graph] })),
+    answerText: claims
+      .map(
+        (c, i) =>
+          `${withoutTerminator(c.text)} ${idsOf(c)
+            .map((id) => `[evidence: ${id}, claim: CLM-${i + 1}]`)
+            .join(" ")}.`,
+      )
+      .join(" "),
+    citations: claims.flatMap((c, i) => idsOf(c).map((evidenceId) => ({ evidenceId, claimId: `CLM-${i + 1}` }))),
+    explanationSteps: claims.map((c, i) => ({
+      stepNumber: i + 1,
+      claim: clipWords(c.step + (c.also.length ? ` ${c.also.join(", ")} state(s) the same.` : ""), 400),
+      citations: [...idsOf(c), ...c.graph],
+    })),
     unknowns,
     confidence: Math.max(0.1, confidence),
     confidenceJustification:
@@ -242,6 +258,7 @@ function answerPart(
   const composition: Composition = { context, a, focus, candidates, checker };
   const relations = relationClaims(composition);
   const claims: Claim[] = relations.length ? relations : sentenceClaims(composition);
+  corroborate(claims, candidates, checker);
 
   if (!claims.length) return { a, claims, candidates: candidates.length, missing: [] };
   const covered = new Set<string>();
@@ -317,17 +334,43 @@ function sentenceClaims({ context, a, focus, candidates, checker }: Composition)
     if (out.length && !a.plural && !focus.some((t) => c.stems.has(t) && !covered.has(t))) continue;
     if (checker.claim(c.text, [c.snippet.id]).support === "unsupported") continue;
     c.stems.forEach((t) => covered.add(t));
-    out.push({
-      text: c.text,
-      evidenceId: c.snippet.id,
-      graph: graphCitations(context, c),
-      step: `${c.snippet.id} (${c.snippet.type.replace(/_/g, " ")}, ${c.snippet.collectedAt.slice(0, 10)}) states: ${c.text}`,
-      score: c.score,
-      coverage: c.coverage,
-    });
+    out.push(claimOf(context, c));
   }
   return out;
 }
+
+function claimOf(context: RawContext, c: Candidate): Claim {
+  return {
+    text: c.text,
+    evidenceId: c.snippet.id,
+    also: [],
+    graph: graphCitations(context, c),
+    step: `${c.snippet.id} (${c.snippet.type.replace(/_/g, " ")}, ${c.snippet.collectedAt.slice(0, 10)}) states: ${c.text}`,
+    score: c.score,
+    coverage: c.coverage,
+  };
+}
+
+/**
+ * A claim quoted from one item is also cited to each other item that addresses the question (it holds a candidate
+ * sentence) and, on its own, passes the claim checks for it: the same fact stated twice is two sources, and an
+ * investigator wants both. Relationship claims came with theirs.
+ */
+function corroborate(claims: Claim[], candidates: readonly Candidate[], checker: SupportChecker): void {
+  const used = new Set(claims.flatMap(idsOf));
+  for (const claim of claims) {
+    if (claim.also.length) continue;
+    for (const c of candidates) {
+      if (claim.also.length >= MAX_ITEMS_PER_CLAIM - 1) break;
+      const id = c.snippet.id;
+      if (used.has(id) || checker.claim(claim.text, [id]).support !== "supported") continue;
+      used.add(id);
+      claim.also.push(id);
+    }
+  }
+}
+
+const idsOf = (c: Claim) => [c.evidenceId, ...c.also];
 
 /** Keys of the checkable values in `facts`: identifiers, numbers, times of day and dates. */
 function valueKeys(f: Facts): string[] {
@@ -369,15 +412,22 @@ function relationClaims({ context, a, focus, candidates, checker }: Composition)
     if (!fitsExpected(other, a)) continue;
     const support = context.evidenceSnippets.filter((s) => s.nodeIds.includes(e.source) && s.nodeIds.includes(e.target));
     if (!support.length) continue;
-    const ranked = support
-      .map((s) => ({ s, best: candidates.find((c) => c.snippet.id === s.id)?.score ?? -1 }))
-      .sort((x, y) => y.best - x.best || context.evidenceSnippets.indexOf(x.s) - context.evidenceSnippets.indexOf(y.s));
-    const evidenceId = ranked[0].s.id;
+    // Items that name both ends first (they state the relationship), then the best-scoring.
+    const namesBoth = (s: ContextSnippet) =>
+      [source, target].every((n) => namesOf(n).names.some((name) => containsPhrase(s.text.toLowerCase(), name))) ? 1 : 0;
     const text = `${source.name} ${relationPhrase(e)} ${target.name}`;
-    if (checker.claim(text, [evidenceId]).support !== "supported") continue;
+    const [first, ...rest] = support
+      .map((s) => ({ s, both: namesBoth(s), best: candidates.find((c) => c.snippet.id === s.id)?.score ?? -1 }))
+      .sort((x, y) => y.both - x.both || y.best - x.best || context.evidenceSnippets.indexOf(x.s) - context.evidenceSnippets.indexOf(y.s))
+      .filter((r) => checker.claim(text, [r.s.id]).support === "supported");
+    if (!first) continue;
+    const evidenceId = first.s.id;
+    // Another item corroborates only when it too names both ends.
+    const also = rest.filter((r) => r.both).map((r) => r.s.id);
     out.push({
       text,
       evidenceId,
+      also: also.slice(0, MAX_ITEMS_PER_CLAIM - 1),
       graph: [e.source, e.target, `${e.source}:${e.type}:${e.target}`],
       step: `The case graph records ${source.name} ${e.type} ${target.name}; ${evidenceId} is linked to both.`,
       score: 1,
@@ -398,6 +448,8 @@ function fitsExpected(n: ContextNode, a: QuestionAnalysis): boolean {
 /** "EMPLOYED_BY" → "is employed by"; "OWNS" → "owns". */
 function relationPhrase(e: ContextEdge): string {
   const phrase = e.type.toLowerCase().replace(/_/g, " ");
+  // A verb in the present ("resides at", "works at", "holds account") reads as it is; "associate of" and "employed by" take "is".
+  if (/^[a-z]+[^s\s]s\b/.test(phrase)) return phrase;
   return /\b(?:of|to|by|with|in|for|from|at|on)$/.test(phrase) ? `is ${phrase}` : phrase;
 }
 

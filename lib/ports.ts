@@ -79,6 +79,11 @@ export interface ConsistencyProof {
   path: string[];
 }
 
+/** Copies of question text outside the ledger (thread titles, decided reviews), erased with the ledger's by retention. */
+export interface QuestionCopies {
+  eraseBefore(cutoff: Date): Promise<{ threadTitles: number; reviewQuestions: number }>;
+}
+
 /**
  * The ledger as the audit views, proofs, exports and maintenance use it (lib/server/audit-*, ledger-maintenance):
  * reads, Merkle proofs, signed checkpoints and retention. Implemented by lib/adapters/prisma/ledger.

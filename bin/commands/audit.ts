@@ -12,7 +12,7 @@ import { assertExportsAllowed } from "../../lib/server/runtime/kill-switches";
 import { consistencyProofFor, inclusionProofFor } from "../../lib/server/audit/proofs";
 import { readLedgerEnv } from "../../lib/server/ledger/env";
 import { trustedPublicKeys } from "../../lib/server/ledger/key";
-import { runRetention } from "../../lib/server/ledger/maintenance";
+import { runDeploymentRetention } from "../../lib/server/ledger/maintenance";
 import { runtime } from "../../lib/server/runtime";
 import { readCheckpointFile, readWitness } from "../../lib/server/ledger/checkpoint-witness";
 import { defaultDataDir } from "../../lib/adapters/prisma/db";
@@ -232,8 +232,7 @@ export default {
         const { values } = parseArgs({ args: rest, options: { days: { type: "string" } } });
         const days = intArg("days", values.days) ?? env().AUDIT_RETENTION_DAYS;
         if (days < 1) throw new UsageError("--days must be at least 1");
-        const { ledger } = await runtime();
-        console.log(JSON.stringify(await runRetention(ledger, days)));
+        console.log(JSON.stringify(await runDeploymentRetention(days)));
         return 0;
       }
       case "public-key": {

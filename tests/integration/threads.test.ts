@@ -8,6 +8,8 @@ import { loadActor, type Actor } from "@/lib/auth/actor";
 import { askQuestion } from "@/lib/server/answers/graphrag";
 import { auditEntryDetail, explorerFiltersSchema, listAuditEntries } from "@/lib/server/audit/explorer";
 import { reviewerStores } from "@/lib/server/audit/visibility";
+import { runRetention } from "@/lib/server/ledger/maintenance";
+import { PrismaQuestionCopies } from "@/lib/adapters/prisma/question-copies";
 import { closeThread, listThreads, renameThread, threadView } from "@/lib/server/workbench/threads";
 import { openCase } from "@/lib/server/workbench/scope";
 import { runtime } from "@/lib/server/runtime";
@@ -64,7 +66,7 @@ describeEachDatabase("threads: follow-up questions, the policy re-applied at eve
     expect(t1.turn).toBe(1);
     expect(t1.threadId).toMatch(/^[0-9a-f-]{36}$/);
     expect(t1.answer.answerText).toContain("Dmitri Kovac");
-    expect(cited(t1)).toEqual(["EV-C-013"]);
+    expect(cited(t1)).toEqual(["EV-C-013", "EV-C-040"]); // seen driving it; registered to him
 
     const t2 = ok(
       await askQuestion(reyes, { caseId: CASE, question: "Which prepaid number is attributed to him?", threadId: t1.threadId }),
@@ -98,7 +100,7 @@ describeEachDatabase("threads: follow-up questions, the policy re-applied at eve
     const view = await threadView(open, reyes, t1.threadId!);
     expect(view.thread).toMatchObject({ id: t1.threadId, title: "Who drives the black Tahoe HBR-4471?", closed: false, turns: 3 });
     expect(view.turns.map((t) => [t.turn, t.question, t.citedEvidence])).toEqual([
-      [1, "Who drives the black Tahoe HBR-4471?", ["EV-C-013"]],
+      [1, "Who drives the black Tahoe HBR-4471?", ["EV-C-013", "EV-C-040"]],
       [2, "Which prepaid number is attributed to him?", ["EV-C-005"]],
       [3, "Who did that number call on 12 April?", ["EV-C-006"]],
     ]);
@@ -215,7 +217,7 @@ describeEachDatabase("threads: follow-up questions, the policy re-applied at eve
     expect(again.answer.provenance?.reusedFrom).not.toBe(alone.requestId);
     expect(again).toMatchObject({ threadId: u1.threadId, turn: 2 });
     const view = await threadView(await openCase(reyes, CASE), reyes, u1.threadId!);
-    expect(view.turns.map((t) => t.citedEvidence)).toEqual([["EV-C-013"], ["EV-C-005"]]);
+    expect(view.turns.map((t) => t.citedEvidence)).toEqual([["EV-C-013", "EV-C-040"], ["EV-C-005"]]);
   });
 
   it("an item revoked and a membership removed since an earlier turn: nothing of it is used, the thread is no longer reachable", async () => {
@@ -237,5 +239,53 @@ describeEachDatabase("threads: follow-up questions, the policy re-applied at eve
     } finally {
       await prisma.caseMember.create({ data: { caseId: CASE, userId: reyes.userId } });
     }
+  });
+
+  it("retention erases the question's copies with the ledger's text: thread titles and decided reviews' questions", async () => {
+    const { db } = fixture();
+    const { ledger } = await runtime();
+    const t = ok(await askQuestion(reyes, { caseId: CASE, question: "Who owns Bayline Seafood Co.?" }));
+    const review = (id: string, status: string) =>
+      db.prisma.answerReview.create({
+        data: {
+          id,
+          tenantId: "metro-pd",
+          caseId: CASE,
+          askerId: reyes.userId,
+          requestId: id,
+          auditId: id,
+          question: `secret ${id}`,
+          bundleSha256: "0".repeat(64),
+          draft: {},
+          compliance: {},
+          status,
+          ...(status === "pending" ? {} : { decidedAt: new Date(), decidedBy: admin.userId, note: "ok" }),
+        },
+      });
+    await review("rv-decided", "approved");
+    await review("rv-pending", "pending");
+    const title = async () => (await db.prisma.thread.findUniqueOrThrow({ where: { id: t.threadId! } })).title;
+    expect(await title()).toBe("Who owns Bayline Seafood Co.?");
+
+    const copies = new PrismaQuestionCopies(db.prisma);
+    expect((await runRetention(ledger, 30, new Date(), copies)).erasedCopies).toEqual({ threadTitles: 0, reviewQuestions: 0 });
+    const r = await runRetention(ledger, 30, new Date(Date.now() + 31 * 86_400_000), copies);
+    expect(r.erasedCopies.threadTitles).toBeGreaterThanOrEqual(1);
+    expect(r.erasedCopies.reviewQuestions).toBeGreaterThanOrEqual(1);
+    expect(await title()).toMatch(/^Thread of \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+    const questions = await db.prisma.answerReview.findMany({
+      where: { id: { in: ["rv-decided", "rv-pending"] } },
+      orderBy: { id: "asc" },
+    });
+    expect(questions.map((q) => q.question)).toEqual(["", "secret rv-pending"]); // pending: the supervisor still needs it
+    const [entry] = await ledger.entries(r.recordedSeq!, r.recordedSeq!);
+    expect(entry.payload).toMatchObject({
+      erased_thread_titles: r.erasedCopies.threadTitles,
+      erased_review_questions: r.erasedCopies.reviewQuestions,
+    });
+    // Nothing of the question is left in what the owner's thread list shows.
+    const list = await listThreads(await openCase(reyes, CASE), reyes);
+    expect(JSON.stringify(list)).not.toContain("Bayline");
+    expect((await runRetention(ledger, 30, new Date(Date.now() + 31 * 86_400_000), copies)).erasedCopies.threadTitles).toBe(0);
   });
 });

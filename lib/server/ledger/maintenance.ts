@@ -1,5 +1,5 @@
 // Ledger housekeeping: retention (erase stored question text older than AUDIT_RETENTION_DAYS — the chain is not
-// touched, the hashed payload keeps the question's SHA-256) and a catch-up signed checkpoint (the last multiple of
+// touched, the hashed payload keeps the question's SHA-256 — and its copies: thread titles, decided reviews) and a catch-up signed checkpoint (the last multiple of
 // CASEGRAPH_CHECKPOINT_EVERY if a crash or an admin-change append skipped it, and the head once per run so a quiet
 // ledger still gets a fresh signed checkpoint). Runs from the CLI (`casegraph audit retention`) and on a schedule:
 // instrumentation.ts calls startLedgerMaintenance() at server start; it runs then and every
@@ -7,7 +7,8 @@
 // CASEGRAPH_CHECKPOINT_MINUTES (default 5).
 import "server-only";
 import { env } from "../../env";
-import type { AuditLedger } from "../../ports";
+import { PrismaQuestionCopies } from "../../adapters/prisma/question-copies";
+import type { AuditLedger, QuestionCopies } from "../../ports";
 import { readLedgerEnv } from "./env";
 import { runtime } from "../runtime";
 
@@ -18,18 +19,37 @@ export async function runRetention(
   ledger: AuditLedger,
   days: number,
   now: Date = new Date(),
-): Promise<{ cutoff: string; erased: number; recordedSeq: number | null }> {
+  copies?: QuestionCopies,
+): Promise<{
+  cutoff: string;
+  erased: number;
+  erasedCopies: { threadTitles: number; reviewQuestions: number };
+  recordedSeq: number | null;
+}> {
   const cutoff = new Date(now.getTime() - days * DAY_MS);
   const erased = await ledger.eraseQuestionTextBefore(cutoff);
+  const erasedCopies = copies ? await copies.eraseBefore(cutoff) : { threadTitles: 0, reviewQuestions: 0 };
   let recordedSeq: number | null = null;
-  if (erased > 0) {
+  if (erased > 0 || erasedCopies.threadTitles > 0 || erasedCopies.reviewQuestions > 0) {
     const e = await ledger.append({
       kind: RETENTION_KIND,
-      payload: { retention_days: days, cutoff: cutoff.toISOString(), erased_question_texts: erased },
+      payload: {
+        retention_days: days,
+        cutoff: cutoff.toISOString(),
+        erased_question_texts: erased,
+        erased_thread_titles: erasedCopies.threadTitles,
+        erased_review_questions: erasedCopies.reviewQuestions,
+      },
     });
     recordedSeq = e.seq;
   }
-  return { cutoff: cutoff.toISOString(), erased, recordedSeq };
+  return { cutoff: cutoff.toISOString(), erased, erasedCopies, recordedSeq };
+}
+
+/** Retention over the whole deployment: the ledger's question texts and their copies. */
+export async function runDeploymentRetention(days: number, now?: Date) {
+  const { ledger, db } = await runtime();
+  return runRetention(ledger, days, now, new PrismaQuestionCopies(db.prisma));
 }
 
 /** Signs what periodic checkpointing may have missed. Returns the sizes signed now. No signer: nothing to do. */
@@ -46,7 +66,7 @@ export async function catchUpCheckpoints(ledger: AuditLedger, every: number): Pr
 
 export async function runLedgerMaintenance(): Promise<{ retention: Awaited<ReturnType<typeof runRetention>>; checkpoints: number[] }> {
   const { ledger } = await runtime();
-  const retention = await runRetention(ledger, env().AUDIT_RETENTION_DAYS);
+  const retention = await runDeploymentRetention(env().AUDIT_RETENTION_DAYS);
   const checkpoints = await catchUpCheckpoints(ledger, readLedgerEnv().CASEGRAPH_CHECKPOINT_EVERY);
   return { retention, checkpoints };
 }

@@ -9,6 +9,8 @@ import { CasegraphError } from "@/lib/domain/failure-codes";
 import { SUGGEST_KIND } from "@/lib/playbooks/suggest";
 import { askWithSuggestions, nextSteps } from "@/lib/server/playbooks/next-steps";
 import { listPlaybooks, savePlaybook, setCaseLabels, setLegalAuthority, setPlaybookActive, setRiskTolerance } from "@/lib/admin/playbooks";
+import { setTenantSwitch } from "@/lib/server/runtime/kill-switches";
+import type { AnswerModel } from "@/lib/ports";
 import { caseNextSteps, decideNextStep, listNextStepProposals, proposeNextStep } from "@/lib/server/playbooks/proposals";
 import { clearTestRuntime, importDemo, useTestRuntime } from "../support/auth-fixture";
 import { describeEachDatabase } from "../support/databases";
@@ -170,6 +172,49 @@ describeEachDatabase("playbooks and next steps", (fixture) => {
       authority: 1, // cell-site-history (warrant)
       risk: 0,
     });
+  });
+
+  it("with the tenant's DISABLE_MODEL switch on, a generative model is never called: the deterministic picker stands in", async () => {
+    const { db } = fixture();
+    // A configured generative model that counts its calls and cannot be reached.
+    let calls = 0;
+    const unreachable: AnswerModel = {
+      provider: "openai-compatible",
+      modelId: "counting-test-model",
+      async generate() {
+        calls++;
+        throw new CasegraphError("CG-MODEL-001");
+      },
+      async probe() {
+        return { provider: "openai-compatible", id: "counting-test-model", ok: false };
+      },
+    };
+    const key = Symbol.for("casegraph.answerModel");
+    const holder = globalThis as Record<symbol, unknown>;
+    const before = holder[key];
+    holder[key] = unreachable;
+    const reyes = as("det.reyes@metro.example");
+    const ask = () => nextSteps(reyes, { caseId: "case-harbor", question: "What should we do next about the phone?" });
+    try {
+      await setTenantSwitch(db.prisma, as("admin@metro.example"), "DISABLE_MODEL", true);
+      const mark = await head(db);
+      const off = await ask();
+      if (!off.ok) throw new Error(JSON.stringify(off.body));
+      expect(calls).toBe(0);
+      expect(off.body.suggestions.length).toBeGreaterThan(0);
+      for (const s of off.body.suggestions) expect(ALLOWED["det.reyes@metro.example"].ids).toContain(s.playbookId);
+      const [entry] = await entriesSince(db, mark);
+      expect(entry.kind).toBe(SUGGEST_KIND);
+      expect(entry.payload.model).not.toContain("counting-test-model");
+
+      // The switch off again: the same request goes to the model (which fails here, as a coded outcome).
+      await setTenantSwitch(db.prisma, as("admin@metro.example"), "DISABLE_MODEL", false);
+      await ask();
+      expect(calls).toBeGreaterThan(0);
+    } finally {
+      holder[key] = before;
+      await setTenantSwitch(db.prisma, as("admin@metro.example"), "DISABLE_MODEL", false);
+    }
   });
 
   it("the same request through a supervisor who is no member is 'not found', and other tenants' playbooks never appear", async () => {

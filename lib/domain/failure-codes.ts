@@ -635,6 +635,18 @@ export const FAILURES = {
     description:
       "Approving or rejecting a proposed step needs a note (1–2,000 characters); it is kept with the decision, its SHA-256 in the ledger.",
   },
+  "CG-PLAYBOOK-009": {
+    status: 403,
+    message: "You do not hold the legal authority this step requires.",
+    description:
+      "Approving a proposed step authorises it: the approver must hold the legal process its playbook requires (subpoena, warrant, court order). Another supervisor who holds it can approve; anyone may reject.",
+  },
+  "CG-PLAYBOOK-010": {
+    status: 409,
+    message: "This playbook has been retired; the step cannot be approved.",
+    description:
+      "The playbook a pending proposal names was retired after it was proposed. Reject the proposal, or restore the playbook first.",
+  },
 
   "CG-SYS-001": {
     status: 503,

@@ -328,6 +328,28 @@ describeEachDatabase("playbooks and next steps", (fixture) => {
     expect(rejected.status).toBe("rejected");
   });
 
+  it("approving authorises: the approver must hold the legal process the step requires, and its playbook must be in force", async () => {
+    const { db } = fixture();
+    const park = as("lead.park@metro.example"); // holds a warrant: cell-site-history is his to propose
+    const okafor = as("sup.okafor@metro.example");
+    const admin = as("admin@metro.example");
+    const p = await proposeNextStep(db.prisma, park, { caseId: "case-harbor", playbookId: "cell-site-history", version: "1.0" });
+    await setLegalAuthority(db.prisma, admin, { userId: okafor.userId, legalAuthority: ["subpoena"] });
+    try {
+      const mark = await head(db);
+      await expect(decideNextStep(db.prisma, okafor, p.id, "approve", "Go ahead.")).rejects.toMatchObject({ code: "CG-PLAYBOOK-009" });
+      expect((await entriesSince(db, mark)).map((e) => e.kind)).toEqual([]); // nothing decided, nothing recorded
+      await setLegalAuthority(db.prisma, admin, { userId: okafor.userId, legalAuthority: ["court_order", "subpoena", "warrant"] });
+      // Retired after it was proposed: it can no longer be approved, only rejected.
+      await setPlaybookActive(db.prisma, admin, { id: "cell-site-history", active: false });
+      await expect(decideNextStep(db.prisma, okafor, p.id, "approve", "Go ahead.")).rejects.toMatchObject({ code: "CG-PLAYBOOK-010" });
+      await setPlaybookActive(db.prisma, admin, { id: "cell-site-history", active: true });
+      expect(await decideNextStep(db.prisma, okafor, p.id, "approve", "Warrant signed 2 May.")).toMatchObject({ status: "approved" });
+    } finally {
+      await setLegalAuthority(db.prisma, admin, { userId: okafor.userId, legalAuthority: ["court_order", "subpoena", "warrant"] });
+    }
+  });
+
   it("tenant admins manage their own catalogue, risk tolerance and case labels; each change is a ledger entry", async () => {
     const { db } = fixture();
     const admin = as("admin@metro.example"); // SECRET, no need-to-know tags

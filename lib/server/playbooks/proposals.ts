@@ -15,7 +15,7 @@ import { sha256Hex } from "../../domain/ledger-chain";
 import { denialReason } from "../../domain/policy";
 import { readClassification } from "../../domain/markings";
 import { PolicyGate } from "../../graphrag/policy-filter";
-import { SHARED_OWNER } from "../../playbooks/catalogue";
+import { heldAuthorities, SHARED_OWNER, type Authority } from "../../playbooks/catalogue";
 import { MAX_REASON_CHARS } from "../../playbooks/picks";
 import { selectionQuery } from "../../playbooks/suggest";
 import { assertCaseAccess } from "../access/case-access";
@@ -140,6 +140,17 @@ export async function decideNextStep(
     const [marking] = await markingsOf(tx as unknown as PrismaClient, [row]);
     if (!readable(actor, marking)) throw new CasegraphError("CG-PLAYBOOK-005");
     if (row.proposedBy === actor.userId) throw new CasegraphError("CG-PLAYBOOK-006");
+    // Approving authorises the step: the playbook must still be in force, and the approver must hold the legal process
+    // it requires (a step needing a warrant is not approved by a supervisor who cannot obtain one). Rejecting needs neither.
+    if (decision === "approve") {
+      if (!marking!.active) throw new CasegraphError("CG-PLAYBOOK-010");
+      const approver = await tx.user.findUnique({ where: { id: actor.userId }, select: { legalAuthority: true } });
+      if (!heldAuthorities(actor.roles, approver?.legalAuthority).includes(marking!.requiredAuthority as Authority))
+        throw new CasegraphError(
+          "CG-PLAYBOOK-009",
+          `You do not hold the legal authority this step requires (${marking!.requiredAuthority.replace(/_/g, " ")}).`,
+        );
+    }
     const next = decision === "approve" ? "approved" : "rejected";
     // Conditional on still pending: two supervisors deciding at once cannot both win.
     const updated = await tx.playbookProposal.updateMany({
@@ -198,6 +209,8 @@ interface PlaybookMarking {
   owner: string;
   minClearance: string;
   needToKnow: string[];
+  requiredAuthority: string;
+  active: boolean;
 }
 
 /** The current markings of each proposal's playbook (null when it is gone, which reads as not readable). */
@@ -205,7 +218,7 @@ async function markingsOf(prisma: PrismaClient, rows: Row[]): Promise<Array<Play
   if (!rows.length) return [];
   const found = await prisma.playbook.findMany({
     where: { OR: rows.map((r) => ({ owner: r.playbookOwner, id: r.playbookId })) },
-    select: { owner: true, id: true, minClearance: true, needToKnow: true },
+    select: { owner: true, id: true, minClearance: true, needToKnow: true, requiredAuthority: true, active: true },
   });
   const byKey = new Map(found.map((p) => [`${p.owner}\u0000${p.id}`, p]));
   return rows.map((r) => byKey.get(`${r.playbookOwner}\u0000${r.playbookId}`) ?? null);

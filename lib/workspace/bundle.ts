@@ -105,6 +105,8 @@ export const caseSchema = z
     caseType: caseLabel.optional(),
     jurisdiction: caseLabel.optional(),
     members: z.array(z.string()).default([]),
+    /** Members who may add evidence from documents (issue 17's `ingest` permission); an import grants, never revokes. */
+    ingesters: z.array(z.string()).default([]),
     nodes: z.array(z.unknown()).default([]),
     edges: z.array(z.unknown()).default([]),
     evidence: z.array(z.unknown()).default([]),
@@ -334,6 +336,10 @@ export function checkBundle(raw: unknown, known: KnownRefs = NO_KNOWN_REFS): { b
       const memberTenant = users.get(m.toLowerCase());
       if (!memberTenant) issues.add("CG-IMPORT-009", at("members", j), `unknown member "${m}"`);
       else if (memberTenant !== header.tenant) issues.add("CG-IMPORT-009", at("members", j), `member "${m}" belongs to another tenant`);
+    });
+    const members = new Set(header.members.map((m) => m.toLowerCase()));
+    header.ingesters.forEach((m, j) => {
+      if (!members.has(m.toLowerCase())) issues.add("CG-IMPORT-009", at("ingesters", j), `"${m}" is not a member of the case`);
     });
 
     const nodeIds = new Set<string>();

@@ -161,6 +161,14 @@ const BAD: Array<{ name: string; code: string; path: string; mutate(b: Bundle): 
     },
   },
   {
+    name: "an ingester who is not a member of the case",
+    code: "CG-IMPORT-009",
+    path: "$.cases[0].ingesters[0]",
+    mutate: (b) => {
+      b.cases[0].ingesters = ["sup.okafor@metro.example"];
+    },
+  },
+  {
     name: "control characters in an id",
     code: "CG-IMPORT-003",
     path: "$.cases[0].nodes[1].id",
@@ -295,6 +303,29 @@ describeEachDatabase("workspace bundles", (fixture) => {
     await expect(importBundle(db, failing)).rejects.toMatchObject({ code: "CG-IMPORT-013" });
     expect(await entries(mark)).toEqual([]);
     await importBundle(db, demoBundle());
+  });
+
+  it("the ingest permission travels in bundles: granted (a ledger entry) on import, exported, never revoked by a bundle without it", async () => {
+    const { db } = fixture();
+    const head = async () => (await db.prisma.$queryRaw<Array<{ s: bigint }>>`SELECT coalesce(max(seq), 0) AS s FROM "ledger"`)[0].s;
+    const bundle = demoBundle();
+    bundle.cases[0].ingesters = ["DET.REYES@metro.example"];
+    const mark = await head();
+    await importBundle(db, bundle);
+    const recorded = await db.prisma.$queryRaw<
+      Array<{ kind: string; payload: any }>
+    >`SELECT kind, payload FROM "ledger" WHERE seq > ${mark}`;
+    expect(recorded.map((e) => e.kind)).toEqual(["admin.membership.permissions"]);
+    expect(recorded[0].payload).toMatchObject({ before: { permissions: [] }, after: { permissions: ["ingest"] } });
+    const exported = JSON.parse(await exportWorkspace(db.prisma));
+    expect(exported.cases[0].ingesters).toEqual(["det.reyes@metro.example"]);
+    expect(exported.cases[1].ingesters).toBeUndefined();
+    // Again with it, and with the original demo (no ingesters): nothing changes, nothing is revoked.
+    const again = await head();
+    await importBundle(db, exported);
+    await importBundle(db, demoBundle());
+    expect(await head()).toBe(again);
+    expect(JSON.parse(await exportWorkspace(db.prisma)).cases[0].ingesters).toEqual(["det.reyes@metro.example"]);
   });
 
   it("export of one case carries what it needs to re-import on its own", async () => {

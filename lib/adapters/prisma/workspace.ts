@@ -364,6 +364,28 @@ async function writeCase(
       });
     }
   }
+  const ingesters = [...new Set(h.ingesters.map((m) => m.toLowerCase()))];
+  if (ingesters.length) {
+    const { rows: granted } = await sql.query<{ id: string; email: string; before: string[]; after: string[] }>(
+      `WITH granted AS (
+        UPDATE "case_member" m SET permissions = (SELECT array_agg(DISTINCT p ORDER BY p) FROM unnest(m.permissions || '{ingest}'::text[]) p)
+         WHERE m.case_id = $1 AND NOT ('ingest' = ANY(m.permissions))
+           AND m.user_id IN (SELECT id FROM "user" WHERE email = ANY($2::text[]))
+        RETURNING m.user_id, m.permissions)
+      SELECT u.id, u.email, array_remove(g.permissions, 'ingest') AS before, g.permissions AS after
+        FROM granted g JOIN "user" u ON u.id = g.user_id ORDER BY u.email`,
+      [h.id, ingesters],
+    );
+    for (const u of granted) {
+      changes.push({
+        kind: "admin.membership.permissions",
+        target: { type: "case_member", id: `${h.id}/${u.id}`, tenantId: h.tenant },
+        caseId: h.id,
+        before: { permissions: u.before, user: { id: u.id, email: u.email } },
+        after: { permissions: u.after, user: { id: u.id, email: u.email } },
+      });
+    }
+  }
 
   for (const batch of chunks(c.rawNodes)) {
     const rows: NodeRow[] = batch.map((raw) => {
@@ -656,6 +678,15 @@ export async function exportWorkspace(prisma: PrismaClient, options: { caseId?: 
   }
 }
 
+/** The bundle's `ingesters`: absent when nobody holds the permission (bundles from before it stay byte-identical). */
+function ingestersOf(members: Array<{ permissions: string[]; user: { email: string } }>) {
+  const emails = members
+    .filter((m) => m.permissions.includes("ingest"))
+    .map((m) => m.user.email)
+    .sort();
+  return emails.length ? { ingesters: emails } : {};
+}
+
 async function exportObject(prisma: PrismaClient, { caseId }: { caseId?: string }) {
   const cases = await prisma.case.findMany({
     where: caseId ? { id: caseId } : {},
@@ -753,6 +784,7 @@ async function exportObject(prisma: PrismaClient, { caseId }: { caseId?: string 
       ...(c.caseType !== null ? { caseType: c.caseType } : {}),
       ...(c.jurisdiction !== null ? { jurisdiction: c.jurisdiction } : {}),
       members: c.members.map((m) => m.user.email).sort(),
+      ...ingestersOf(c.members),
       nodes: (nodesBy.get(c.id) ?? []).map((n) => ({
         id: n.id,
         label: n.label,

@@ -94,6 +94,7 @@ function startTrace(deps: RefusalDeps, asker: Asker, raw: unknown): Trace {
       queryMode: deps.auditQueryMode ?? "text",
       sentCaseId: rawField(raw, "caseId", 200),
       sentQuestion: rawField(raw, "question", HARD_LIMITS.maxQuestionChars),
+      sentThreadId: rawField(raw, "threadId", 100),
     },
   };
 }

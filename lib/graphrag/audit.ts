@@ -50,6 +50,8 @@ export interface AuditFacts {
   compliance?: { bundleSha256: string; score: number; action: string; attempts: number; violations: number; reviewId: string | null };
   /** The thread and turn (issue 18); absent for a request refused before its thread was opened. */
   thread?: ThreadFacts;
+  /** The thread id such a refused request named (bounded, as sent): which conversation it tried to continue. */
+  sentThreadId?: string | null;
 }
 
 export interface ThreadFacts {
@@ -137,7 +139,9 @@ export function auditPayload(f: AuditFacts): Record<string, unknown> {
           thread_no_longer_visible: f.thread.noLongerVisible,
           query_resolved_sha256: f.thread.resolvedQuestion === null ? null : sha256Hex(f.thread.resolvedQuestion),
         }
-      : {}),
+      : f.sentThreadId
+        ? { thread_id_sent: f.sentThreadId }
+        : {}),
     ...(f.compliance
       ? {
           answer_policy: {

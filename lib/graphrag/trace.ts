@@ -20,6 +20,8 @@ export interface Trace {
     queryMode: "text" | "hash";
     sentCaseId: string | null;
     sentQuestion: string | null;
+    /** The thread id the request named, kept for a request refused before its thread was opened. */
+    sentThreadId: string | null;
   };
   /** Step 1. */
   input?: AnswerInput;
@@ -51,6 +53,7 @@ export function auditFactsOf(t: Trace, result: Delivered, latencyMs: number, def
     asker: t.request.asker,
     caseId: t.input?.caseId ?? t.request.sentCaseId,
     question: t.input?.question ?? t.request.sentQuestion,
+    sentThreadId: t.request.sentThreadId,
     model: t.generation?.model ?? null,
     responseType: "error",
     rawContext: ctx?.rawContext,

@@ -117,6 +117,14 @@ describeEachDatabase("refused questions are recorded", (fixture) => {
     expect(adminRows).toHaveLength(1);
     expect(adminRows[0].payload).toMatchObject({ error_code: "CG-ACCESS-002", actor_via: "token" });
     expect(adminRows[0].actorId).toBe(userIdFor("admin@cyber.example"));
+
+    // A follow-up refused before its thread was opened still names the thread it tried to continue.
+    const threadId = "7d1c5c1e-0000-4000-8000-000000000001";
+    const followUpRows = await added(async () => {
+      await post(JSON.stringify({ caseId: "case-nightjar", question: "And then?", threadId }), {});
+    });
+    expect(followUpRows[0].payload).toMatchObject({ error_code: "CG-AUTH-001", thread_id_sent: threadId });
+    expect(followUpRows[0].payload).not.toHaveProperty("thread_id");
   });
 
   it("server actions: a foreign Origin and a badly shaped input each leave one entry; askStream too", async () => {

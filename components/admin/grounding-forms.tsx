@@ -1,7 +1,8 @@
 "use client";
-// Admin forms for the grounding controls (issue 15): revoking evidence and the tenant's kill switches.
+// Admin forms for the grounding controls (issue 15): revoking evidence and the tenant's kill switches; licensing an
+// ingested document's evidence (issue 17).
 import { Alert, Button, Field, Input } from "@/components/ui";
-import { revokeEvidenceAction, setKillSwitchAction } from "@/app/(workbench)/admin/grounding-actions";
+import { licenseDocumentAction, revokeEvidenceAction, setKillSwitchAction } from "@/app/(workbench)/admin/grounding-actions";
 import { useAction } from "./use-action";
 
 export function RevokeEvidenceForm({ cases }: { cases: string[] }) {
@@ -72,5 +73,62 @@ export function KillSwitchForm({
       </Button>
       {error ? <Alert tone="error" title={error.message} code={error.code} className="w-full" /> : null}
     </div>
+  );
+}
+
+/** One unlicensed document: choose a license for the evidence made from it. */
+export function LicenseDocumentForm({
+  caseId,
+  documentId,
+  name,
+  licenses,
+}: {
+  caseId: string;
+  documentId: string;
+  name: string;
+  licenses: Array<{ id: string; name: string }>;
+}) {
+  const { run, busy, error, data } = useAction(licenseDocumentAction, { refresh: false });
+  return (
+    <form
+      method="post"
+      noValidate
+      className="flex flex-wrap items-center gap-3 text-sm"
+      data-testid={`license-document-${documentId}`}
+      onSubmit={async (e) => {
+        e.preventDefault();
+        await run({ caseId, documentId, license: String(new FormData(e.currentTarget).get("license") ?? "") });
+      }}
+    >
+      <span className="min-w-64 flex-1">
+        <span className="font-medium">{name}</span>{" "}
+        <span className="font-mono text-xs text-slate-500">
+          {caseId} · {documentId}
+        </span>
+      </span>
+      {data ? (
+        <Alert
+          tone="success"
+          title={`Licensed ${data.license}: ${data.evidence} evidence item(s) now reach analysis as the license allows.`}
+        />
+      ) : (
+        <>
+          <label className="sr-only" htmlFor={`license-${documentId}`}>
+            License for {name}
+          </label>
+          <select id={`license-${documentId}`} name="license" className="rounded-md border border-slate-300 px-2 py-1.5 text-sm">
+            {licenses.map((l) => (
+              <option key={l.id} value={l.id}>
+                {l.id} — {l.name}
+              </option>
+            ))}
+          </select>
+          <Button type="submit" size="sm" busy={busy}>
+            License
+          </Button>
+        </>
+      )}
+      {error ? <Alert tone="error" title={error.message} code={error.code} className="w-full" /> : null}
+    </form>
   );
 }

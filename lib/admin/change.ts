@@ -37,6 +37,20 @@ export function changeActorOf(actor: Actor): ChangeActor {
 }
 
 /** The acting admin's tenant; an actor without one administers nothing. */
+/**
+ * The CLI's `--by <admin email>`: the admin whose decision a shell command records. They must be an active admin; the
+ * change is recorded as theirs, made at the shell (via "cli").
+ */
+export async function activeAdminByEmail(prisma: PrismaClient, email: string): Promise<ChangeActor> {
+  const admin = await prisma.user.findUnique({
+    where: { email: email.trim().toLowerCase() },
+    select: { id: true, email: true, tenantId: true, roles: true, active: true },
+  });
+  if (!admin || !admin.active || !admin.roles.includes("admin"))
+    throw new CasegraphError("CG-ACCESS-002", `${email} is not an active admin.`);
+  return { userId: admin.id, email: admin.email, tenantId: admin.tenantId, via: "cli" };
+}
+
 export function tenantOf(actor: ChangeActor): string {
   if (!actor.tenantId) throw new CasegraphError("CG-ACCESS-003");
   return actor.tenantId;

@@ -4,7 +4,7 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import { CasegraphError } from "../domain/failure-codes";
 import type { Actor } from "../auth/actor";
-import { auditedChange, changeActorOf, tenantOf, type ChangeActor } from "./change";
+import { activeAdminByEmail, auditedChange, changeActorOf, tenantOf, type ChangeActor } from "./change";
 
 export const REVOKE_KIND = "evidence.revoke";
 const MAX_REASON = 500;
@@ -34,14 +34,7 @@ export async function revokeEvidence(prisma: PrismaClient, actor: Actor, input: 
  * tenant. Recorded as theirs, made at the shell (via "cli").
  */
 export async function revokeEvidenceByAdmin(prisma: PrismaClient, adminEmail: string, input: RevokeInput): Promise<Revocation> {
-  const admin = await prisma.user.findUnique({
-    where: { email: adminEmail.trim().toLowerCase() },
-    select: { id: true, email: true, tenantId: true, roles: true, active: true },
-  });
-  if (!admin || !admin.active || !admin.roles.includes("admin")) {
-    throw new CasegraphError("CG-ACCESS-002", `${adminEmail} is not an active admin.`);
-  }
-  return revokeAs(prisma, { userId: admin.id, email: admin.email, tenantId: admin.tenantId, via: "cli" }, input);
+  return revokeAs(prisma, await activeAdminByEmail(prisma, adminEmail), input);
 }
 
 export function checkReason(raw: string): string {

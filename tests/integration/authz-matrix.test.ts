@@ -897,6 +897,24 @@ const MATRIX: Record<string, Row> = {
     notApplicable: "evidence belongs to the tenant's cases; own tenant = any of its cases for an admin",
     scopeDenial: "CG-GROUND-005",
   },
+  // Issue 17: an admin licenses the evidence of a document of their own tenant (another tenant's is "not found").
+  "action licenseDocumentAction app/(workbench)/admin/grounding-actions.ts": {
+    roles: ["admin"],
+    scopes: {
+      "own-tenant": async (ctx) => ({
+        caseId: "case-harbor",
+        documentId: await documentOf(ctx.db, "case-harbor"),
+        license: "LIC-INTERNAL",
+      }),
+      "other-tenant": async (ctx) => ({
+        caseId: OTHER_TENANT_CASE,
+        documentId: await documentOf(ctx.db, OTHER_TENANT_CASE),
+        license: "LIC-INTERNAL",
+      }),
+    },
+    notApplicable: "documents belong to the tenant's cases; own tenant = any of its cases for an admin",
+    scopeDenial: "CG-INGEST-014",
+  },
   "action setKillSwitchAction app/(workbench)/admin/grounding-actions.ts": {
     roles: ["admin"],
     scopes: { "own-tenant": async () => ({ name: "DISABLE_EXPORTS", enabled: false }) },

@@ -17,6 +17,7 @@ import { openCase } from "@/lib/server/workbench/scope";
 import { evidenceByIds } from "@/lib/server/workbench/evidence";
 import { userIdFor } from "@/lib/adapters/prisma/workspace";
 import { setMemberPermission } from "@/lib/admin/memberships";
+import { licenseDocument, licenseDocumentByAdmin, unlicensedDocuments } from "@/lib/admin/documents";
 import { reviewerRedactor, reviewerStores } from "@/lib/server/audit/visibility";
 import { clearTestRuntime, importDemo, useTestRuntime } from "../support/auth-fixture";
 import { describeEachDatabase } from "../support/databases";
@@ -28,6 +29,11 @@ let labPdf: Buffer;
 const citedIds = (body: any): string[] => [
   ...new Set<string>((body.answer?.citations ?? []).map((c: { evidenceId: string }) => c.evidenceId)),
 ];
+const codeOf = async (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (err) => (err instanceof CasegraphError ? err.code : String(err)),
+  );
 const contextIds = (body: any): string[] => (body.rawContext?.evidenceSnippets ?? []).map((s: { id: string }) => s.id);
 
 describeEachDatabase("document ingest", (fixture) => {
@@ -156,6 +162,31 @@ describeEachDatabase("document ingest", (fixture) => {
     expect(e.licenseId).toBe("UNLICENSED");
     const outcome = await askQuestion(reyes, { caseId: CASE, question: "When does the quinoa shipment arrive?" });
     expect(contextIds(outcome.body)).not.toContain(e.id);
+
+    // Until an admin of the tenant licenses it: then it is found and cited; the licensing is a ledger entry.
+    const prisma = fixture().db.prisma;
+    expect((await unlicensedDocuments(prisma, metroAdmin)).documents.map((d) => d.id)).toContain(f.documentId);
+    const input = { caseId: CASE, documentId: f.documentId, license: "LIC-INTERNAL" };
+    expect(await codeOf(licenseDocument(prisma, reyes, input))).toBe("CG-ACCESS-002");
+    expect(await codeOf(licenseDocument(prisma, cyberAdmin, input))).toBe("CG-INGEST-014");
+    expect(await codeOf(licenseDocument(prisma, metroAdmin, { ...input, license: "LIC-NO-SUCH" }))).toBe("CG-INGEST-008");
+    expect(await codeOf(licenseDocumentByAdmin(prisma, "det.reyes@metro.example", input))).toBe("CG-ACCESS-002");
+    const licensed = await licenseDocument(prisma, metroAdmin, input);
+    expect(licensed).toMatchObject({ previous: "UNLICENSED", license: "LIC-INTERNAL", evidence: 1 });
+    const [entry] = await prisma.$queryRaw<Array<{ kind: string; payload: any }>>`
+      SELECT kind, payload FROM "ledger" ORDER BY seq DESC LIMIT 1`;
+    expect(entry).toMatchObject({
+      kind: "document.license",
+      payload: { before: { license: "UNLICENSED" }, after: { license: "LIC-INTERNAL" } },
+    });
+    const again = await askQuestion(reyes, { caseId: CASE, question: "When does the quinoa shipment arrive?" });
+    expect(citedIds(again.body)).toContain(e.id);
+    expect((await unlicensedDocuments(prisma, metroAdmin)).documents.map((d) => d.id)).not.toContain(f.documentId);
+    // The same license again changes nothing and records nothing; UNLICENSED withdraws it.
+    expect(await licenseDocumentByAdmin(prisma, "admin@metro.example", input)).toMatchObject({ evidence: 0 });
+    await licenseDocumentByAdmin(prisma, "admin@metro.example", { ...input, license: "UNLICENSED" });
+    const after = await askQuestion(reyes, { caseId: CASE, question: "When does the quinoa shipment arrive?" });
+    expect(contextIds(after.body)).not.toContain(e.id);
   });
 
   it("a user without clearance for the batch's marking never sees its evidence", async () => {

@@ -1,7 +1,9 @@
 "use server";
-// Grounding controls for a tenant's admins (issue 15): revoke an evidence item of the tenant, flip a kill switch. Each
+// Grounding controls for a tenant's admins (issue 15): revoke an evidence item of the tenant, flip a kill switch, license
+// a document's evidence (issue 17). Each
 // is authedAction({ roles: ["admin"] }) → zod input → lib, one ledger entry per change in the same transaction.
 import { z } from "zod";
+import { licenseDocument } from "@/lib/admin/documents";
 import { revokeEvidence } from "@/lib/admin/evidence";
 import { authedAction } from "@/lib/auth/guard";
 import { KILL_SWITCHES } from "@/lib/grounding/switches";
@@ -22,4 +24,9 @@ export const setKillSwitchAction = authedAction(
     const r = await setTenantSwitch((await runtime()).db.prisma, actor, input.name, input.enabled);
     return { name: r.name, enabled: r.enabled };
   },
+);
+
+export const licenseDocumentAction = authedAction(
+  { ...admin, input: z.object({ caseId: id, documentId: id, license: id }) },
+  async (actor, input) => licenseDocument((await runtime()).db.prisma, actor, input),
 );

@@ -7,6 +7,7 @@ import { canonicalJson } from "../domain/canonical-json";
 import { asCasegraphError, CasegraphError } from "../domain/failure-codes";
 import { sha256Hex } from "../domain/ledger-chain";
 import type { Ledger } from "../ports";
+import type { HoldFacts } from "./hold";
 import type { PolicySummary } from "./policy-filter";
 import type { ValidationReport } from "./validate";
 import type { Asker, RawContext, ResponseType } from "./types";
@@ -50,6 +51,10 @@ export interface AuditFacts {
   compliance?: { bundleSha256: string; score: number; action: string; attempts: number; violations: number; reviewId: string | null };
   /** The thread and turn (issue 18); absent for a request refused before its thread was opened. */
   thread?: ThreadFacts;
+  /** Issue 15: the expired evidence the model drafted from, when no active evidence answered. */
+  expiredContextEvidenceIds?: string[];
+  /** A draft held for a supervisor: why, its review, and its digest (recorded before anything is returned). */
+  hold?: HoldFacts;
 }
 
 export interface ThreadFacts {
@@ -136,6 +141,13 @@ export function auditPayload(f: AuditFacts): Record<string, unknown> {
           thread_turns_left_out: f.thread.turnsLeftOut,
           thread_no_longer_visible: f.thread.noLongerVisible,
           query_resolved_sha256: f.thread.resolvedQuestion === null ? null : sha256Hex(f.thread.resolvedQuestion),
+        }
+      : {}),
+    ...(f.expiredContextEvidenceIds ? { expired_context_evidence_ids: [...f.expiredContextEvidenceIds].sort() } : {}),
+    ...(f.hold
+      ? {
+          hold: { reason: f.hold.reason, review_id: f.hold.reviewId, draft_sha256: f.hold.draftSha256 },
+          ...(f.hold.reason === "expired_evidence" ? { expired_citation_ids: f.hold.expiredEvidenceIds } : {}),
         }
       : {}),
     ...(f.compliance

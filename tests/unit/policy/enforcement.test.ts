@@ -4,15 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeZ3, Z3PolicySolver } from "@/lib/adapters/solver/z3";
 import { OfflineExtractiveModel } from "@/lib/adapters/model/offline";
 import { answerQuestion } from "@/lib/graphrag/answer";
-import { ESCALATED_TEXT } from "@/lib/graphrag/policy-step";
+import { ESCALATED_TEXT } from "@/lib/graphrag/hold";
 import { PROMPT_VERSION } from "@/lib/graphrag/prompt";
 import type { GraphRagResponse } from "@/lib/graphrag/types";
 import type { CompiledBundle } from "@/lib/policy/bundle";
 import { compilePolicies } from "@/lib/policy/compile";
 import type { ProtectedEntity } from "@/lib/policy/detectors";
 import { parsePoliciesJsonl } from "@/lib/policy/schema";
-import type { AnswerPolicyPorts, HeldAnswer } from "@/lib/policy-ports";
-import type { AnswerModel, EvidenceRecord } from "@/lib/ports";
+import type { AnswerPolicyPorts } from "@/lib/policy-ports";
+import type { AnswerModel, EvidenceRecord, HeldAnswer, ReviewQueue } from "@/lib/ports";
 import { answerJson, harness, mockLlm, promptsSeen, smallCase, VIEWER, type FakeCase } from "../graphrag/fakes";
 
 const POLICIES = [
@@ -86,17 +86,21 @@ function policyCase(withBankRecord = true): FakeCase {
   return c;
 }
 
-function ports(held: HeldAnswer[], active: () => CompiledBundle | null = () => bundle): AnswerPolicyPorts {
+/** The review queue in memory. */
+function queue(held: HeldAnswer[]): ReviewQueue {
+  return {
+    hold: async (h) => void held.push(h),
+    discard: async (id) =>
+      void held.splice(
+        held.findIndex((h) => h.id === id),
+        1,
+      ),
+  };
+}
+
+function ports(active: () => CompiledBundle | null = () => bundle): AnswerPolicyPorts {
   return {
     solver,
-    reviews: {
-      hold: async (h) => void held.push(h),
-      discard: async (id) =>
-        void held.splice(
-          held.findIndex((h) => h.id === id),
-          1,
-        ),
-    },
     store: {
       activeBundle: async () => active(),
       protectedEntities: async (scope) =>
@@ -110,7 +114,7 @@ function ports(held: HeldAnswer[], active: () => CompiledBundle | null = () => b
 const Q = { caseId: "case-t", question: "What did Anna Berg and Boris Kade do at Dock 7?" };
 
 async function ask(model: AnswerModel, held: HeldAnswer[], question = Q, withBankRecord = true) {
-  const h = harness(model, [policyCase(withBankRecord)], { answerPolicies: ports(held) });
+  const h = harness(model, [policyCase(withBankRecord)], { answerPolicies: ports(), reviews: queue(held) });
   const out = await answerQuestion(h.deps, { ...VIEWER, roles: ["investigator"] }, question);
   if (!out.ok) throw new Error(JSON.stringify(out.body));
   return { body: out.body as GraphRagResponse, h };
@@ -173,7 +177,7 @@ describe("answer policies on the pipeline", () => {
       answerJson({ answerText: "Anna Berg's SSN is 123-45-6789 [evidence: EV-9].", citations: [{ evidenceId: "EV-9", claimId: "CLM-1" }] }),
     );
     const held: HeldAnswer[] = [];
-    const h = harness(model, [policyCase()], { answerPolicies: ports(held) });
+    const h = harness(model, [policyCase()], { answerPolicies: ports(), reviews: queue(held) });
     h.ledger.failNext = 1;
     const out = await answerQuestion(h.deps, VIEWER, Q);
     expect(out.ok).toBe(false);
@@ -283,7 +287,7 @@ describe("answer policies on the pipeline", () => {
     const { model, mock } = mockLlm(
       answerJson({ answerText: "Anna Berg's SSN is 123-45-6789 [evidence: EV-9].", citations: [{ evidenceId: "EV-9", claimId: "CLM-1" }] }),
     );
-    const h = harness(model, [policyCase()], { answerPolicies: ports([], () => null) });
+    const h = harness(model, [policyCase()], { answerPolicies: ports(() => null), reviews: queue([]) });
     const out = await answerQuestion(h.deps, VIEWER, Q);
     expect(out.ok && out.body.answer.compliance).toBeUndefined();
     expect(promptsSeen(mock)[0]).not.toContain("ANSWER POLICIES");
@@ -300,7 +304,7 @@ describe("answer policies on the pipeline", () => {
     );
     const held: HeldAnswer[] = [];
     const broken = {
-      ...ports(held),
+      ...ports(),
       solver: {
         name: "broken",
         witness: async () => null,
@@ -309,7 +313,7 @@ describe("answer policies on the pipeline", () => {
         },
       },
     };
-    const h = harness(model, [policyCase()], { answerPolicies: broken });
+    const h = harness(model, [policyCase()], { answerPolicies: broken, reviews: queue(held) });
     const out = await answerQuestion(h.deps, VIEWER, Q);
     expect(out.ok && out.body.answer.responseType).toBe("escalated");
     expect(out.ok && out.body.answer.compliance!.violations.some((v) => v.kind === "check_failed")).toBe(true);

@@ -466,7 +466,7 @@ export const FAILURES = {
     status: 409,
     message: "Nothing is held for this request.",
     description:
-      "The request or review id is not held (not escalated, withheld or refused for expired evidence), or it was already released.",
+      "The request or review id names no pending review (no answer held — escalated by the answer policies or drafted from expired evidence), or it was already released.",
   },
   "CG-GROUND-027": {
     status: 400,

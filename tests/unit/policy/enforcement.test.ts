@@ -283,6 +283,41 @@ describe("answer policies on the pipeline", () => {
     expect(withBank.citations.map((c) => c.evidenceId)).toEqual(["EV-8"]);
   });
 
+  it("a draft from expired evidence gets the same checks; it is held once, for its expiry, with the findings", async () => {
+    const expired = policyCase();
+    expired.evidence.push({
+      ...ev("EV-X", "report", "Helena Strand (SSN 123-45-6789) rented storage unit 14 at the Northgate depot on 9 March 2025.", []),
+      validUntil: "2025-06-30T00:00:00.000Z",
+    });
+    const question = { caseId: "case-t", question: "What happened at the Northgate depot?" };
+    for (const [answerText, action] of [
+      ["Helena Strand rented storage unit 14 at the Northgate depot [evidence: EV-X].", "PASS"],
+      ["Helena Strand (SSN 123-45-6789) rented storage unit 14 at the Northgate depot [evidence: EV-X].", "ESCALATE"],
+    ] as const) {
+      const { model, mock } = mockLlm(answerJson({ answerText, citations: [{ evidenceId: "EV-X", claimId: "CLM-1" }] }));
+      const held: HeldAnswer[] = [];
+      const h = harness(model, [expired], { answerPolicies: ports(), reviews: queue(held) });
+      const out = await answerQuestion(h.deps, { ...VIEWER, roles: ["investigator"] }, question);
+      if (!out.ok) throw new Error(JSON.stringify(out.body));
+      expect(promptsSeen(mock)[0]).toContain("NEVER disclose a social-security number");
+      const a = out.body.answer;
+      expect(a).toMatchObject({ responseType: "escalated", heldFor: "expired_evidence" });
+      expect(a.compliance).toBeUndefined(); // the findings describe the draft: they wait with it
+      expect(JSON.stringify(out.body)).not.toContain("Helena");
+      expect(held).toHaveLength(1);
+      expect(held[0]).toMatchObject({
+        reason: "expired_evidence",
+        bundleSha256: bundle.bundle_metadata.sha256,
+        compliance: expect.objectContaining({ action }),
+        expiredEvidence: [{ id: "EV-X", expiredAt: "2025-06-30T00:00:00.000Z" }],
+      });
+      expect(h.ledger.payloads()[0]).toMatchObject({
+        hold: { reason: "expired_evidence", review_id: a.reviewId },
+        answer_policy: { action, review_id: a.reviewId },
+      });
+    }
+  });
+
   it("no active bundle: the step is skipped, the prompt and the audit are as before", async () => {
     const { model, mock } = mockLlm(
       answerJson({ answerText: "Anna Berg's SSN is 123-45-6789 [evidence: EV-9].", citations: [{ evidenceId: "EV-9", claimId: "CLM-1" }] }),

@@ -232,7 +232,7 @@ export function artifactCsv(a: ComplianceArtifact): string {
         p.all_citations_in_context,
         p.citation_ids,
         // The JSON export's revokedSince flags, one cell ("cites evidence revoked on … (reason): id; …").
-        "revokedSince" in e ? e.revokedSince.join("; ") : "",
+        "revokedSince" in e ? (e.revokedSince?.join("; ") ?? "") : "",
         p.latency_ms,
         e.entryHash,
         "questionText" in e ? e.questionText : "",

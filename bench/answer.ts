@@ -34,6 +34,7 @@ import type {
   AnswerModelRequest,
   CaseGraphStore,
   CaseScope,
+  EvidenceReadOptions,
   EvidenceStore,
   Ledger,
   SeedCandidate,
@@ -95,11 +96,11 @@ class NaiveEvidenceStore implements EvidenceStore {
       ORDER BY rank DESC, e.id LIMIT ${q.limit}`);
     return rows.map((r) => ({ ...evidenceFromRow(r), rank: Number(r.rank) }));
   }
-  linkedTo(scope: CaseScope, ids: readonly string[], limit: number) {
-    return this.real.linkedTo(scope, ids, limit);
+  linkedTo(scope: CaseScope, ids: readonly string[], limit: number, options?: EvidenceReadOptions) {
+    return this.real.linkedTo(scope, ids, limit, options);
   }
-  byIds(scope: CaseScope, ids: readonly string[]) {
-    return this.real.byIds(scope, ids);
+  byIds(scope: CaseScope, ids: readonly string[], options?: EvidenceReadOptions) {
+    return this.real.byIds(scope, ids, options);
   }
 }
 

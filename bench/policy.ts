@@ -33,7 +33,6 @@ export default async function main(argv: string[]) {
   const compileMs = performance.now() - compileStarted;
   const ports: AnswerPolicyPorts = {
     solver,
-    reviews: { hold: async () => {}, discard: async () => {} },
     store: { activeBundle: async () => bundle, protectedEntities: async () => protectedEntities },
   };
   const caseRef: CaseRef = { id: c.id, tenantId: "metro-pd", title: c.id, classification: "CUI", hiddenCounts: "case" };

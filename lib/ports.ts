@@ -290,6 +290,11 @@ export interface EvidenceRecord extends Marked {
   nodeIds: string[];
   /** The item's metadata object as imported (source fields; shown in the evidence panel). */
   metadata?: Record<string, unknown>;
+  /**
+   * ISO-8601, only on an item read as expired (EvidenceReadOptions.lifecycle): when it stopped being active — the
+   * earlier of its validUntil and its collection time plus its tenant's maximum age for its type.
+   */
+  expiredAt?: string;
 }
 
 export interface EvidenceSearch {
@@ -298,12 +303,56 @@ export interface EvidenceSearch {
   limit: number;
 }
 
+/**
+ * Which lifecycle states a read admits (issue 15, lib/grounding/lifecycle.ts). `active`, the default, is what every
+ * answer, page and reuse check reads. `expired` and `active_or_expired` serve what a supervisor must release (a draft
+ * from expired evidence, held for review). Revoked items are never read: a revocation is final.
+ */
+export type EvidenceLifecycle = "active" | "expired" | "active_or_expired";
+
+export interface EvidenceReadOptions {
+  lifecycle?: EvidenceLifecycle;
+}
+
 export interface EvidenceStore {
   /** Full-text search over the stored tsvector (GIN), best first; rank > 0. */
-  search(scope: CaseScope, query: EvidenceSearch): Promise<Array<EvidenceRecord & { rank: number }>>;
+  search(scope: CaseScope, query: EvidenceSearch, options?: EvidenceReadOptions): Promise<Array<EvidenceRecord & { rank: number }>>;
   /** Evidence linked to any of the nodes, those linked to the most of them first. */
-  linkedTo(scope: CaseScope, nodeIds: readonly string[], limit: number): Promise<EvidenceRecord[]>;
-  byIds(scope: CaseScope, ids: readonly string[]): Promise<EvidenceRecord[]>;
+  linkedTo(scope: CaseScope, nodeIds: readonly string[], limit: number, options?: EvidenceReadOptions): Promise<EvidenceRecord[]>;
+  byIds(scope: CaseScope, ids: readonly string[], options?: EvidenceReadOptions): Promise<EvidenceRecord[]>;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The supervisors' review queue (issues 14 and 15): drafts held back from their askers until a supervisor approves
+// them or an operator override token releases them. Adapter: lib/adapters/prisma/review-queue.ts.
+
+/** Why a draft is held: the answer policies escalated it, or it rests on evidence that has expired. */
+export type HoldReason = "policy" | "expired_evidence";
+
+export interface HeldAnswer {
+  id: string;
+  reason: HoldReason;
+  tenantId: string;
+  caseId: string;
+  askerId: string;
+  askerEmail: string | null;
+  requestId: string;
+  auditId: string;
+  question: string;
+  /** The answer-policy bundle in force; null when none was active (only an expired-evidence hold can have none). */
+  bundleSha256: string | null;
+  /** { answer, rawContext, checkedText? } as it would have been delivered. */
+  draft: unknown;
+  /** The answer policies' full findings; null when no bundle was active. */
+  compliance: unknown;
+  /** reason expired_evidence: the expired items the draft cites and when each expired. */
+  expiredEvidence: Array<{ id: string; expiredAt: string }> | null;
+}
+
+export interface ReviewQueue {
+  hold(held: HeldAnswer): Promise<void>;
+  /** Takes a held draft back out (its answer's ledger entry could not be written: an unaudited draft is never reviewed). */
+  discard(id: string): Promise<void>;
 }
 
 /** What the pipeline sends a model: the versioned system prompt, the user prompt, and the structured context. */

@@ -1,7 +1,9 @@
-// `casegraph review list|approve|reject` (issue 14): the review queue from the shell. Decisions are made as the named
-// supervisor (--by), with the same rules and ledger entries as in the UI.
+// `casegraph review list|approve|reject` (issues 14 and 15): the review queue from the shell — answers the answer
+// policies escalated and answers drafted from expired evidence. Decisions are made as the named supervisor (--by), with
+// the same rules and ledger entries as in the UI.
 import { parseArgs } from "node:util";
 import { loadActor } from "../../lib/auth/actor";
+import { expiredHoldNote } from "../../lib/grounding/flags";
 import { decideReview } from "../../lib/server/answers/reviews";
 import { runtime } from "../../lib/server/runtime";
 import { UsageError, type Command } from "../command";
@@ -9,7 +11,7 @@ import { UsageError, type Command } from "../command";
 export default {
   name: "review",
   usage: [
-    "  review list [--tenant <id>] [--status pending|approved|rejected]   answers held by the answer policies",
+    "  review list [--tenant <id>] [--status pending|approved|rejected]   held answers (answer policies, expired evidence)",
     '  review approve|reject <id> --by <supervisor email> [--note "…"]     decide a held answer (approve needs a note)',
   ].join("\n"),
   async run(args) {
@@ -24,6 +26,8 @@ export default {
         orderBy: [{ createdAt: "desc" }, { id: "asc" }],
         select: {
           id: true,
+          reason: true,
+          expiredEvidence: true,
           tenantId: true,
           caseId: true,
           askerEmail: true,
@@ -34,7 +38,10 @@ export default {
           decidedAt: true,
         },
       });
-      for (const r of rows) console.log(JSON.stringify(r));
+      for (const { expiredEvidence, ...r } of rows) {
+        const expired = Array.isArray(expiredEvidence) ? (expiredEvidence as Array<{ id: string; expiredAt: string }>) : [];
+        console.log(JSON.stringify({ ...r, ...(expired.length ? { held: expiredHoldNote(expired), expiredEvidence: expired } : {}) }));
+      }
       return 0;
     }
     if (sub === "approve" || sub === "reject") {

@@ -239,9 +239,14 @@ function Banner({ state, type }: { state: AskState; type: Answer["responseType"]
     );
   }
   if (type === "escalated") {
+    const expired = answer.heldFor === "expired_evidence";
     return (
       <div data-testid="banner-escalated">
-        <Alert tone="warning" title="Held for review">
+        <Alert
+          tone="warning"
+          title={expired ? "Held: the evidence that would answer has expired" : "Held for review"}
+          code={expired ? "CG-GROUND-013" : undefined}
+        >
           {answer.answerText}
           {answer.reviewId ? <span className="mt-1 block font-mono text-[11px] opacity-75">review {answer.reviewId}</span> : null}
         </Alert>

@@ -1,6 +1,7 @@
 "use client";
-// The asker's answers held for review under the answer policies: pending, withheld (rejected) or delivered after a
-// supervisor approved them (shown here, marked as reviewed). Empty → nothing rendered.
+// The asker's answers held for review (under the answer policies, or drafted from evidence that has expired): pending,
+// withheld (rejected) or delivered after a supervisor approved them (shown here, marked as reviewed, with a flag per
+// expired item cited and who released it). Empty → nothing rendered.
 import { useQuery } from "@tanstack/react-query";
 import { loadHeldAnswers } from "@/app/(workbench)/cases/[caseId]/review-actions";
 import { errorOf, unwrap } from "@/components/providers";
@@ -24,7 +25,14 @@ export function HeldAnswers({ caseId }: { caseId: string }) {
         {held.data.map((h) => (
           <li key={h.id} className="rounded-md border border-slate-200 bg-white p-2 text-sm" data-testid={`held-${h.id}`}>
             <div className="flex items-start justify-between gap-2">
-              <SafeText text={h.question} className="font-medium" />
+              <span>
+                <SafeText text={h.question} className="font-medium" />
+                {h.reason === "expired_evidence" && h.status === "pending" ? (
+                  <span className="block text-xs text-slate-600">
+                    The evidence that would answer has expired; a supervisor must release it.
+                  </span>
+                ) : null}
+              </span>
               <Badge tone={h.status === "pending" ? "amber" : h.status === "approved" ? "green" : "red"}>
                 {h.status === "pending" ? "pending review" : h.status === "approved" ? "reviewed" : "withheld"}
               </Badge>
@@ -45,6 +53,15 @@ export function HeldAnswers({ caseId }: { caseId: string }) {
                 <p className="whitespace-pre-wrap">
                   <SafeText text={stripMarkers(h.answer.answerText).replace(/\s+([.,;])/g, "$1")} />
                 </p>
+                {h.answer.expiredCitations.length ? (
+                  <ul className="text-xs text-amber-800" data-testid="expired-citations">
+                    {h.answer.expiredCitations.map((c) => (
+                      <li key={c.evidenceId}>
+                        <SafeText text={c.flag} />
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
                 <p className="text-xs text-slate-600">
                   Cites {[...new Set(h.answer.citations.map((c) => c.evidenceId))].join(", ") || "nothing"}.
                   {h.note ? (

@@ -11,6 +11,8 @@ export const ITEM_ID_FIELDS = [
   "citation_ids",
   "invalid_citation_ids",
   "thread_seed_ids",
+  "expired_context_evidence_ids",
+  "expired_citation_ids",
 ] as const;
 
 const idsIn = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);

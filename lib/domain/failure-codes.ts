@@ -203,7 +203,13 @@ export const FAILURES = {
     status: 503,
     message: "The answer was held for review but could not be stored.",
     description:
-      "Answer policies escalated the answer and the review queue could not be written; nothing of the draft was delivered. Ask again when the database answers.",
+      "The answer was held (the answer policies escalated it, or it rests on expired evidence) and the review queue could not be written; nothing of the draft was delivered. Ask again when the database answers.",
+  },
+  "CG-REVIEW-006": {
+    status: 409,
+    message: "The held answer cites evidence revoked since; it cannot be released.",
+    description:
+      "A revocation is final: a held draft citing an item an admin has revoked since it was held is never delivered, by a supervisor's approval or an operator override. Reject it; the asker can ask again.",
   },
   "CG-REVIEW-004": {
     status: 403,
@@ -419,6 +425,12 @@ export const FAILURES = {
     description:
       "DISABLE_EXPORTS is on (for the tenant or the whole deployment): workspace and audit exports are refused until an admin or operator switches it off.",
   },
+  "CG-GROUND-013": {
+    status: 200,
+    message: "The evidence that would answer this has expired; a supervisor must release the answer.",
+    description:
+      "No active evidence answered the question, but evidence the asker may see that has expired (past its `validUntil`, or older than its tenant's `evidenceMaxAgeDays` for its type; never revoked) did. An answer was drafted from it, checked like any other, and held in the review queue (`responseType` `escalated`, `heldFor` `expired_evidence`): nothing of it is shown until a supervisor approves it or an operator override token releases it. Once released it is delivered marked as citing expired evidence, and by whom it was released. Not an error.",
+  },
   "CG-GROUND-020": {
     status: 400,
     message: "The override token cannot be read.",
@@ -454,7 +466,7 @@ export const FAILURES = {
     status: 409,
     message: "Nothing is held for this request.",
     description:
-      "The request or review id is not held (not escalated, withheld or refused for expired evidence), or it was already released.",
+      "The request or review id names no pending review (no answer held — escalated by the answer policies or drafted from expired evidence), or it was already released.",
   },
   "CG-GROUND-027": {
     status: 400,

@@ -14,15 +14,17 @@ import type {
   EvidenceStore,
   GraphNodeRecord,
   Ledger,
+  ReviewQueue,
   ThreadStore,
 } from "../ports";
 import type { AnswerPolicyPorts } from "../policy-ports";
 import { recordAudit } from "./audit";
 import { buildContext, type ContextBuild } from "./context";
+import { heldReply, holdDraft } from "./hold";
 import type { ConversationLimits, ConversationTurn } from "./follow-up";
 import { auditableText, classifyRequest, parseInput, refusalText, type RequestScope } from "./input";
 import { PolicyGate } from "./policy-filter";
-import { enforcePolicies, preparePolicy } from "./policy-step";
+import { answerCompliance, auditedCompliance, enforcePolicies, preparePolicy } from "./policy-step";
 import { buildUserPrompt, CONVERSATION_PROMPT_SUFFIX, modelOutputSchema, PROMPT_VERSION, SYSTEM_PROMPT } from "./prompt";
 import { retrieve } from "./retrieve";
 import { keepTurn, openThreadTurn, threadFieldsOf, threadTitle, turnRecordOf, type ThreadTurn } from "./thread";
@@ -40,6 +42,7 @@ import {
   DEFAULT_LIMITS,
   HARD_LIMITS,
   type Answer,
+  type AnswerCompliance,
   type AnswerOutcome,
   type Asker,
   type GraphRagFailure,
@@ -60,6 +63,11 @@ export interface AnswerDeps {
   ledger: Ledger;
   /** The tenant's answer policies (issue 14); absent or no active bundle → the step is skipped. */
   answerPolicies?: AnswerPolicyPorts;
+  /**
+   * The supervisors' review queue, where held drafts wait (escalated by the answer policies, or resting on expired
+   * evidence). Absent → a draft that must be held is refused instead (CG-REVIEW-005); nothing of it is delivered.
+   */
+  reviews?: ReviewQueue;
   /** AUDIT_QUERY_MODE: keep the question text in the audit payload, or only its SHA-256. */
   auditQueryMode?: "text" | "hash";
   /** Configured limits (env); clamped to HARD_LIMITS. */
@@ -153,10 +161,18 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
 
     // 5. Context: minimal, fenced, neutralised, within the token budget (narrowed, never cut mid-item).
     const context = (trace.context = buildContext(retrieved, limits));
-    const rawContext = context.rawContext;
-    //    Nothing visible to cite: every claim would be uncited, so the model is not asked.
-    if (rawContext.evidenceSnippets.length === 0)
-      return await deliver(deps, trace, started, noEvidenceAnswer(hidden, context, limits, thread));
+    //    Nothing active to cite. Evidence that matches but has expired is not silently "nothing" (issue 15, seed 004
+    //    §5): the model drafts from it, and a draft citing it is held for a supervisor. Otherwise every claim would be
+    //    uncited, so the model is not asked.
+    let drafting = context;
+    let expired: ExpiredContext | null = null;
+    if (context.rawContext.evidenceSnippets.length === 0) {
+      expired = await expiredContext(deps, asker, scope, question, limits, thread?.seeds.nodes ?? []);
+      if (!expired) return await deliver(deps, trace, started, noEvidenceAnswer(hidden, context, limits, thread));
+      trace.expired = { evidenceIds: expired.context.rawContext.evidenceSnippets.map((e) => e.id) };
+      drafting = expired.context;
+    }
+    const rawContext = drafting.rawContext;
 
     // 6. Model: versioned system prompt + fenced context + question, structured output at temperature 0; one retry
     //    with a stricter prompt when the output is unusable, then a coded error.
@@ -188,7 +204,7 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
     //    and ground: each claim checked against what it cites (unsupported removed, partial flagged), and nothing
     //    that repeats an instruction found in the evidence kept.
     progress("validating");
-    const directives = context.directives;
+    const directives = drafting.directives;
     const firstDraft = validateAnswer(run.output, rawContext, { directives });
     //    Answer policies, post-generation: the four checks, the score and its route (regenerations, or a review hold).
     const enforced = await enforcePolicies(policyRun, firstDraft, rawContext, async (extra) =>
@@ -200,27 +216,49 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
     );
     const validated = enforced.validated;
     trace.validation = validated.report;
+    //    A draft from expired evidence that cites none of it answers nothing: the asker hears what active evidence says.
+    const expiredCited = expired ? citedEvidence(validated).filter((id) => expired.expiredAt.has(id)) : [];
+    if (expired && !expiredCited.length) return await deliver(deps, trace, started, noEvidenceAnswer(hidden, context, limits, thread));
     const unknowns = composeUnknownDetails({
       model: validated.unknowns,
       hidden,
-      context,
+      context: drafting,
       validation: validated.report,
       thread: thread?.notes,
       ...capsOf(limits),
     });
+    const verdict = enforced.outcome?.compliance;
+    const answer = answerOf({ ...validated, unknowns }, rawContext, verdict && answerCompliance(verdict));
 
-    // 8. Audit and 9. Respond: the answer leaves only after its ledger entry is written (an escalated one never leaves).
-    const finished = await enforced.finish(answerOf({ ...validated, unknowns }, rawContext), {
-      deps,
-      ids: trace.request,
-      asker,
-      caseRef,
+    // 8. Audit and 9. Respond: the answer leaves only after its ledger entry is written. A held draft never leaves: it
+    //    waits in the review queue, and the asker gets a reply saying why (with the active context, for expired evidence).
+    const reason = expired ? "expired_evidence" : enforced.outcome?.escalate ? "policy" : null;
+    if (!reason) {
+      trace.compliance = verdict && auditedCompliance(verdict, null);
+      return await deliver(deps, trace, started, { answer, rawContext });
+    }
+    const reviewId = (deps.newId ?? randomUUID)();
+    const held = await holdDraft(deps.reviews, {
+      id: reviewId,
+      reason,
+      tenantId: caseRef.tenantId,
+      caseId: caseRef.id,
+      askerId: asker.userId,
+      askerEmail: asker.email ?? null,
+      requestId: trace.request.requestId,
+      auditId: trace.request.auditId,
       question: input.question,
-      rawContext,
-      reviewId: deps.newId ?? randomUUID,
+      bundleSha256: verdict?.bundleSha256 ?? null,
+      // The draft as it would have been delivered, and the full findings (with where each hit is) for the reviewer.
+      draft: { answer, rawContext, ...(enforced.outcome ? { checkedText: enforced.outcome.checkedText } : {}) },
+      compliance: verdict ?? null,
+      expiredEvidence: expired ? expiredCited.map((id) => ({ id, expiredAt: expired.expiredAt.get(id)! })) : null,
     });
-    trace.compliance = finished.compliance;
-    return await enforced.settle(await deliver(deps, trace, started, { answer: finished.answer, rawContext }));
+    trace.compliance = verdict && auditedCompliance(verdict, reviewId);
+    trace.hold = held.facts;
+    const shown = expired ? context.rawContext : rawContext;
+    const reply = heldReply(reason, reviewId, shown, reason === "policy" ? answer.compliance : undefined);
+    return await held.settle(await deliver(deps, trace, started, { answer: reply, rawContext: shown }));
   } catch (err) {
     return await fail(deps, trace, started, asCasegraphError(err));
   }
@@ -244,6 +282,44 @@ async function retrieveVisible(
   const policy = gate.summary();
   const hidden: HiddenReport = totals ? { mode: "case", totals } : { mode: "exact", policy };
   return { retrieved, policy, hidden };
+}
+
+interface ExpiredContext {
+  context: ContextBuild;
+  /** When each expired item in the context stopped being active. */
+  expiredAt: Map<string, string>;
+}
+
+/**
+ * Issue 15: the context of matching evidence that has expired — through the same policy gate, never revoked — or null.
+ * The gate's counts are never reported: a hidden expired match leaves the reply exactly as if nothing had matched.
+ */
+async function expiredContext(
+  deps: AnswerDeps,
+  asker: Asker,
+  scope: CaseScope,
+  question: string,
+  limits: Limits,
+  threadNodes: GraphNodeRecord[],
+): Promise<ExpiredContext | null> {
+  const found = await retrieve(
+    deps,
+    scope,
+    question,
+    limits,
+    new PolicyGate(asker),
+    { nodes: threadNodes, evidence: [] },
+    { lifecycle: "expired" },
+  );
+  if (!found.evidence.length) return null;
+  const context = buildContext(found, limits);
+  if (!context.rawContext.evidenceSnippets.length) return null;
+  return { context, expiredAt: new Map(found.evidence.map((e) => [e.id, e.expiredAt!])) };
+}
+
+/** Evidence a validated draft cites, in its claims or its explanation steps, once each. */
+function citedEvidence(v: ValidatedAnswer): string[] {
+  return [...new Set([...v.citations.map((c) => c.evidenceId), ...v.explanationSteps.flatMap((s) => s.citations)])];
 }
 
 function refusalAnswer(request: Exclude<RequestScope, { kind: "question" }>) {
@@ -378,7 +454,7 @@ interface AnswerParts {
  * removed (invalid citations, uncited, unsupported or instruction-like statements, unsupported steps) or only partly
  * supported.
  */
-function answerOf(p: AnswerParts, ctx: RawContext): Answer {
+function answerOf(p: AnswerParts, ctx: RawContext, compliance?: AnswerCompliance): Answer {
   const r = p.report;
   const removed = r
     ? r.invalidCitationCount +
@@ -405,6 +481,7 @@ function answerOf(p: AnswerParts, ctx: RawContext): Answer {
     needsReview,
     unknownDetails: p.unknowns,
     claims: p.claims ?? [],
+    ...(compliance ? { compliance } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import { canonicalJson } from "../domain/canonical-json";
 import { asCasegraphError, CasegraphError } from "../domain/failure-codes";
 import { sha256Hex } from "../domain/ledger-chain";
 import type { Ledger } from "../ports";
+import type { HoldFacts } from "./hold";
 import type { PolicySummary } from "./policy-filter";
 import type { ValidationReport } from "./validate";
 import type { Asker, RawContext, ResponseType } from "./types";
@@ -52,6 +53,10 @@ export interface AuditFacts {
   thread?: ThreadFacts;
   /** The thread id such a refused request named (bounded, as sent): which conversation it tried to continue. */
   sentThreadId?: string | null;
+  /** Issue 15: the expired evidence the model drafted from, when no active evidence answered. */
+  expiredContextEvidenceIds?: string[];
+  /** A draft held for a supervisor: why, its review, and its digest (recorded before anything is returned). */
+  hold?: HoldFacts;
 }
 
 export interface ThreadFacts {
@@ -142,6 +147,13 @@ export function auditPayload(f: AuditFacts): Record<string, unknown> {
       : f.sentThreadId
         ? { thread_id_sent: f.sentThreadId }
         : {}),
+    ...(f.expiredContextEvidenceIds ? { expired_context_evidence_ids: [...f.expiredContextEvidenceIds].sort() } : {}),
+    ...(f.hold
+      ? {
+          hold: { reason: f.hold.reason, review_id: f.hold.reviewId, draft_sha256: f.hold.draftSha256 },
+          ...(f.hold.reason === "expired_evidence" ? { expired_citation_ids: f.hold.expiredEvidenceIds } : {}),
+        }
+      : {}),
     ...(f.compliance
       ? {
           answer_policy: {

@@ -3,8 +3,9 @@
 // question's domain and selects the rules in force (their scaffold and invariants go into the system prompt, and the
 // prompt version names the bundle); after validation it runs the four checks, scores the answer and routes it —
 // PASS delivers, AUTO_CORRECT regenerates once with the violations as hints, REGENERATE up to twice with "DO NOT"
-// directives, ESCALATE holds the draft for a supervisor and gives the asker a fixed holding reply. The offline model
-// cannot take hints: its "regeneration" drops the claims, steps and unknowns that carry a violation.
+// directives, ESCALATE holds the draft for a supervisor (lib/graphrag/hold.ts) and gives the asker a fixed holding
+// reply. The offline model cannot take hints: its "regeneration" drops the claims, steps and unknowns that carry a
+// violation.
 import { z } from "zod";
 import type { AnswerPolicyPorts } from "../policy-ports";
 import type { AnswerModel, CaseRef } from "../ports";
@@ -21,12 +22,8 @@ import {
 } from "../policy/enforce";
 import { stripMarkers } from "./claims";
 import { validateAnswer, type ModelOutput, type ValidatedAnswer } from "./validate";
-import { CasegraphError } from "../domain/failure-codes";
 import type { AuditFacts } from "./audit";
-import type { Answer, AnswerCompliance, AnswerOutcome, Asker, RawContext } from "./types";
-
-export const ESCALATED_TEXT =
-  "This answer is being held for a supervisor's review under your agency's answer policies. You will see the outcome in your question history.";
+import type { AnswerCompliance, Asker, RawContext } from "./types";
 
 /** A regeneration: the model asked again with `extraSystem` appended (hints or directives), validated like the first. */
 export type Regenerate = (extraSystem: string) => Promise<ValidatedAnswer>;
@@ -196,89 +193,37 @@ async function classifyWithModel(model: AnswerModel, question: string, domains: 
 
 export { phrase };
 
-export interface FinishContext {
-  deps: { answerPolicies?: AnswerPolicyPorts };
-  ids: { requestId: string; auditId: string };
-  asker: Asker;
-  caseRef: CaseRef;
-  question: string;
-  rawContext: RawContext;
-  reviewId: () => string;
+/** The answer policies' verdict on a draft when a bundle is active; without one the first draft stands unchanged. */
+export async function enforcePolicies(
+  run: PolicyRun | null,
+  first: ValidatedAnswer,
+  rawContext: RawContext,
+  regenerate: Regenerate,
+): Promise<{ validated: ValidatedAnswer; outcome: PolicyOutcome | null }> {
+  const outcome = run ? await run.enforce(first, rawContext, regenerate) : null;
+  return { validated: outcome?.validated ?? first, outcome };
 }
 
-/**
- * Runs the post-generation part when a bundle is active, and returns the answer to deliver: the checked one with
- * `answer.compliance`, or — on ESCALATE — a fixed holding reply (no citations, no part of the draft) after the draft
- * was put in the review queue. Without a bundle, the first draft and the answer pass through unchanged.
- */
-export async function enforcePolicies(run: PolicyRun | null, first: ValidatedAnswer, rawContext: RawContext, regenerate: Regenerate) {
-  const outcome = run ? await run.enforce(first, rawContext, regenerate) : null;
-  let queued: { id: string; queue: AnswerPolicyPorts["reviews"] } | null = null;
+/** answer.compliance: the verdict as the answer carries it. */
+export function answerCompliance(c: Compliance): AnswerCompliance {
   return {
-    validated: outcome?.validated ?? first,
-    /** After delivery: when the answer's ledger entry could not be written, its held draft leaves the queue again. */
-    async settle(delivered: AnswerOutcome): Promise<AnswerOutcome> {
-      if (queued && !delivered.ok)
-        await queued.queue.discard(queued.id).catch((err) => console.error("casegraph: could not discard an unaudited held answer", err));
-      return delivered;
-    },
-    /** The answer to deliver, and the compliance facts its ledger entry records (none without a bundle). */
-    async finish(answer: Answer, ctx: FinishContext): Promise<{ answer: Answer; compliance?: AuditFacts["compliance"] }> {
-      if (!outcome) return { answer };
-      const c = outcome.compliance;
-      const compliance: AnswerCompliance = {
-        bundleSha256: c.bundleSha256,
-        score: c.score,
-        action: c.action,
-        checks: c.checks,
-        violations: c.violations.map((v) => ({ policyId: v.policyId, kind: v.kind, detail: v.detail })),
-        attempts: c.attempts,
-      };
-      const reviewId = outcome.escalate ? ctx.reviewId() : null;
-      const audited = {
-        bundleSha256: c.bundleSha256,
-        score: c.score,
-        action: c.action,
-        attempts: c.attempts,
-        violations: c.violations.length,
-        reviewId,
-      };
-      if (!reviewId) return { answer: { ...answer, compliance }, compliance: audited };
-      try {
-        await ctx.deps.answerPolicies!.reviews.hold({
-          id: reviewId,
-          tenantId: ctx.caseRef.tenantId,
-          caseId: ctx.caseRef.id,
-          askerId: ctx.asker.userId,
-          askerEmail: ctx.asker.email ?? null,
-          requestId: ctx.ids.requestId,
-          auditId: ctx.ids.auditId,
-          question: ctx.question,
-          bundleSha256: c.bundleSha256,
-          // The draft as it would have been delivered, and the full findings (with where each hit is) for the reviewer.
-          draft: { answer: { ...answer, compliance }, rawContext: ctx.rawContext, checkedText: outcome.checkedText },
-          compliance: c,
-        });
-      } catch (err) {
-        throw new CasegraphError("CG-REVIEW-005", undefined, [], { cause: err });
-      }
-      queued = { id: reviewId, queue: ctx.deps.answerPolicies!.reviews };
-      const held: Answer = {
-        answerText: ESCALATED_TEXT,
-        citations: [],
-        unknowns: [],
-        usedContextSummary: answer.usedContextSummary,
-        explanationSteps: [],
-        confidence: 0,
-        confidenceJustification: "Held for review under the answer policies.",
-        responseType: "escalated",
-        needsReview: true,
-        unknownDetails: [],
-        claims: [],
-        compliance,
-        reviewId,
-      };
-      return { answer: held, compliance: audited };
-    },
+    bundleSha256: c.bundleSha256,
+    score: c.score,
+    action: c.action,
+    checks: c.checks,
+    violations: c.violations.map((v) => ({ policyId: v.policyId, kind: v.kind, detail: v.detail })),
+    attempts: c.attempts,
+  };
+}
+
+/** The verdict as the request's ledger entry records it, with the review its draft waits in (if held). */
+export function auditedCompliance(c: Compliance, reviewId: string | null): NonNullable<AuditFacts["compliance"]> {
+  return {
+    bundleSha256: c.bundleSha256,
+    score: c.score,
+    action: c.action,
+    attempts: c.attempts,
+    violations: c.violations.length,
+    reviewId,
   };
 }

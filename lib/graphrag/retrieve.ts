@@ -2,7 +2,16 @@
 // full-text search (OR-ed terms, ranked), a k-hop expansion from the seeds, and the evidence linked to the subgraph.
 // Each store result passes the policy gate (step 4) before retrieval uses it, so only what the asker may see steers
 // the next query; what is hidden only leaves counts in the gate.
-import type { CaseGraphStore, CaseScope, EvidenceRecord, EvidenceStore, GraphEdgeRecord, GraphNodeRecord, SeedCandidate } from "../ports";
+import type {
+  CaseGraphStore,
+  CaseScope,
+  EvidenceReadOptions,
+  EvidenceRecord,
+  EvidenceStore,
+  GraphEdgeRecord,
+  GraphNodeRecord,
+  SeedCandidate,
+} from "../ports";
 import type { PolicyGate } from "./policy-filter";
 import { isIdLike, isStopword, stem, words, type Word } from "./text";
 import type { Limits } from "./types";
@@ -117,6 +126,7 @@ export interface RetrievalStores {
 /**
  * `thread`: a follow-up's seeds — the nodes and evidence earlier turns of its thread cited, already re-read from the
  * stores (issue 18). They pass this request's gate like everything else and steer retrieval as anchors do.
+ * `reads`: which evidence lifecycle states the evidence reads admit (active only unless the caller says otherwise).
  */
 export async function retrieve(
   stores: RetrievalStores,
@@ -125,6 +135,7 @@ export async function retrieve(
   limits: Limits,
   gate: PolicyGate,
   thread: { nodes: readonly GraphNodeRecord[]; evidence: readonly EvidenceRecord[] } = { nodes: [], evidence: [] },
+  reads: EvidenceReadOptions = {},
 ): Promise<Retrieved> {
   const q = analyseQuestion(question);
 
@@ -134,9 +145,9 @@ export async function retrieve(
       ? stores.graph.findSeedNodes(scope, { ids: q.ids, phrases: q.phrases, terms: q.nodeTerms, limit: SEED_CANDIDATES })
       : Promise.resolve([]),
     q.textTerms.length
-      ? stores.evidence.search(scope, { terms: q.textTerms, limit: Math.min(limits.maxSnippets * 3, 150) })
+      ? stores.evidence.search(scope, { terms: q.textTerms, limit: Math.min(limits.maxSnippets * 3, 150) }, reads)
       : Promise.resolve([]),
-    q.ids.length ? stores.evidence.byIds(scope, q.ids) : Promise.resolve([]),
+    q.ids.length ? stores.evidence.byIds(scope, q.ids, reads) : Promise.resolve([]),
   ]);
 
   const scored = seedCandidates
@@ -209,7 +220,7 @@ export async function retrieve(
 
   // Evidence linked to the seeds and their nearest neighbours.
   const probe = nodes.slice(0, LINK_PROBE_NODES).map((n) => n.id);
-  const linked = probe.length ? gate.evidence(await stores.evidence.linkedTo(scope, probe, LINKED_EVIDENCE)) : [];
+  const linked = probe.length ? gate.evidence(await stores.evidence.linkedTo(scope, probe, LINKED_EVIDENCE, reads)) : [];
 
   const evidence = rankEvidence({
     text: visibleText,
@@ -272,7 +283,7 @@ function rankEvidence(input: {
       prev.score += bonus;
       return;
     }
-    const { id, type, content, sourceSystem, collectedAt, nodeIds, tenantId, classification, needToKnow, licenseUses } = e;
+    const { id, type, content, sourceSystem, collectedAt, nodeIds, tenantId, classification, needToKnow, licenseUses, expiredAt } = e;
     all.set(id, {
       id,
       type,
@@ -284,6 +295,7 @@ function rankEvidence(input: {
       classification,
       needToKnow,
       licenseUses,
+      ...(expiredAt ? { expiredAt } : {}),
       ftsRank,
       score: bonus,
     });

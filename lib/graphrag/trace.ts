@@ -3,6 +3,7 @@
 import { FAILURES, type CasegraphError } from "../domain/failure-codes";
 import { answerDigest, type AuditFacts } from "./audit";
 import type { ContextBuild } from "./context";
+import type { HoldFacts } from "./hold";
 import type { AnswerInput } from "./input";
 import type { PolicySummary } from "./policy-filter";
 import type { Answer, Asker, RawContext } from "./types";
@@ -29,14 +30,18 @@ export interface Trace {
   thread?: ThreadTurn | null;
   /** Steps 3–4: what the policy gate let through and what is reported hidden. */
   retrieval?: { policy: PolicySummary; hidden: HiddenReport };
-  /** Step 5. */
+  /** Step 5: the context of active evidence (what the asker is shown with any reply). */
   context?: ContextBuild;
+  /** Issue 15: no active evidence answered, and the model drafted from these matching expired items instead. */
+  expired?: { evidenceIds: string[] };
   /** Step 6: the model asked and the prompt it got. */
   generation?: { model: { provider: string; id: string }; promptVersion: string; latencyMs?: number; retries?: number };
   /** Step 7: validation and claim support of the delivered draft. */
   validation?: ValidationReport;
   /** Answer policies' verdict (issue 14), when a bundle is active. */
   compliance?: AuditFacts["compliance"];
+  /** The draft held for a supervisor (escalated by the answer policies, or resting on expired evidence). */
+  hold?: HoldFacts;
 }
 
 export type Delivered = { answer: Answer; rawContext: RawContext } | { error: CasegraphError };
@@ -66,6 +71,8 @@ export function auditFactsOf(t: Trace, result: Delivered, latencyMs: number, def
     modelLatencyMs: t.generation?.latencyMs,
     retries: t.generation?.retries,
     compliance: t.compliance,
+    expiredContextEvidenceIds: t.expired?.evidenceIds,
+    hold: t.hold,
     latencyMs,
     ...(t.thread && t.input ? { thread: threadFactsOf(t.thread, t.input.question) } : {}),
   };
@@ -84,5 +91,6 @@ export function auditFactsOf(t: Trace, result: Delivered, latencyMs: number, def
     needsReview: answer.needsReview,
     answerSha256: answerDigest({ answer, rawContext }),
     ...(answer.responseType === "unable" ? { errorCode: "CG-CITE-001", errorMessage: FAILURES["CG-CITE-001"].message } : {}),
+    ...(t.hold?.reason === "expired_evidence" ? { errorCode: "CG-GROUND-013", errorMessage: FAILURES["CG-GROUND-013"].message } : {}),
   };
 }

@@ -114,6 +114,7 @@ export interface UnknownDetail {
   counts?: { evidence?: number; nodes?: number; edges?: number };
 }
 
+import type { HoldReason } from "../ports";
 import type { Suggestion } from "../playbooks/suggest";
 import type { Provenance } from "../grounding/provenance";
 
@@ -135,6 +136,8 @@ export interface Answer {
   compliance?: AnswerCompliance;
   /** responseType "escalated": the held draft's review (GET /api/reviews, the asker's question history). */
   reviewId?: string;
+  /** responseType "escalated": why — the answer policies, or evidence that has expired (CG-GROUND-013). */
+  heldFor?: HoldReason;
   /** How the answer came about (issue 15, seed 004 §10), added by lib/grounding/grounded-answer.ts; hashed into the ledger entry. */
   provenance?: Provenance;
   /**

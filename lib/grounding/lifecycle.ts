@@ -21,11 +21,21 @@ const DAY_MS = 86_400_000;
 /** Revoked wins over expired: a revocation is a decision, an expiry only time passing. */
 export function evidenceState(e: LifecycleFacts, now: Date, maxAgeDays: MaxAgeDays = {}): EvidenceState {
   if (e.revokedAt) return "revoked";
-  const t = now.getTime();
-  if (e.validUntil && Date.parse(e.validUntil) <= t) return "expired";
+  const expiry = expiryOf(e, maxAgeDays);
+  return expiry !== null && Date.parse(expiry) <= now.getTime() ? "expired" : "active";
+}
+
+/**
+ * When the item stops (or stopped) being active by time, ISO-8601: the earlier of its validUntil and its collection
+ * time plus its tenant's maximum age for its type; null when neither applies. A held draft says "expired on" this.
+ */
+export function expiryOf(e: LifecycleFacts, maxAgeDays: MaxAgeDays = {}): string | null {
   const days = Object.hasOwn(maxAgeDays, e.type) ? maxAgeDays[e.type] : undefined;
-  if (days !== undefined && Date.parse(e.collectedAt) + days * DAY_MS <= t) return "expired";
-  return "active";
+  const times = [
+    ...(e.validUntil ? [Date.parse(e.validUntil)] : []),
+    ...(days !== undefined ? [Date.parse(e.collectedAt) + days * DAY_MS] : []),
+  ].filter(Number.isFinite);
+  return times.length ? new Date(Math.min(...times)).toISOString() : null;
 }
 
 /**

@@ -1,5 +1,5 @@
-// Signed operator overrides (issue 15, seed 004 §8). A token releases ONE held request (an expired-evidence refusal,
-// or an escalated or withheld answer from the answer policies) and nothing else: it names the request or review id,
+// Signed operator overrides (issue 15, seed 004 §8). A token releases ONE held answer of the review queue (one the
+// answer policies escalated, or one drafted from expired evidence) and nothing else: it names the request or review id,
 // the action, an expiry and a nonce, and is Ed25519-signed by a key the deployment lists in
 // CASEGRAPH_OVERRIDE_PUBLIC_KEYS. Token: base64url(canonical JSON claims) "." base64url(signature of the first part).
 // Checks run in a fixed order so each refusal has its own code: form (020), signature (021), scope (024), expiry (022);

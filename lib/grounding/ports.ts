@@ -1,5 +1,6 @@
-// The grounding controls' ports (issue 15), next to lib/ports.ts: kill switches, the reusable-answer store and the
-// held-request queue overrides release. Adapters: lib/adapters/prisma/grounding.ts; wiring: lib/server/grounding.ts.
+// The grounding controls' ports (issue 15), next to lib/ports.ts: kill switches and the reusable-answer store (held
+// drafts wait in the review queue, lib/ports.ts). Adapters: lib/adapters/prisma/grounding.ts; wiring:
+// lib/server/answers/grounding.ts.
 import type { KillSwitchState } from "./switches";
 
 export interface KillSwitchReader {
@@ -30,23 +31,4 @@ export interface AnswerCache {
   /** The newest stored answer for a key, if any. */
   latest(reuseKey: string): Promise<StoredAnswer | null>;
   put(answer: StoredAnswer): Promise<void>;
-}
-
-/**
- * A request held back from its asker until someone with authority releases it: an expired-evidence refusal here, an
- * escalated or withheld answer from the answer policies (issue 14) through the same interface. Releasing never
- * changes identities, clearances or policies: it only lets the held result out.
- */
-export interface HeldRequest {
-  id: string;
-  kind: string;
-  tenantId: string;
-  caseId: string | null;
-  state: "held" | "released";
-}
-
-export interface HeldRequests {
-  find(id: string): Promise<HeldRequest | null>;
-  /** Marks it released (idempotent per id: a second release is CG-GROUND-026). */
-  release(id: string, by: { kind: "override" | "supervisor"; ref: string }): Promise<void>;
 }

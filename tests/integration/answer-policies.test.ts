@@ -8,7 +8,7 @@ import { activateAsOperator, deactivateAsOperator, listBundlesOf } from "@/lib/a
 import { closeZ3, Z3PolicySolver } from "@/lib/adapters/solver/z3";
 import { loadActor, type Actor } from "@/lib/auth/actor";
 import { CasegraphError } from "@/lib/domain/failure-codes";
-import { ESCALATED_TEXT } from "@/lib/graphrag/policy-step";
+import { ESCALATED_TEXT } from "@/lib/graphrag/hold";
 import type { GraphRagResponse } from "@/lib/graphrag/types";
 import type { CompiledBundle } from "@/lib/policy/bundle";
 import { compilePolicies } from "@/lib/policy/compile";

@@ -162,6 +162,36 @@ describeEachDatabase("evidence lifecycle", (fixture) => {
       ]);
     });
 
+    it("an explicit lifecycle option reads expired items with when they expired, and never revoked ones", async () => {
+      const { db } = fixture();
+      const store = new PrismaEvidenceStore(db.prisma);
+      const scope = { tenantId: "metro-pd", caseId: "case-life" };
+      const all = ["EV-L1", "EV-L2", "EV-L3", "EV-L4"];
+      const expired = [
+        { id: "EV-L1", expiredAt: "2020-01-01T00:00:00.000Z" },
+        { id: "EV-L3", expiredAt: "2020-01-31T00:00:00.000Z" },
+      ];
+      const seen = (rows: Array<{ id: string; expiredAt?: string }>) =>
+        rows.map((e) => ({ id: e.id, ...(e.expiredAt ? { expiredAt: e.expiredAt } : {}) })).sort((a, b) => (a.id < b.id ? -1 : 1));
+      expect(seen(await store.byIds(scope, all, { lifecycle: "expired" }))).toEqual(expired);
+      expect(seen(await store.linkedTo(scope, ["n-1"], 10, { lifecycle: "expired" }))).toEqual(expired);
+      expect(seen(await store.search(scope, { terms: ["Observation", "Dock"], limit: 10 }, { lifecycle: "expired" }))).toEqual(expired);
+      expect(seen(await store.byIds(scope, all, { lifecycle: "active_or_expired" }))).toEqual([
+        expired[0],
+        { id: "EV-L2" },
+        expired[1],
+        { id: "EV-L4" },
+      ]);
+      // The default is unchanged: active items only, without an expiry.
+      expect(seen(await store.byIds(scope, all))).toEqual([{ id: "EV-L2" }, { id: "EV-L4" }]);
+
+      // A revocation is final: an expired item once revoked is read by no option.
+      const admin = await loadActor(db.prisma, { email: "admin@metro.example" }, "session");
+      await revokeEvidence(db.prisma, admin, { caseId: "case-life", evidenceId: "EV-L1", reason: "withdrawn" });
+      for (const lifecycle of ["active", "expired", "active_or_expired"] as const)
+        expect((await store.byIds(scope, all, { lifecycle })).map((e) => e.id)).not.toContain("EV-L1");
+    });
+
     it("refuses a type the tenant does not accept, with its JSON path, and writes nothing", async () => {
       const { db } = fixture();
       const bundle = smallBundle([{ id: "EV-T1" }, { id: "EV-T2", type: "rumour" }], {

@@ -8,7 +8,7 @@ import { canonicalJson } from "@/lib/domain/canonical-json";
 import { sha256Hex } from "@/lib/domain/ledger-chain";
 import { askQuestion } from "@/lib/server/answers/graphrag";
 import { complianceArtifact } from "@/lib/server/audit/artifact";
-import { buildArtifact, evidenceRevocations } from "@/lib/server/audit/export";
+import { artifactCsv, buildArtifact, evidenceRevocations } from "@/lib/server/audit/export";
 import { runtime } from "@/lib/server/runtime";
 import { assertExportsAllowed, setTenantSwitch, listSwitches } from "@/lib/server/runtime/kill-switches";
 import { clearTestRuntime, importDemo, useTestRuntime } from "../support/auth-fixture";
@@ -139,6 +139,17 @@ describeEachDatabase("answer reuse, kill switches and provenance", (fixture) => 
     expect(flagged.map(idOf)).not.toContain(afterRevoke.body.requestId);
     for (const e of flagged)
       expect((e as any).revokedSince).toEqual([expect.stringMatching(new RegExp(`revoked on .* \\(court order\\): ${fresh[0]}$`))]);
+    // The CSV export carries the same flags in its revoked_since column, on the same rows only.
+    const rows = artifactCsv(artifact).trimEnd().split("\r\n");
+    const column = rows[0]!.split(",").indexOf("revoked_since");
+    expect(column).toBeGreaterThan(0);
+    const flaggedSeqs = new Set(flagged.map((e) => String(e.seq)));
+    for (const row of rows.slice(1)) {
+      const seq = row.split(",")[0]!;
+      if (flaggedSeqs.has(seq))
+        expect(row).toMatch(new RegExp(`,cites evidence revoked on \\d{4}-\\d{2}-\\d{2} \\(court order\\): ${fresh[0]},`));
+      else expect(row).not.toContain("cites evidence revoked");
+    }
   });
 
   it("DISABLE_ANSWER_REUSE denies reuse; every flip is one ledger entry and the state is in the provenance", async () => {

@@ -8,10 +8,19 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import { Prisma } from "../../generated/prisma/client";
 import type { Database } from "./db";
 import { failingAs } from "../../domain/failure-codes";
-import { activeEvidenceSql } from "./evidence-active";
+import { expiredAtColumn, lifecycleSql } from "./evidence-active";
 import { propertiesObject } from "../../domain/graph-contract";
 import { CLASSIFICATIONS, readLicenseUses, readRowMarking } from "../../domain/markings";
-import type { CaseScope, EvidenceRecord, EvidenceSearch, EvidenceStore, MarkingAudit, UnreadableMarkings } from "../../ports";
+import type {
+  CaseScope,
+  EvidenceLifecycle,
+  EvidenceReadOptions,
+  EvidenceRecord,
+  EvidenceSearch,
+  EvidenceStore,
+  MarkingAudit,
+  UnreadableMarkings,
+} from "../../ports";
 
 /** An evidence row as the evidence queries select it. */
 export interface EvidenceRow {
@@ -27,6 +36,8 @@ export interface EvidenceRow {
   node_ids: string[];
   metadata: unknown;
   rank?: number | string;
+  /** Only in reads that admit expired items. */
+  expired_at?: Date | string | null;
 }
 
 const COLUMNS = Prisma.sql`e.id, e.tenant_id, e.type, e.content, e.source_system, e.classification::text AS classification,
@@ -249,10 +260,10 @@ export function tieredMatchesSql(table: "evidence" | "graph_node", scope: Prisma
 }
 
 /** The evidence search statement for a plan (exported so a test and the bench can EXPLAIN exactly what runs). */
-export function evidenceSearchSql(scope: CaseScope, plan: SearchPlan, limit: number): Prisma.Sql {
+export function evidenceSearchSql(scope: CaseScope, plan: SearchPlan, limit: number, lifecycle: EvidenceLifecycle = "active"): Prisma.Sql {
   return Prisma.sql`
-    WITH hits AS (${tieredMatchesSql("evidence", Prisma.sql`t.case_id = ${scope.caseId} AND ${activeEvidenceSql("t")}`, plan, limit)})
-    SELECT ${COLUMNS}, hits.rank
+    WITH hits AS (${tieredMatchesSql("evidence", Prisma.sql`t.case_id = ${scope.caseId} AND ${lifecycleSql("t", lifecycle)}`, plan, limit)})
+    SELECT ${COLUMNS}${expiredAtColumn("e", lifecycle)}, hits.rank
     FROM hits
     -- LATERAL with LIMIT 1 (not flattened) keeps this a primary-key probe per hit; a hash join would scan the table.
     CROSS JOIN LATERAL (SELECT * FROM "evidence" x WHERE x.case_id = ${scope.caseId} AND x.id = hits.id LIMIT 1) e
@@ -283,34 +294,43 @@ export class PrismaEvidenceStore implements EvidenceStore, MarkingAudit {
     return { evidence: Number(row?.n ?? 0) };
   }
 
-  async search(scope: CaseScope, query: EvidenceSearch): Promise<Array<EvidenceRecord & { rank: number }>> {
+  async search(
+    scope: CaseScope,
+    query: EvidenceSearch,
+    options: EvidenceReadOptions = {},
+  ): Promise<Array<EvidenceRecord & { rank: number }>> {
     const terms = cleanTerms(query.terms);
     if (!terms.length || query.limit <= 0) return [];
     const rows = await failingAs("CG-EVIDENCE-001", async () => {
       const plan = await planSearch(this.db, "evidence", "english", terms);
-      return plan.anyQ ? this.db.rows<EvidenceRow>(evidenceSearchSql(scope, plan, query.limit)) : [];
+      return plan.anyQ ? this.db.rows<EvidenceRow>(evidenceSearchSql(scope, plan, query.limit, options.lifecycle)) : [];
     });
     return rows.map((r) => ({ ...evidenceFromRow(r), rank: Number(r.rank) }));
   }
 
-  async linkedTo(scope: CaseScope, nodeIds: readonly string[], limit: number): Promise<EvidenceRecord[]> {
+  async linkedTo(
+    scope: CaseScope,
+    nodeIds: readonly string[],
+    limit: number,
+    options: EvidenceReadOptions = {},
+  ): Promise<EvidenceRecord[]> {
     if (!nodeIds.length || limit <= 0) return [];
     // Nodes come in priority order (seeds first): an item linked to earlier and to more of them ranks higher.
     const rows = await failingAs("CG-EVIDENCE-001", () =>
       this.db.rows<EvidenceRow>(Prisma.sql`
-      SELECT ${COLUMNS},
+      SELECT ${COLUMNS}${expiredAtColumn("e", options.lifecycle)},
         (SELECT sum(1.0 / array_position(${[...nodeIds]}::text[], x)) FROM unnest(e.node_ids) AS x WHERE x = ANY(${[...nodeIds]}::text[])) AS rank
       FROM "evidence" e
       LEFT JOIN "license" l ON l.id = e.license_id
-      WHERE e.case_id = ${scope.caseId} AND e.node_ids && ${[...nodeIds]}::text[] AND ${activeEvidenceSql("e")}
+      WHERE e.case_id = ${scope.caseId} AND e.node_ids && ${[...nodeIds]}::text[] AND ${lifecycleSql("e", options.lifecycle)}
       ORDER BY rank DESC, e.id
       LIMIT ${limit}`),
     );
     return rows.map(evidenceFromRow);
   }
 
-  async byIds(scope: CaseScope, ids: readonly string[]): Promise<EvidenceRecord[]> {
-    return (await this.rowsByIds(scope, ids, true)).map(evidenceFromRow);
+  async byIds(scope: CaseScope, ids: readonly string[], options: EvidenceReadOptions = {}): Promise<EvidenceRecord[]> {
+    return (await this.rowsByIds(scope, ids, options.lifecycle ?? "active")).map(evidenceFromRow);
   }
 
   /**
@@ -319,18 +339,19 @@ export class PrismaEvidenceStore implements EvidenceStore, MarkingAudit {
    * without the clearance. Content is blanked: nothing read here can reach an answer or a page.
    */
   async markingsByIds(scope: CaseScope, ids: readonly string[]): Promise<EvidenceRecord[]> {
-    return (await this.rowsByIds(scope, ids, false)).map((r) => ({ ...evidenceFromRow(r), content: "" }));
+    return (await this.rowsByIds(scope, ids, null)).map((r) => ({ ...evidenceFromRow(r), content: "" }));
   }
 
-  private async rowsByIds(scope: CaseScope, ids: readonly string[], activeOnly: boolean): Promise<EvidenceRow[]> {
+  /** `lifecycle` null: every state, revoked included (markingsByIds only; its content never leaves this class). */
+  private async rowsByIds(scope: CaseScope, ids: readonly string[], lifecycle: EvidenceLifecycle | null): Promise<EvidenceRow[]> {
     if (!ids.length) return [];
-    const active = activeOnly ? Prisma.sql`AND ${activeEvidenceSql("e")}` : Prisma.empty;
+    const admitted = lifecycle ? Prisma.sql`AND ${lifecycleSql("e", lifecycle)}` : Prisma.empty;
     return failingAs("CG-EVIDENCE-001", () =>
       this.db.rows<EvidenceRow>(Prisma.sql`
-      SELECT ${COLUMNS}
+      SELECT ${COLUMNS}${expiredAtColumn("e", lifecycle ?? "active")}
       FROM "evidence" e
       LEFT JOIN "license" l ON l.id = e.license_id
-      WHERE e.case_id = ${scope.caseId} AND e.id = ANY(${[...ids]}::text[]) ${active}
+      WHERE e.case_id = ${scope.caseId} AND e.id = ANY(${[...ids]}::text[]) ${admitted}
       ORDER BY e.id`),
     );
   }
@@ -347,5 +368,6 @@ export function evidenceFromRow(r: EvidenceRow): EvidenceRecord {
     collectedAt: new Date(r.collected_at).toISOString(),
     nodeIds: r.node_ids ?? [],
     metadata: propertiesObject(r.metadata),
+    ...(r.expired_at ? { expiredAt: new Date(r.expired_at).toISOString() } : {}),
   };
 }

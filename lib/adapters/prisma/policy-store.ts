@@ -1,11 +1,11 @@
 // Answer policies in PostgreSQL/PGlite: the tenant's active bundle (loaded and checked once per hash, then kept in
 // memory: a bundle never changes under its hash), the case's protected entities (nodes whose `protected` property is
-// set — the graph's source of truth is PostgreSQL even when Neo4j serves the reads), and the review queue's writes.
+// set — the graph's source of truth is PostgreSQL even when Neo4j serves the reads).
 import "server-only";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { loadBundle, type CompiledBundle } from "../../policy/bundle";
 import type { ProtectedEntity } from "../../policy/detectors";
-import type { AnswerPolicyStore, HeldAnswer, ReviewQueue } from "../../policy-ports";
+import type { AnswerPolicyStore } from "../../policy-ports";
 import type { CaseScope } from "../../ports";
 
 const loaded = new Map<string, CompiledBundle>();
@@ -21,7 +21,7 @@ export function checkedBundle(sha256: string, json: unknown): CompiledBundle {
   return bundle;
 }
 
-export class PrismaAnswerPolicyStore implements AnswerPolicyStore, ReviewQueue {
+export class PrismaAnswerPolicyStore implements AnswerPolicyStore {
   constructor(private readonly prisma: PrismaClient) {}
 
   async activeBundle(tenantId: string): Promise<CompiledBundle | null> {
@@ -49,27 +49,5 @@ export class PrismaAnswerPolicyStore implements AnswerPolicyStore, ReviewQueue {
       category: typeof r.category === "string" && /^[a-z][a-z0-9_]*$/.test(r.category) ? r.category : "entity",
       names: [r.name, ...(Array.isArray(r.aliases) ? r.aliases.filter((a): a is string => typeof a === "string") : [])],
     }));
-  }
-
-  async discard(id: string): Promise<void> {
-    await this.prisma.answerReview.deleteMany({ where: { id, status: "pending" } });
-  }
-
-  async hold(held: HeldAnswer): Promise<void> {
-    await this.prisma.answerReview.create({
-      data: {
-        id: held.id,
-        tenantId: held.tenantId,
-        caseId: held.caseId,
-        askerId: held.askerId,
-        askerEmail: held.askerEmail,
-        requestId: held.requestId,
-        auditId: held.auditId,
-        question: held.question,
-        bundleSha256: held.bundleSha256,
-        draft: held.draft as object,
-        compliance: held.compliance as object,
-      },
-    });
   }
 }

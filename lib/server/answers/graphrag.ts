@@ -9,6 +9,7 @@ import type { Database } from "../../adapters/prisma/db";
 import { PrismaEvidenceStore, driverRunner, poolRunner, type SqlRunner } from "../../adapters/prisma/evidence-store";
 import { PrismaGraphStore } from "../../adapters/prisma/graph-store";
 import { PrismaAnswerPolicyStore } from "../../adapters/prisma/policy-store";
+import { PrismaReviewQueue } from "../../adapters/prisma/review-queue";
 import { PrismaThreadStore } from "../../adapters/prisma/thread-store";
 import { Z3PolicySolver } from "../../adapters/solver/z3";
 import { refuseRequest, type AnswerDeps, type AnswerOptions } from "../../graphrag/answer";
@@ -55,6 +56,7 @@ export function pipelineDeps(
     model,
     ledger,
     answerPolicies: answerPolicyPorts(db),
+    reviews: new PrismaReviewQueue(db.prisma),
     threads: new PrismaThreadStore(db.prisma),
     auditQueryMode: e.AUDIT_QUERY_MODE,
     limits: {
@@ -67,10 +69,9 @@ export function pipelineDeps(
   };
 }
 
-/** Answer policies (issue 14): the tenant's active bundle and the review queue in the database, Z3 as the solver. */
+/** Answer policies (issue 14): the tenant's active bundle in the database, Z3 as the solver. */
 export function answerPolicyPorts(db: Database) {
-  const store = new PrismaAnswerPolicyStore(db.prisma);
-  return { store, reviews: store, solver: new Z3PolicySolver() };
+  return { store: new PrismaAnswerPolicyStore(db.prisma), solver: new Z3PolicySolver() };
 }
 
 const modelKey = Symbol.for("casegraph.answerModel");

@@ -205,6 +205,7 @@ export const CSV_COLUMNS = [
   "policy_filtered_count",
   "all_citations_in_context",
   "citation_ids",
+  "revoked_since",
   "latency_ms",
   "entry_hash",
   "question_text",
@@ -230,6 +231,8 @@ export function artifactCsv(a: ComplianceArtifact): string {
         p.policy_filtered_count,
         p.all_citations_in_context,
         p.citation_ids,
+        // The JSON export's revokedSince flags, one cell ("cites evidence revoked on … (reason): id; …").
+        "revokedSince" in e ? (e.revokedSince?.join("; ") ?? "") : "",
         p.latency_ms,
         e.entryHash,
         "questionText" in e ? e.questionText : "",

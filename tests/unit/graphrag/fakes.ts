@@ -12,6 +12,7 @@ import { AiSdkAnswerModel } from "@/lib/adapters/model/ai-sdk";
 import { OfflineExtractiveModel } from "@/lib/adapters/model/offline";
 import type { AnswerDeps } from "@/lib/graphrag/answer";
 import type { Asker } from "@/lib/graphrag/types";
+import { evidenceState, expiryOf, type MaxAgeDays } from "@/lib/grounding/lifecycle";
 import { isStopword, stem, words } from "@/lib/graphrag/text";
 import type {
   AnswerModel,
@@ -21,6 +22,7 @@ import type {
   HiddenCountMode,
   HiddenTotals,
   CaseScope,
+  EvidenceReadOptions,
   EvidenceRecord,
   EvidenceStore,
   GraphEdgeRecord,
@@ -45,10 +47,15 @@ export interface FakeCase {
   members: string[];
   nodes: GraphNodeRecord[];
   edges: GraphEdgeRecord[];
-  evidence: EvidenceRecord[];
+  evidence: FakeEvidence[];
   /** The tenant's setting for hidden counts; these unit tests default to per-question counts ("exact"). */
   hiddenCounts?: HiddenCountMode;
+  /** The tenant's maximum age per evidence type (issue 15). */
+  maxAgeDays?: MaxAgeDays;
 }
+
+/** An evidence item with its lifecycle facts (issue 15): past its validUntil it is expired, once revoked revoked. */
+export type FakeEvidence = EvidenceRecord & { validUntil?: string | null; revokedAt?: string | null };
 
 const stems = (text: string) =>
   new Set(
@@ -123,14 +130,24 @@ export class FakeGraphStore implements CaseGraphStore {
   }
 }
 
+/** Like the PostgreSQL store: only the lifecycle states a read admits (active by default), never revoked items. */
 export class FakeEvidenceStore implements EvidenceStore {
-  constructor(private readonly cases: FakeCase[]) {}
-  private of(scope: CaseScope) {
-    return this.cases.find((x) => x.id === scope.caseId)?.evidence ?? [];
+  constructor(
+    private readonly cases: FakeCase[],
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+  private of(scope: CaseScope, options: EvidenceReadOptions = {}): EvidenceRecord[] {
+    const c = this.cases.find((x) => x.id === scope.caseId);
+    const lifecycle = options.lifecycle ?? "active";
+    return (c?.evidence ?? []).flatMap(({ validUntil, revokedAt, ...e }) => {
+      const state = evidenceState({ ...e, validUntil, revokedAt }, this.now(), c?.maxAgeDays);
+      if (state === "revoked" || (state === "active" ? lifecycle === "expired" : lifecycle === "active")) return [];
+      return [state === "expired" ? { ...e, expiredAt: expiryOf({ ...e, validUntil }, c?.maxAgeDays)! } : e];
+    });
   }
-  async search(scope: CaseScope, q: { terms: string[]; limit: number }) {
+  async search(scope: CaseScope, q: { terms: string[]; limit: number }, options?: EvidenceReadOptions) {
     const qs = q.terms.map((t) => stem(t));
-    return this.of(scope)
+    return this.of(scope, options)
       .map((e) => {
         const s = stems(e.content);
         return { ...e, rank: qs.filter((t) => s.has(t)).length / 10 };
@@ -139,13 +156,13 @@ export class FakeEvidenceStore implements EvidenceStore {
       .sort((a, b) => b.rank - a.rank || (a.id < b.id ? -1 : 1))
       .slice(0, q.limit);
   }
-  async linkedTo(scope: CaseScope, nodeIds: readonly string[], limit: number) {
-    return this.of(scope)
+  async linkedTo(scope: CaseScope, nodeIds: readonly string[], limit: number, options?: EvidenceReadOptions) {
+    return this.of(scope, options)
       .filter((e) => e.nodeIds.some((id) => nodeIds.includes(id)))
       .slice(0, limit);
   }
-  async byIds(scope: CaseScope, ids: readonly string[]) {
-    return this.of(scope).filter((e) => ids.includes(e.id));
+  async byIds(scope: CaseScope, ids: readonly string[], options?: EvidenceReadOptions) {
+    return this.of(scope, options).filter((e) => ids.includes(e.id));
   }
 }
 

@@ -4,15 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeZ3, Z3PolicySolver } from "@/lib/adapters/solver/z3";
 import { OfflineExtractiveModel } from "@/lib/adapters/model/offline";
 import { answerQuestion } from "@/lib/graphrag/answer";
-import { ESCALATED_TEXT } from "@/lib/graphrag/policy-step";
+import { ESCALATED_TEXT } from "@/lib/graphrag/hold";
 import { PROMPT_VERSION } from "@/lib/graphrag/prompt";
 import type { GraphRagResponse } from "@/lib/graphrag/types";
 import type { CompiledBundle } from "@/lib/policy/bundle";
 import { compilePolicies } from "@/lib/policy/compile";
 import type { ProtectedEntity } from "@/lib/policy/detectors";
 import { parsePoliciesJsonl } from "@/lib/policy/schema";
-import type { AnswerPolicyPorts, HeldAnswer } from "@/lib/policy-ports";
-import type { AnswerModel, EvidenceRecord } from "@/lib/ports";
+import type { AnswerPolicyPorts } from "@/lib/policy-ports";
+import type { AnswerModel, EvidenceRecord, HeldAnswer, ReviewQueue } from "@/lib/ports";
 import { answerJson, harness, mockLlm, promptsSeen, smallCase, VIEWER, type FakeCase } from "../graphrag/fakes";
 
 const POLICIES = [
@@ -86,17 +86,21 @@ function policyCase(withBankRecord = true): FakeCase {
   return c;
 }
 
-function ports(held: HeldAnswer[], active: () => CompiledBundle | null = () => bundle): AnswerPolicyPorts {
+/** The review queue in memory. */
+function queue(held: HeldAnswer[]): ReviewQueue {
+  return {
+    hold: async (h) => void held.push(h),
+    discard: async (id) =>
+      void held.splice(
+        held.findIndex((h) => h.id === id),
+        1,
+      ),
+  };
+}
+
+function ports(active: () => CompiledBundle | null = () => bundle): AnswerPolicyPorts {
   return {
     solver,
-    reviews: {
-      hold: async (h) => void held.push(h),
-      discard: async (id) =>
-        void held.splice(
-          held.findIndex((h) => h.id === id),
-          1,
-        ),
-    },
     store: {
       activeBundle: async () => active(),
       protectedEntities: async (scope) =>
@@ -110,7 +114,7 @@ function ports(held: HeldAnswer[], active: () => CompiledBundle | null = () => b
 const Q = { caseId: "case-t", question: "What did Anna Berg and Boris Kade do at Dock 7?" };
 
 async function ask(model: AnswerModel, held: HeldAnswer[], question = Q, withBankRecord = true) {
-  const h = harness(model, [policyCase(withBankRecord)], { answerPolicies: ports(held) });
+  const h = harness(model, [policyCase(withBankRecord)], { answerPolicies: ports(), reviews: queue(held) });
   const out = await answerQuestion(h.deps, { ...VIEWER, roles: ["investigator"] }, question);
   if (!out.ok) throw new Error(JSON.stringify(out.body));
   return { body: out.body as GraphRagResponse, h };
@@ -173,7 +177,7 @@ describe("answer policies on the pipeline", () => {
       answerJson({ answerText: "Anna Berg's SSN is 123-45-6789 [evidence: EV-9].", citations: [{ evidenceId: "EV-9", claimId: "CLM-1" }] }),
     );
     const held: HeldAnswer[] = [];
-    const h = harness(model, [policyCase()], { answerPolicies: ports(held) });
+    const h = harness(model, [policyCase()], { answerPolicies: ports(), reviews: queue(held) });
     h.ledger.failNext = 1;
     const out = await answerQuestion(h.deps, VIEWER, Q);
     expect(out.ok).toBe(false);
@@ -279,11 +283,46 @@ describe("answer policies on the pipeline", () => {
     expect(withBank.citations.map((c) => c.evidenceId)).toEqual(["EV-8"]);
   });
 
+  it("a draft from expired evidence gets the same checks; it is held once, for its expiry, with the findings", async () => {
+    const expired = policyCase();
+    expired.evidence.push({
+      ...ev("EV-X", "report", "Helena Strand (SSN 123-45-6789) rented storage unit 14 at the Northgate depot on 9 March 2025.", []),
+      validUntil: "2025-06-30T00:00:00.000Z",
+    });
+    const question = { caseId: "case-t", question: "What happened at the Northgate depot?" };
+    for (const [answerText, action] of [
+      ["Helena Strand rented storage unit 14 at the Northgate depot [evidence: EV-X].", "PASS"],
+      ["Helena Strand (SSN 123-45-6789) rented storage unit 14 at the Northgate depot [evidence: EV-X].", "ESCALATE"],
+    ] as const) {
+      const { model, mock } = mockLlm(answerJson({ answerText, citations: [{ evidenceId: "EV-X", claimId: "CLM-1" }] }));
+      const held: HeldAnswer[] = [];
+      const h = harness(model, [expired], { answerPolicies: ports(), reviews: queue(held) });
+      const out = await answerQuestion(h.deps, { ...VIEWER, roles: ["investigator"] }, question);
+      if (!out.ok) throw new Error(JSON.stringify(out.body));
+      expect(promptsSeen(mock)[0]).toContain("NEVER disclose a social-security number");
+      const a = out.body.answer;
+      expect(a).toMatchObject({ responseType: "escalated", heldFor: "expired_evidence" });
+      expect(a.compliance).toBeUndefined(); // the findings describe the draft: they wait with it
+      expect(JSON.stringify(out.body)).not.toContain("Helena");
+      expect(held).toHaveLength(1);
+      expect(held[0]).toMatchObject({
+        reason: "expired_evidence",
+        bundleSha256: bundle.bundle_metadata.sha256,
+        compliance: expect.objectContaining({ action }),
+        expiredEvidence: [{ id: "EV-X", expiredAt: "2025-06-30T00:00:00.000Z" }],
+      });
+      expect(h.ledger.payloads()[0]).toMatchObject({
+        hold: { reason: "expired_evidence", review_id: a.reviewId },
+        answer_policy: { action, review_id: a.reviewId },
+      });
+    }
+  });
+
   it("no active bundle: the step is skipped, the prompt and the audit are as before", async () => {
     const { model, mock } = mockLlm(
       answerJson({ answerText: "Anna Berg's SSN is 123-45-6789 [evidence: EV-9].", citations: [{ evidenceId: "EV-9", claimId: "CLM-1" }] }),
     );
-    const h = harness(model, [policyCase()], { answerPolicies: ports([], () => null) });
+    const h = harness(model, [policyCase()], { answerPolicies: ports(() => null), reviews: queue([]) });
     const out = await answerQuestion(h.deps, VIEWER, Q);
     expect(out.ok && out.body.answer.compliance).toBeUndefined();
     expect(promptsSeen(mock)[0]).not.toContain("ANSWER POLICIES");
@@ -300,7 +339,7 @@ describe("answer policies on the pipeline", () => {
     );
     const held: HeldAnswer[] = [];
     const broken = {
-      ...ports(held),
+      ...ports(),
       solver: {
         name: "broken",
         witness: async () => null,
@@ -309,7 +348,7 @@ describe("answer policies on the pipeline", () => {
         },
       },
     };
-    const h = harness(model, [policyCase()], { answerPolicies: broken });
+    const h = harness(model, [policyCase()], { answerPolicies: broken, reviews: queue(held) });
     const out = await answerQuestion(h.deps, VIEWER, Q);
     expect(out.ok && out.body.answer.responseType).toBe("escalated");
     expect(out.ok && out.body.answer.compliance!.violations.some((v) => v.kind === "check_failed")).toBe(true);

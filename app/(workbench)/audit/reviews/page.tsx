@@ -1,4 +1,5 @@
-// The review queue (issue 14): answers the tenant's answer policies escalated, for its supervisors.
+// The review queue (issues 14 and 15): answers the tenant's answer policies escalated and answers drafted from expired
+// evidence, for its supervisors.
 import Link from "next/link";
 import type { Metadata } from "next";
 import { requirePageActor } from "@/lib/auth/current";
@@ -23,8 +24,8 @@ export default async function ReviewsPage({ searchParams }: { searchParams: Prom
       <header>
         <h1 className="text-2xl font-semibold tracking-tight">Review queue</h1>
         <p className="mt-1 text-sm text-slate-600">
-          Answers {actor.tenantId}&apos;s answer policies held back. The asker was told only that the answer is held; approve it (with a
-          note) to deliver it, or reject it. Each decision is a ledger entry.{" "}
+          Answers {actor.tenantId}&apos;s answer policies held back, and answers drafted from evidence that has expired. The asker was told
+          only that the answer is held and why; approve it (with a note) to deliver it, or reject it. Each decision is a ledger entry.{" "}
           <Link className="text-blue-700 underline" href="/audit">
             Audit explorer
           </Link>
@@ -43,7 +44,7 @@ export default async function ReviewsPage({ searchParams }: { searchParams: Prom
               <Th>Question</Th>
               <Th>Asker</Th>
               <Th>Case</Th>
-              <Th>Score</Th>
+              <Th>Why held</Th>
               <Th>Status</Th>
             </Tr>
           </THead>
@@ -58,8 +59,9 @@ export default async function ReviewsPage({ searchParams }: { searchParams: Prom
                 </Td>
                 <Td>{r.askerEmail ?? "–"}</Td>
                 <Td className="font-mono text-xs">{r.caseId}</Td>
-                <Td>
-                  {r.score.toFixed(2)} · {r.violations} violation(s)
+                <Td data-testid="review-why">
+                  {r.heldNote ??
+                    (r.score === null ? "answer policies" : `answer policies: ${r.score.toFixed(2)} · ${r.violations} violation(s)`)}
                 </Td>
                 <Td>
                   <Badge tone={TONE[r.status]}>{r.status}</Badge>

@@ -1,5 +1,6 @@
-// One held answer for a supervisor: the question, the asker, the draft with the violations marked, the policies
-// involved and the evidence it cites (only what this supervisor may see), and the decision.
+// One held answer for a supervisor: the question, the asker, why it is held (the answer policies, or evidence that has
+// expired), the draft with the violations marked, the policies involved and the evidence it cites (only what this
+// supervisor may see, expired items marked), and the decision.
 import Link from "next/link";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
@@ -35,10 +36,29 @@ export default async function ReviewPage({ params }: { params: Promise<{ id: str
         </h1>
         <p className="mt-1 text-sm text-slate-600">
           Asked by {r.askerEmail ?? "–"} on <span className="font-mono text-xs">{r.caseId}</span>,{" "}
-          {r.createdAt.slice(0, 16).replace("T", " ")} UTC. Bundle <span className="font-mono text-xs">{r.bundleSha256.slice(0, 16)}…</span>
-          , score {r.compliance.score.toFixed(2)} ({r.compliance.action}), {r.compliance.attempts} attempt(s).
+          {r.createdAt.slice(0, 16).replace("T", " ")} UTC.
+          {r.bundleSha256 && r.compliance ? (
+            <>
+              {" "}
+              Bundle <span className="font-mono text-xs">{r.bundleSha256.slice(0, 16)}…</span>, score {r.compliance.score.toFixed(2)} (
+              {r.compliance.action}), {r.compliance.attempts} attempt(s).
+            </>
+          ) : null}
         </p>
       </header>
+      {r.heldNote ? (
+        <div data-testid="review-expired">
+          <Alert tone="warning" title={r.heldNote}>
+            No active evidence answered the question; this draft rests on evidence that has expired. Approving delivers it to the asker
+            marked as citing expired evidence, released by you.
+          </Alert>
+        </div>
+      ) : null}
+      {r.revokedSince ? (
+        <Alert tone="error" title="Cites evidence revoked since" code="CG-REVIEW-006">
+          {r.revokedSince} cited item(s) have been revoked since the draft was held; it can no longer be approved.
+        </Alert>
+      ) : null}
       <Card title="Question">
         <p className="text-sm" data-testid="review-question">
           <SafeText text={r.question} />
@@ -71,33 +91,45 @@ export default async function ReviewPage({ params }: { params: Promise<{ id: str
           </ul>
         )}
       </Card>
-      <Card title="Violations">
-        <ul className="list-disc space-y-1 pl-5 text-sm" data-testid="review-violations">
-          {r.compliance.violations.map((v, i) => (
-            <li key={i}>
-              <span className="font-mono text-xs">{v.policyId}</span> ({v.kind}): {v.detail}
-            </li>
-          ))}
-        </ul>
-        {r.policies.length ? (
-          <ul className="mt-3 space-y-1 text-sm text-slate-700">
-            {r.policies.map((p) => (
-              <li key={p.policyId}>
-                <span className="font-mono text-xs">{p.policyId}</span> — {p.source}; owner {p.owner}; priority {p.priority}; domain{" "}
-                {p.domain}
+      {r.compliance ? (
+        <Card title="Violations">
+          <ul className="list-disc space-y-1 pl-5 text-sm" data-testid="review-violations">
+            {r.compliance.violations.map((v, i) => (
+              <li key={i}>
+                <span className="font-mono text-xs">{v.policyId}</span> ({v.kind}): {v.detail}
               </li>
             ))}
           </ul>
-        ) : null}
-      </Card>
+          {r.policies.length ? (
+            <ul className="mt-3 space-y-1 text-sm text-slate-700">
+              {r.policies.map((p) => (
+                <li key={p.policyId}>
+                  <span className="font-mono text-xs">{p.policyId}</span> — {p.source}; owner {p.owner}; priority {p.priority}; domain{" "}
+                  {p.domain}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </Card>
+      ) : null}
       <Card
         title="Cited evidence"
-        description={r.hiddenEvidence ? `${r.hiddenEvidence} cited item(s) are outside your permissions and not shown.` : undefined}
+        description={
+          r.hiddenEvidence
+            ? `${r.hiddenEvidence} cited item(s) are ${r.revokedSince ? "revoked or " : ""}outside your permissions and not shown.`
+            : undefined
+        }
       >
         <ul className="space-y-2 text-sm">
           {r.evidence.map((e) => (
             <li key={e.id}>
               <span className="font-mono text-xs">{e.id}</span> · {e.type} · {e.collectedAt.slice(0, 10)}
+              {e.expiredAt ? (
+                <>
+                  {" "}
+                  · <Badge tone="amber">expired on {e.expiredAt.slice(0, 10)}</Badge>
+                </>
+              ) : null}
               <br />
               <SafeText text={e.content} />
             </li>

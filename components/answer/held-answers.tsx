@@ -48,6 +48,11 @@ export function HeldAnswers({ caseId }: { caseId: string }) {
                 ) : null}
               </p>
             ) : null}
+            {h.noLongerVisible ? (
+              <p className="mt-1 text-slate-700" data-testid="held-no-longer-visible">
+                A supervisor released this answer, but it cites evidence you can no longer see, so it is not shown. Ask again.
+              </p>
+            ) : null}
             {h.answer ? (
               <div className="mt-1 space-y-1" data-testid="reviewed-answer">
                 <p className="whitespace-pre-wrap">

@@ -186,6 +186,19 @@ describeEachDatabase("expired-evidence holds", (fixture, kind) => {
         flag: `cites evidence expired on 2025-06-30, released by sup.okafor@metro.example: ${EXPIRED_BY_DATE.id}`,
       },
     ]);
+
+    // Approval does not widen what the asker may see: with his clearance lowered below the item's CUI, the released
+    // answer is no longer shown to him (and comes back when it is restored).
+    await db.prisma.user.update({ where: { id: reyes.userId }, data: { clearance: "PUBLIC" } });
+    try {
+      const lowered = await loadActor(db.prisma, { email: "det.reyes@metro.example" }, "session");
+      const [now] = await myHeldAnswers(db.prisma, lowered, EXPIRY_CASE);
+      expect(now).toMatchObject({ id: heldByDate, status: "approved", answer: null, noLongerVisible: true });
+      expect(JSON.stringify(now)).not.toContain(EXPIRED_BY_DATE.secret);
+    } finally {
+      await db.prisma.user.update({ where: { id: reyes.userId }, data: { clearance: "SECRET" } });
+    }
+    expect((await myHeldAnswers(db.prisma, reyes, EXPIRY_CASE))[0]!.answer!.answerText).toContain(EXPIRED_BY_DATE.secret);
   });
 
   it("older than the tenant's maximum age for its type: held the same way; a rejection tells the asker it was withheld", async () => {

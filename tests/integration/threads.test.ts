@@ -9,6 +9,7 @@ import { askQuestion } from "@/lib/server/answers/graphrag";
 import { auditEntryDetail, explorerFiltersSchema, listAuditEntries } from "@/lib/server/audit/explorer";
 import { reviewerStores } from "@/lib/server/audit/visibility";
 import { runRetention } from "@/lib/server/ledger/maintenance";
+import { listReviews } from "@/lib/server/answers/reviews";
 import { PrismaQuestionCopies } from "@/lib/adapters/prisma/question-copies";
 import { closeThread, listThreads, renameThread, threadView } from "@/lib/server/workbench/threads";
 import { openCase } from "@/lib/server/workbench/scope";
@@ -278,6 +279,8 @@ describeEachDatabase("threads: follow-up questions, the policy re-applied at eve
       orderBy: { id: "asc" },
     });
     expect(questions.map((q) => q.question)).toEqual(["", "secret rv-pending"]); // pending: the supervisor still needs it
+    const okafor = await reload("sup.okafor@metro.example");
+    expect((await listReviews(db.prisma, okafor)).find((r) => r.id === "rv-decided")?.question).toBe("(question erased by retention)");
     const [entry] = await ledger.entries(r.recordedSeq!, r.recordedSeq!);
     expect(entry.payload).toMatchObject({
       erased_thread_titles: r.erasedCopies.threadTitles,

@@ -20,6 +20,9 @@ import type { HoldReason } from "../../ports";
 import type { Compliance } from "../../policy/enforce";
 import { hasRole } from "../../auth/actor";
 
+/** A decided review's question after retention emptied it (lib/adapters/prisma/question-copies.ts). */
+const ERASED_QUESTION = "(question erased by retention)";
+
 export type ReviewStatus = "pending" | "approved" | "rejected";
 
 export interface ReviewSummary {
@@ -108,7 +111,7 @@ function summary(r: {
     heldNote: reason === "expired_evidence" && expired.length ? expiredHoldNote(expired) : null,
     caseId: r.caseId,
     askerEmail: r.askerEmail,
-    question: r.question,
+    question: r.question || ERASED_QUESTION,
     status: status(r.status),
     score: typeof c.score === "number" ? c.score : null,
     violations: Array.isArray(c.violations) ? c.violations.length : 0,
@@ -304,6 +307,8 @@ export interface MyHeldAnswer {
    * expired evidence carries a flag per expired item ("cites evidence expired on …, released by …").
    */
   answer: (Answer & { reviewed: true; releasedBy: string | null; expiredCitations: ExpiredCitation[] }) | null;
+  /** Approved, but it cites evidence the asker can no longer see (clearance or tags changed, revoked since): not shown. */
+  noLongerVisible?: true;
 }
 
 /** The asker's own held answers on a case: status, and the answer once a supervisor released it. */
@@ -325,20 +330,24 @@ export async function myHeldAnswers(prisma: PrismaClient, actor: Actor, caseId: 
       expiredEvidence: true,
     },
   });
+  // Shown as the asker may see it NOW: an approved draft whose cited items are not all visible to them today (a
+  // clearance lowered, a tag removed, an item revoked since) is not delivered. Approval does not widen what one may see.
+  const visible = await visibleNow(prisma, actor, caseId, rows);
   return rows.map((r) => {
     const s = status(r.status);
     const releasedBy = r.decidedBy ?? "a supervisor";
     return {
       id: r.id,
       reason: reasonOf(r.reason),
-      question: r.question,
+      question: r.question || ERASED_QUESTION,
       status: s,
       createdAt: r.createdAt.toISOString(),
       decidedAt: r.decidedAt?.toISOString() ?? null,
       note: s === "pending" ? null : r.note,
       // The draft is read only once approved: before that nothing of it leaves this function.
+      ...(s === "approved" && !visible(r.draft) ? { noLongerVisible: true as const } : {}),
       answer:
-        s === "approved"
+        s === "approved" && visible(r.draft)
           ? {
               ...(draftOf(r.draft) as Draft).answer,
               reviewed: true as const,
@@ -352,4 +361,15 @@ export async function myHeldAnswers(prisma: PrismaClient, actor: Actor, caseId: 
           : null,
     };
   });
+}
+
+/** Which approved drafts cite only evidence the asker may see now (active, or expired when released for it). */
+async function visibleNow(prisma: PrismaClient, actor: Actor, caseId: string, rows: ReadonlyArray<{ status: string; draft: unknown }>) {
+  const citedBy = (draft: unknown) => draftCitations(draftOf(draft));
+  const cited = [...new Set(rows.filter((r) => status(r.status) === "approved").flatMap((r) => citedBy(r.draft)))];
+  const records = cited.length
+    ? await new PrismaEvidenceStore(prisma).byIds({ tenantId: actor.tenantId, caseId }, cited, { lifecycle: "active_or_expired" })
+    : [];
+  const seen = new Set(new PolicyGate(actor).evidence(records).map((e) => e.id));
+  return (draft: unknown) => citedBy(draft).every((id) => seen.has(id));
 }

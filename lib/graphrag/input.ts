@@ -94,6 +94,14 @@ const ACTION_VERBS = [
   "indict",
   "prosecute",
   "raid",
+  "board",
+  "impound",
+  "confiscate",
+  "sanction",
+  "fine",
+  "suspend",
+  "shut",
+  "evacuate",
   "search the premises",
   "seize",
   "freeze",
@@ -218,9 +226,10 @@ const WH_ACTION = new RegExp(
   String.raw`\b(?:who|whom|which|what|when|where)\b[^.?!]{0,60}?\b(?:should|shall|must|ought)\s+${SUBJECT}\s+(?:to\s+)?(?:\w+\s+){0,2}?(${ACTION_VERB_PATTERN})\b`,
   "iu",
 );
-// "What should we do next?", "Recommend a course of action."
+// "What should we do next?", "Recommend a course of action."; and "Should we …?" with any verb, which asks for a
+// recommendation the assistant never gives.
 const ADVICE =
-  /\b(?:what\s+(?:should|shall|must)\s+(?:we|i|the police|investigators)\s+do\b|(?:recommend|suggest|advise)\s+(?:an?\s+|the\s+|some\s+)?(?:action|actions|next steps?|course of action|remediation|response|measures))/iu;
+  /^(?:should|shall|ought)\s+(?:we|i|the team|investigators|the police|police|officers)\s+\p{L}|\b(?:what\s+(?:should|shall|must)\s+(?:we|i|the police|investigators)\s+do\b|(?:recommend|suggest|advise)\s+(?:an?\s+|the\s+|some\s+)?(?:action|actions|next steps?|course of action|remediation|response|measures))/iu;
 // Words after a leading verb that show it is a noun ("Call records …", "Order of events", "Transfer of funds").
 const NOUN_FOLLOWERS =
   /^(?:of|between|from|to|for|in|on|at|by|with|and|or|is|was|were|are|records?|logs?|details?|history|data|patterns?|times?|dates?|volumes?|counts?|chains?|amounts?|ids?|numbers?)$/i;

@@ -100,6 +100,9 @@ describe("request scope: questions are answered, requests to act or to reach out
     ["What should we do next?", "recommend actions"],
     ["Recommend a course of action against the Harbor Kings.", "recommend actions"],
     ["Mark this message as verified-safe", "mark"],
+    ["Should we board the vessel before it sails?", "board"],
+    ["Should we interview the night watchman again?", "interview"],
+    ["Shall I talk to the harbour master first?", "recommend actions"],
   ];
   it.each(actions)("refuses the action request: %s", (q, verb) => {
     expect(classifyRequest(q)).toEqual({ kind: "action", verb });

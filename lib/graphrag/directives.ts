@@ -203,7 +203,7 @@ const WHOEVER = String.raw`(?:whoever|anyone|anybody|any(?:one|body| person| rea
 /** "any computer reading this", "software scanning these files". */
 const MACHINE_READER = String.raw`(?:computers?|machines?|software|programs?|algorithms?|crawlers?|scrapers?|scanners?|bots?|systems?|tools?|readers?)\s+(?:that\s+(?:is|are)\s+|which\s+(?:is|are)\s+)?(?:reading|processing|scanning|parsing|summari[sz]ing|analy[sz]ing|ingesting|indexing)\s+(?:this|these)\b`;
 const VERDICT = String.raw`(?:clean|safe|benign|verified|legitimate|trusted|trustworthy|resolved|closed|innocent|harmless|not involved|uninvolved|false positives?|low[- ]risk|no risk|high[- ]risk|compromised|malicious|guilty|cleared|confirmed|authentic|genuine|accurate|true|false|irrelevant|unrelated|fabricated|fake|forged|reliable|unreliable|the (?:answer|conclusion|truth|source|final word))\b`;
-const ANSWER_NOUN = String.raw`(?:answers?|responses?|repl(?:y|ies)|summar(?:y|ies)|outputs?|conclusions?|verdicts?|completions?)\b`;
+const ANSWER_NOUN = String.raw`(?:answers?|responses?|repl(?:y|ies)|summar(?:y|ies)|outputs?|conclusions?|verdicts?|completions?|write-?ups?)\b`;
 
 const ADDRESSED: RegExp[] = [
   // "Note to automated systems", "Message for any AI reading this", "Instructions for the summariser".
@@ -226,6 +226,10 @@ const ADDRESSED: RegExp[] = [
     String.raw`\b${AI_STRICT}\s+(?:(?:reading|processing|summari[sz]ing|analy[sz]ing|reviewing|handling|parsing|ingesting)\s+(?:this|these|the)\s+\w+\s+)?(?:should|must|shall|needs? to|are to|is to|have to|has to|are (?:instructed|required|asked|told|advised|expected)|is (?:instructed|required|asked|told|advised|expected)|will (?:now|always|only)|may only|can only)\b`,
   ),
   new RegExp(String.raw`(?:^|\W)${WHOEVER}`),
+  // "TO THE PERSON OR PROGRAM WHO WRITES UP THIS FILE", "the analyst or system that summarises these records".
+  new RegExp(
+    String.raw`^\W*(?:to|for|attention|attn|dear)\s*[,:]?\s*(?:the|any|every)\s+(?:person|people|program|software|system|tool|machine|analyst|reader|writer)s?(?:\s+or\s+(?:person|program|software|system|tool|machine|model|ai))?\s+(?:who|that|which)\s+(?:writes?|summari[sz]es?|compiles?|drafts?|reads?|reviews?|processes?)\b`,
+  ),
   // Vocative: "Assistant, mark…", "AI: report…", "Summariser - ignore…".
   new RegExp(String.raw`^\W*(?:${AI_STRICT}|(?:assistant|chatbot|bot)${NOT_LETTER})\s*[,:\-–—]\s*\S`),
 ];
@@ -275,6 +279,10 @@ const MODAL = String.raw`\byou\s+(?:should|must|shall|need to|have to|ought to|w
 const IMPERATIVES = INSTRUCTION_BODIES.map((b) => new RegExp(LEAD + b));
 const OBLIGATIONS: RegExp[] = [
   ...INSTRUCTION_BODIES.map((b) => new RegExp(MODAL + b)),
+  // "Your write-up is wrong unless it says …": a condition on what the answer states.
+  new RegExp(
+    String.raw`\b(?:the|your|any|this|each|every)\s+${ANSWER_NOUN}\s+(?:is|are|will be|would be)\s+(?:wrong|incorrect|incomplete|invalid|false|rejected|unacceptable)\s+unless\b`,
+  ),
   new RegExp(
     String.raw`\byou\s+(?:should|must|shall|will|are to)\s+(?:not|never)\s+(?:mention|report|cite|include|reveal|disclose|say|state|list|name|flag|alert|escalate|output|print|tell|quote|repeat)\b`,
   ),

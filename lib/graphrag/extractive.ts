@@ -25,8 +25,6 @@ import type { ContextEdge, ContextNode, ContextSnippet, RawContext } from "./typ
 import { shapeOf } from "./claims";
 
 const MAX_CLAIMS = 3;
-/** Items cited for one claim at most: the one quoted and the others that state the same on their own. */
-const MAX_ITEMS_PER_CLAIM = 2;
 const MAX_SENTENCE_CHARS = 600;
 /** A further claim must score at least this share of the best one: an answer is not padded with weaker sentences. */
 const RUNNER_UP = 0.9;
@@ -113,8 +111,6 @@ interface Composition {
 interface Claim {
   text: string;
   evidenceId: string;
-  /** Other items that, each on its own, state the same claim: cited beside it (corroboration, never padding). */
-  also: string[];
   /** Node and edge ids for the explanation step. */
   graph: string[];
   /** How the step describes where the claim comes from. */
@@ -142,7 +138,7 @@ export function extractiveAnswer(context: RawContext, question: string): ModelOu
     if (!p.claims.length) unknowns.push(`The evidence shown does not address: "${p.part}".`);
     else if (p.missing.length) unknowns.push(`The evidence quoted does not mention: ${p.missing.join(", ")}.`);
   }
-  const items = new Set(claims.flatMap(idsOf)).size;
+  const items = new Set(claims.map((c) => c.evidenceId)).size;
   const best = first.claims[0];
   const confidence = round(
     Math.min(0.9, 0.3 + 0.4 * best.coverage + 0.15 * Math.min(best.score, 1) + (items > 1 ? 0.05 : 0) - 0.1 * unknowns.length),
@@ -151,20 +147,9 @@ export function extractiveAnswer(context: RawContext, question: string): ModelOu
   const { a } = first;
   return {
     responseType: "answer",
-    answerText: claims
-      .map(
-        (c, i) =>
-          `${withoutTerminator(c.text)} ${idsOf(c)
-            .map((id) => `[evidence: ${id}, claim: CLM-${i + 1}]`)
-            .join(" ")}.`,
-      )
-      .join(" "),
-    citations: claims.flatMap((c, i) => idsOf(c).map((evidenceId) => ({ evidenceId, claimId: `CLM-${i + 1}` }))),
-    explanationSteps: claims.map((c, i) => ({
-      stepNumber: i + 1,
-      claim: clipWords(c.step + (c.also.length ? ` ${c.also.join(", ")} state(s) the same.` : ""), 400),
-      citations: [...idsOf(c), ...c.graph],
-    })),
+    answerText: claims.map((c, i) => `${withoutTerminator(c.text)} [evidence: ${c.evidenceId}, claim: CLM-${i + 1}].`).join(" "),
+    citations: claims.map((c, i) => ({ evidenceId: c.evidenceId, claimId: `CLM-${i + 1}` })),
+    explanationSteps: claims.map((c, i) => ({ stepNumber: i + 1, claim: clipWords(c.step, 400), citations: [c.evidenceId, ...c.graph] })),
     unknowns,
     confidence: Math.max(0.1, confidence),
     confidenceJustification:
@@ -258,7 +243,6 @@ function answerPart(
   const composition: Composition = { context, a, focus, candidates, checker };
   const relations = relationClaims(composition);
   const claims: Claim[] = relations.length ? relations : sentenceClaims(composition);
-  corroborate(claims, candidates, checker);
 
   if (!claims.length) return { a, claims, candidates: candidates.length, missing: [] };
   const covered = new Set<string>();
@@ -343,34 +327,12 @@ function claimOf(context: RawContext, c: Candidate): Claim {
   return {
     text: c.text,
     evidenceId: c.snippet.id,
-    also: [],
     graph: graphCitations(context, c),
     step: `${c.snippet.id} (${c.snippet.type.replace(/_/g, " ")}, ${c.snippet.collectedAt.slice(0, 10)}) states: ${c.text}`,
     score: c.score,
     coverage: c.coverage,
   };
 }
-
-/**
- * A claim quoted from one item is also cited to each other item that addresses the question (it holds a candidate
- * sentence) and, on its own, passes the claim checks for it: the same fact stated twice is two sources, and an
- * investigator wants both. Relationship claims came with theirs.
- */
-function corroborate(claims: Claim[], candidates: readonly Candidate[], checker: SupportChecker): void {
-  const used = new Set(claims.flatMap(idsOf));
-  for (const claim of claims) {
-    if (claim.also.length) continue;
-    for (const c of candidates) {
-      if (claim.also.length >= MAX_ITEMS_PER_CLAIM - 1) break;
-      const id = c.snippet.id;
-      if (used.has(id) || checker.claim(claim.text, [id]).support !== "supported") continue;
-      used.add(id);
-      claim.also.push(id);
-    }
-  }
-}
-
-const idsOf = (c: Claim) => [c.evidenceId, ...c.also];
 
 /** Keys of the checkable values in `facts`: identifiers, numbers, times of day and dates. */
 function valueKeys(f: Facts): string[] {
@@ -416,18 +378,15 @@ function relationClaims({ context, a, focus, candidates, checker }: Composition)
     const namesBoth = (s: ContextSnippet) =>
       [source, target].every((n) => namesOf(n).names.some((name) => containsPhrase(s.text.toLowerCase(), name))) ? 1 : 0;
     const text = `${source.name} ${relationPhrase(e)} ${target.name}`;
-    const [first, ...rest] = support
+    const [first] = support
       .map((s) => ({ s, both: namesBoth(s), best: candidates.find((c) => c.snippet.id === s.id)?.score ?? -1 }))
       .sort((x, y) => y.both - x.both || y.best - x.best || context.evidenceSnippets.indexOf(x.s) - context.evidenceSnippets.indexOf(y.s))
       .filter((r) => checker.claim(text, [r.s.id]).support === "supported");
     if (!first) continue;
     const evidenceId = first.s.id;
-    // Another item corroborates only when it too names both ends.
-    const also = rest.filter((r) => r.both).map((r) => r.s.id);
     out.push({
       text,
       evidenceId,
-      also: also.slice(0, MAX_ITEMS_PER_CLAIM - 1),
       graph: [e.source, e.target, `${e.source}:${e.type}:${e.target}`],
       step: `The case graph records ${source.name} ${e.type} ${target.name}; ${evidenceId} is linked to both.`,
       score: 1,

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { activateAsOperator, deactivateAsOperator, listBundlesOf } from "@/lib/admin/answer-policies";
 import { closeZ3, Z3PolicySolver } from "@/lib/adapters/solver/z3";
 import { loadActor, type Actor } from "@/lib/auth/actor";
-import { CasegraphError } from "@/lib/domain/failure-codes";
 import { ESCALATED_TEXT } from "@/lib/graphrag/hold";
 import type { GraphRagResponse } from "@/lib/graphrag/types";
 import type { CompiledBundle } from "@/lib/policy/bundle";
@@ -17,19 +16,10 @@ import { askQuestion } from "@/lib/server/answers/graphrag";
 import { decideReview, getReview, listReviews, myHeldAnswers } from "@/lib/server/answers/reviews";
 import { clearTestRuntime, importDemo, useTestRuntime } from "../support/auth-fixture";
 import { describeEachDatabase } from "../support/databases";
+import { codeOf } from "../support/codes";
 
 const CASE = "case-harbor";
 const QUESTION = { caseId: CASE, question: "Who is Raymond Dunn's sister?" };
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof CasegraphError) return err.code;
-    throw err;
-  }
-  return "no error";
-}
 
 describeEachDatabase("answer policies", (fixture) => {
   let bundle: CompiledBundle;

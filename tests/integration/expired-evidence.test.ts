@@ -11,7 +11,6 @@ import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { revokeEvidence } from "@/lib/admin/evidence";
 import { userIdFor } from "@/lib/adapters/prisma/workspace";
 import { loadActor, type Actor } from "@/lib/auth/actor";
-import { CasegraphError } from "@/lib/domain/failure-codes";
 import { EXPIRED_HELD_TEXT } from "@/lib/graphrag/hold";
 import type { Answer, AnswerOutcome, GraphRagResponse } from "@/lib/graphrag/types";
 import { askQuestion } from "@/lib/server/answers/graphrag";
@@ -32,20 +31,11 @@ import {
   expiryBundle,
   importExpiryCase,
 } from "../support/expired";
+import { codeOf } from "../support/codes";
 
 vi.mock("next/headers", () => nextHeadersMock);
 const { POST } = await import("@/app/api/graphrag/answer/route");
 const { issueToken } = await import("@/lib/auth/tokens");
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof CasegraphError) return err.code;
-    throw err;
-  }
-  return "no error";
-}
 
 const bodyOf = (out: AnswerOutcome) => {
   if (!out.ok) throw new Error(JSON.stringify(out.body));

@@ -5,7 +5,6 @@ import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { revokeEvidence } from "@/lib/admin/evidence";
 import { loadActor, type Actor } from "@/lib/auth/actor";
-import { CasegraphError } from "@/lib/domain/failure-codes";
 import { keyIdOf, issueOverride } from "@/lib/grounding/override";
 import type { GraphRagResponse } from "@/lib/graphrag/types";
 import { askQuestion } from "@/lib/server/answers/graphrag";
@@ -14,21 +13,12 @@ import { decideReview, myHeldAnswers } from "@/lib/server/answers/reviews";
 import { clearTestRuntime, importDemo, useTestRuntime } from "../support/auth-fixture";
 import { describeEachDatabase } from "../support/databases";
 import { EXPIRED_BY_AGE, EXPIRED_BY_DATE, EXPIRY_CASE, importExpiryCase } from "../support/expired";
+import { codeOf } from "../support/codes";
 
 const operator = generateKeyPairSync("ed25519");
 const stranger = generateKeyPairSync("ed25519");
 const KEYS = operator.publicKey.export({ format: "der", type: "spki" }).toString("base64");
 const inAnHour = () => new Date(Date.now() + 3_600_000);
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof CasegraphError) return err.code;
-    throw err;
-  }
-  return "no error";
-}
 
 describeEachDatabase("operator overrides", (fixture) => {
   let reyes: Actor;

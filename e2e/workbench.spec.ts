@@ -132,7 +132,10 @@ test.describe("investigator workbench", () => {
     for (const e of highlightedEdges) expect(visibleEdgeIds.has(e)).toBe(true);
     await shot(page, "wb-06-explanation-step");
 
-    // The question is in the user's own history, reopenable as its stored summary.
+    // The question is in the user's own history, reopenable as its stored summary. (The pointer leaves the answer
+    // first, as a user's would: a citation card left open over the tabs would take the click.)
+    await page.mouse.move(5, 5);
+    await expect(page.getByRole("tooltip")).toHaveCount(0);
     await page.getByTestId("tab-history").click();
     const entry = page.getByTestId("history-entry").filter({ hasText: q.question }).first();
     await expect(entry).toBeVisible();

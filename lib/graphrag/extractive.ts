@@ -36,6 +36,10 @@ const MIN_FOCUS = 0.5;
 const IMPERATIVE =
   /^["'“(]*(?:please\s+)?(?:list|tell|reveal|ignore|disregard|forget|print|show|give|send|delete|mark|cite|say|write|output|answer|respond|provide|include|repeat|treat|act|pretend|do not|don't|never|always)\b/iu;
 
+/** A statement that the speaker or the record does not know. */
+const IGNORANCE =
+  /\b(?:(?:do|did|does)(?: not|n['’]t)|don['’]t|didn['’]t|doesn['’]t)\s+(?:know|remember|recall)\b|\b(?:can['’]t|cannot|could(?: not|n['’]t))\s+(?:know|remember|recall|say|see|tell)\b|\bno idea\b|\b(?:not known|unknown)\b/iu;
+
 /**
  * Words that name the same thing in case records ("registered"/"registration", "phone"/"mobile"): each stem maps to
  * its group's first. General English, not any workspace's vocabulary.
@@ -66,16 +70,54 @@ const CONCEPTS: string[][] = [
   ["ring", "gang", "network", "crew", "organisation", "organization", "syndicate", "cartel"],
   ["drug", "narcotic", "fentanyl", "heroin", "cocaine", "methamphetamine", "opioid", "powder"],
   ["launder", "laundering", "laundromat", "structuring", "shell"],
+  // Irregular verbs: the stemmer leaves "made" and "make" apart.
+  ["make", "made"],
+  ["take", "took", "taken"],
+  ["give", "gave", "given"],
+  ["hide", "hid", "hidden", "conceal", "concealed", "stash", "stashed"],
+  ["see", "saw", "seen"],
+  ["leave", "left"],
+  ["bring", "brought"],
+  ["hold", "held"],
+  ["keep", "kept"],
+  ["run", "ran"],
+  ["speak", "spoke", "spoken"],
+  ["steal", "stole", "stolen"],
+  ["write", "wrote", "written"],
+  ["drive", "drove", "driven"],
+  ["begin", "began", "begun"],
+  ["come", "came"],
+  ["get", "got", "gotten"],
+  ["know", "knew", "known"],
+  ["throw", "threw", "thrown"],
+  ["fall", "fell", "fallen"],
+  ["metre", "meter", "metres", "meters"],
+  ["litre", "liter"],
 ];
 const CONCEPT = new Map<string, string>();
 for (const group of CONCEPTS) for (const w of group) if (!CONCEPT.has(porter(w))) CONCEPT.set(porter(w), porter(group[0]));
 
+/** Unit symbols and the words they stand for ("m3" is "cubic metres"), so either form meets the other. */
+const UNITS: Record<string, string[]> = {
+  m3: ["cubic", "metre"],
+  m2: ["square", "metre"],
+  km: ["kilometre"],
+  kg: ["kilogram"],
+  mg: ["milligram"],
+  nm: ["nautical", "mile"],
+  kn: ["knot"],
+  kt: ["knot"],
+  mph: ["mile", "hour"],
+  "mg/l": ["milligram", "litre"],
+  ppm: ["part", "million"],
+};
 const conceptOf = (t: string) => CONCEPT.get(t) ?? t;
 const stemsOf = (text: string) =>
   new Set(
     words(text)
       .filter((w) => !isStopword(w.lower) && w.lower.length > 1)
-      .map((w) => conceptOf(porter(w.lower))),
+      .flatMap((w) => UNITS[w.lower] ?? [w.lower])
+      .map((w) => conceptOf(porter(w))),
   );
 
 interface Sentence {
@@ -86,6 +128,8 @@ interface Sentence {
   stems: Set<string>;
   /** The words of the question this sentence answers, in an interview transcript. */
   asked?: Set<string>;
+  /** That question as written, speaker label aside. */
+  question?: string;
   facts: Facts;
 }
 
@@ -96,6 +140,8 @@ interface Candidate extends Sentence {
   subjectHit: number;
   values: AnswerValue[];
   coverage: number;
+  /** The share of the focus the sentence's own words cover (not its question's, nor its item's). */
+  own: number;
   score: number;
 }
 
@@ -176,7 +222,8 @@ function answerPart(
       .filter((w) => /(?:ed|ing)$/.test(w.lower) && !w.capitalised)
       .map((w) => conceptOf(porter(w.lower))),
   );
-  const focusWeight = (t: string) => idf(t) * (predicates.has(t) ? 0.5 : 1);
+  // In "who …?" the verb is what is asked ("Who signed the receipt?"): it keeps its full weight.
+  const focusWeight = (t: string) => idf(t) * (predicates.has(t) && a.kind !== "who" ? 0.5 : 1);
   // The values the question gives (an alert number, a date, an address) anchor it as focus words do.
   const given = valueKeys(a.given);
   const givenWeight = idf("") * 0.75;
@@ -198,11 +245,14 @@ function answerPart(
     const itemNames = a.subjects.some((e) => s.snippet.nodeIds.includes(e.id) || e.names.some((n) => containsPhrase(itemLower, n)));
     const subjectHit = names.length ? 1 : itemNames ? 0.5 : 0;
     if (a.subjects.length && !subjectHit) continue;
+    // "I don't know who made that flange" names what is asked and answers nothing.
+    if (a.expects !== "any" && IGNORANCE.test(s.text)) continue;
     const values = answerValues(s.text, s.facts, a, context.nodes);
     if (!values.length) continue;
     const item = itemStems.get(s.snippet.id)!;
     const inSentence = new Set(valueKeys(s.facts));
     const inItem = new Set(valueKeys(extractFacts(s.snippet.text, { source: true })));
+    const own = totalFocus ? focus.reduce((sum, t) => sum + (s.stems.has(t) ? focusWeight(t) : 0), 0) / totalFocus : 1;
     let coverage = totalFocus
       ? (focus.reduce((sum, t) => sum + focusWeight(t) * (s.stems.has(t) || s.asked?.has(t) ? 1 : item.has(t) ? 0.5 : 0), 0) +
           given.reduce((sum, k) => sum + givenWeight * (inSentence.has(k) ? 1 : inItem.has(k) ? 0.5 : 0), 0)) /
@@ -211,7 +261,12 @@ function answerPart(
     // "Is A part of B?": a sentence that names both says how they relate.
     if (a.kind === "yes_no" && distinctSubjects(names) >= 2) coverage = Math.max(coverage, 0.75);
     // "Who goes by Spider?": a sentence giving the name beside the form the question used answers it.
-    if (a.expects === "agent" && names.some((e) => e.matched !== e.name.toLowerCase() && containsPhrase(lower, e.name.toLowerCase())))
+    if (
+      a.expects === "agent" &&
+      names.some(
+        (e) => e.names.includes(e.matched) && !e.name.toLowerCase().includes(e.matched) && containsPhrase(lower, e.name.toLowerCase()),
+      )
+    )
       coverage = Math.max(coverage, 0.75);
     // A broad question about a named subject ("What is X's role?", "How did X get in?") is answered from the
     // sentences that name it even when they share few of its words — flagged by low confidence and the unknowns.
@@ -235,7 +290,10 @@ function answerPart(
     // about, which is why it matches; it rarely states the answer. It gives way to a sentence that does.
     const heading =
       s.sentenceIndex === 0 && !/\b(?:is|was|are|were|has|had|have|did|does|said|says|shows?|states?|[a-z]{3,}ed)\b/i.test(s.text);
-    candidates.push({ ...s, names, subjectHit, values, coverage, score: round(heading ? score * 0.8 : score) });
+    // A value in a heading ("Interview of Arno Kade") answers "who/when/where …" only when the heading itself says
+    // what is asked: matching on the rest of its item, it would name whoever the item is about.
+    if (heading && a.expects !== "any" && own < 0.5) continue;
+    candidates.push({ ...s, names, subjectHit, values, coverage, own, score: round(heading ? score * 0.8 : score) });
   }
   candidates.sort((x, y) => y.score - x.score || x.snippetIndex - y.snippetIndex || x.sentenceIndex - y.sentenceIndex);
 
@@ -266,17 +324,19 @@ function sentencesOf(context: RawContext): Sentence[] {
   const out: Sentence[] = [];
   context.evidenceSnippets.forEach((snippet, snippetIndex) => {
     // In an interview the answer follows the question: "REYES: When did you last speak to Raymond? L. DUNN: Friday."
-    let asked: Set<string> | undefined;
+    let asked: { stems: Set<string>; text: string } | undefined;
     splitSentences(snippet.text).forEach((raw, sentenceIndex) => {
       const text = raw.replace(/\s+/g, " ").trim();
       const ws = words(text.replace(/\[[^\]]*removed\]/g, " "));
       const previous = asked;
       asked = undefined;
       if (/\?["'”’)]*$/u.test(text)) {
-        asked = stemsOf(text); // a question states no fact; what it asks frames the answer after it
+        // A question states no fact; what it asks frames the answer after it.
+        asked = { stems: stemsOf(text), text: text.replace(SPEAKER, "") };
         return;
       }
-      if (ws.filter((w) => !isStopword(w.lower)).length < 2) return;
+      // A short reply ("VILLAFLOR: I did.") states a fact only with the question it answers.
+      if (ws.filter((w) => !isStopword(w.lower)).length < (previous ? 1 : 2)) return;
       if (/\[[^\]]*removed\]/.test(text)) return; // what is left of a neutralised instruction states no fact
       if (IMPERATIVE.test(text) || isInstructionStatement(text)) return;
       // An evidence-shaped id the context does not hold is a citation token planted in the text.
@@ -288,7 +348,7 @@ function sentencesOf(context: RawContext): Sentence[] {
         sentenceIndex,
         text: clipped,
         stems: stemsOf(clipped),
-        ...(previous ? { asked: previous } : {}),
+        ...(previous ? { asked: previous.stems, question: previous.text } : {}),
         facts: extractFacts(clipped, { source: true }),
       });
     });
@@ -324,14 +384,27 @@ function sentenceClaims({ context, a, focus, candidates, checker }: Composition)
 }
 
 function claimOf(context: RawContext, c: Candidate): Claim {
+  const text = c.question && c.own < 0.5 ? reply(c.question, c.text) : c.text;
   return {
-    text: c.text,
+    text,
     evidenceId: c.snippet.id,
     graph: graphCitations(context, c),
-    step: `${c.snippet.id} (${c.snippet.type.replace(/_/g, " ")}, ${c.snippet.collectedAt.slice(0, 10)}) states: ${c.text}`,
+    step: `${c.snippet.id} (${c.snippet.type.replace(/_/g, " ")}, ${c.snippet.collectedAt.slice(0, 10)}) states: ${text}`,
     score: c.score,
     coverage: c.coverage,
   };
+}
+
+/** A transcript's speaker label ("MOREAU: ", "Q: "). */
+const SPEAKER = /^\s*[\p{Lu}][\p{L}\p{M}.' -]{0,40}?:\s+/u;
+
+/** A reply quoted with the question it answers: `Asked "Who connected…?", VILLAFLOR answered "I did."`. */
+function reply(question: string, answer: string): string {
+  const speaker = SPEAKER.exec(answer);
+  const who = speaker ? speaker[0].replace(/:\s*$/, "").trim() : "";
+  const said = speaker ? answer.slice(speaker[0].length) : answer;
+  const by = who && !/^(?:a|r|answer|reply)$/i.test(who) ? `${who} answered` : "the answer was";
+  return `Asked "${question}", ${by} "${said.trim()}"`;
 }
 
 /** Keys of the checkable values in `facts`: identifiers, numbers, times of day and dates. */

@@ -268,6 +268,11 @@ export const FRAMING_WORDS: ReadonlySet<string> = new Set([
   "based",
   "cited",
   "cites",
+  // How a quoted reply is framed (`Asked "…?", X answered "…"`).
+  "asked",
+  "answer",
+  "answered",
+  "replied",
 ]);
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -521,8 +526,10 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
     f.tokens.push(t.lower);
     if (t.lower.includes("-")) f.tokens.push(...t.lower.split("-").filter(Boolean));
   }
+  // "No. 2", "no 4" abbreviate "number": not a negation.
+  const numbered = (t: Tok) => t.lower === "no" && /^\.?\s*#?\d/.test(text.slice(t.end, t.end + 4));
   for (const t of plain) {
-    if (isNegation(t.lower)) {
+    if (isNegation(t.lower) && !numbered(t)) {
       f.negations.push(t.lower);
       continue;
     }
@@ -542,7 +549,12 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
   }
 
   // Sentences of a source, for negation alignment (so only when it has a negation): one pass over the words.
-  if (options.source && f.negations.length) addSentences(f, text, plain);
+  if (options.source && f.negations.length)
+    addSentences(
+      f,
+      text,
+      plain.filter((t) => !numbered(t)),
+    );
   for (const list of [f.numbers, f.dates, f.times, f.ids, f.entities] as Array<Array<{ at: number }>>) list.sort((a, b) => a.at - b.at);
   if (options.source) {
     if (sourceMemo.size > 1_000) sourceMemo.clear();

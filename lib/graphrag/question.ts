@@ -151,12 +151,17 @@ function classify(lw: string[]): { kind: QuestionKind; expects: AnswerType; head
       if (TIME_NOUNS.test(head)) return typed("time");
       if (IDENTIFIER_NOUNS.test(head)) return typed("identifier");
       if (PLACE_NOUNS.test(head)) return typed("place");
-      if (AGENT_NOUNS.test(head)) return typed("agent");
+      // "Which crew member…": the modifier says what kind of person; the sentence naming them rarely repeats it.
+      if (AGENT_NOUNS.test(head)) return { ...typed("agent"), modifiers: [] };
       if (AMOUNT_NOUNS.test(head)) return typed("amount");
       return { kind, expects: wh === "which" ? "entity" : "any", head, modifiers };
     }
   }
 }
+
+/** A month or weekday: "on Monday" and "in March" say when, not where. */
+const CALENDAR =
+  /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/i;
 
 /** Context nodes the question names: by id, whole name, alias, most words of the name, or an identifier it carries. */
 export function linkEntities(question: string, nodes: readonly ContextNode[]): LinkedEntity[] {
@@ -187,7 +192,11 @@ export function linkEntities(question: string, nodes: readonly ContextNode[]): L
         .filter((w) => !isStopword(w) && w.length > 2);
       const hits = nameWords.filter((w) => qLower.has(w));
       const capitalisedHit = hits.some((h) => qWords.some((w) => w.lower === h && w.capitalised));
-      if (hits.length && capitalisedHit && (hits.length / nameWords.length >= 0.5 || hits.includes(nameWords[nameWords.length - 1]))) {
+      // The words must stand together in the question ("Aurelia Crest", not "oil … Aurelia Crest" for "Oil Record
+      // Book, MV Aurelia Crest"); a last word alone names a person by surname, not an event by its place.
+      const together = hits.length > 0 && containsPhrase(lower, hits.join(" "));
+      const surname = isPersonLabel(node.label) && hits.includes(nameWords[nameWords.length - 1]);
+      if (hits.length && capitalisedHit && together && (hits.length / nameWords.length >= 0.5 || surname)) {
         hit = { matched: hits.join(" "), strength: 1, key: hits.join(" ") };
       }
     }
@@ -220,7 +229,7 @@ export function namesOf(node: ContextNode): { names: string[]; ids: string[] } {
     else if (/^(?:plate|registration|vin|serial|number|phone|msisdn|imei|account|iban|ip|hostname|host|email|domain|handle)$/i.test(key))
       values.forEach((v) => ids.push(v));
   }
-  if (/person|people|suspect|victim|witness|officer/i.test(node.label)) {
+  if (isPersonLabel(node.label)) {
     const parts = words(node.name).filter((w) => w.capitalised);
     const surname = parts.length > 1 ? parts[parts.length - 1].lower : "";
     if (surname.length > 3) names.add(surname);
@@ -229,8 +238,12 @@ export function namesOf(node: ContextNode): { names: string[]; ids: string[] } {
   return { names: [...names].filter((n) => n.length > 1), ids };
 }
 
+const AGENT_LABEL = /person|people|suspect|victim|witness|officer|organi[sz]ation|company|business|bank|group|gang|agency|user|account/i;
+const isPersonLabel = (label: string) => /person|people|suspect|victim|witness|officer/i.test(label);
+
 /** `phrase` as whole words in `lowerText`. */
 export function containsPhrase(lowerText: string, phrase: string): boolean {
+  if (!phrase) return false;
   let from = 0;
   for (;;) {
     const i = lowerText.indexOf(phrase, from);
@@ -307,26 +320,56 @@ export function answerValues(sentence: string, facts: Facts, a: QuestionAnalysis
       // "in the Pier 9 office", "at Gate C": a locative preposition before a capitalised name, with its place noun.
       const located = [
         ...sentence.matchAll(
-          /\b(?:at|in|near|inside|outside|behind|beside|under|into|from|to)\s+(?:the\s+)?((?:\p{Lu}[\p{L}'’-]*|\d+[A-Za-z]?)(?:\s+(?:\p{Lu}[\p{L}'’-]*|\d+[A-Za-z]?))*(?:\s+(?:office|room|warehouse|building|house|flat|apartment|street|lane|road|dock|pier|bar|garage|yard|store|shop|station|port|harbour|harbor|hotel|bank|restaurant|gate|lot|depot))?)/gu,
+          /\b(?:at|in|on|near|inside|outside|behind|beside|under|into|from|to)\s+(?:the\s+)?((?:\p{Lu}[\p{L}'’-]*|\d+[A-Za-z]?)(?:\s+(?:\p{Lu}[\p{L}'’-]*|\d+[A-Za-z]?))*(?:\s+(?:office|room|warehouse|building|house|flat|apartment|street|lane|road|dock|pier|bar|garage|yard|store|shop|station|port|harbour|harbor|hotel|bank|restaurant|gate|lot|depot))?)/gu,
         ),
       ]
         .map((m) => m[1])
-        .filter((x) => /\p{Lu}/u.test(x[0]) && newName(x.toLowerCase()));
-      return [...places, ...[...addresses, ...located].map((raw) => ({ type: "place" as const, raw }))];
+        .filter((x) => /\p{Lu}/u.test(x[0]) && !CALENDAR.test(x) && newName(x.toLowerCase()));
+      // "found wrapped in rags behind the auxiliary boiler feed tank": where a thing is, said in common nouns.
+      const spatial = [
+        ...sentence.matchAll(
+          /\b(?:behind|beneath|underneath|under|inside|beside|next to|on top of|at the back of|at the bottom of|in the back of)\s+(?:the|a|an|his|her|their|its)\s+((?:[\p{L}-]+\s+){0,4}[\p{L}-]+)/giu,
+        ),
+      ]
+        .map((m) => m[0])
+        .filter((x) => newName(x.toLowerCase()));
+      return [...places, ...[...addresses, ...located, ...spatial].map((raw) => ({ type: "place" as const, raw }))];
     }
     case "agent": {
-      const agents = nodesLike(
-        /person|people|suspect|victim|witness|officer|organi[sz]ation|company|business|bank|group|gang|agency|user|account/i,
-      );
-      const named = facts.entities
-        .filter((e) => e.tokens.length >= 2 || /^\p{Lu}/u.test(e.raw))
+      const agents = nodesLike(AGENT_LABEL);
+      // Names the case graph does not hold count too ("the fitter, Marlon Cruz"); a source's facts carry none.
+      const entities = facts.entities.length ? facts.entities : extractFacts(sentence, { properNouns: properNounsOf(nodes) }).entities;
+      // Not a place, a vessel or a thing the graph knows by that name, nor a place by its form; one word only when
+      // the graph knows it as part of a person's name ("Gareth told me…").
+      const others = otherNamesOf(nodes);
+      const people = personWordsOf(nodes);
+      // A name the graph does not know ("Silver Toyota Camry" reads like one) counts when written as a person's is:
+      // after a title or as an apposition to a role ("the fitter, Marlon Cruz").
+      const introduced = (at: number) =>
+        /(?:\b(?:mr|mrs|ms|mx|dr|sir)\.?|\b\p{Ll}[\p{Ll}-]+,)\s*$/u.test(sentence.slice(Math.max(0, at - 30), at));
+      const named = entities
+        .filter((e) => e.tokens.some((t) => people.has(t)) || (e.tokens.length >= 2 && introduced(e.at)))
+        .filter((e) => !e.tokens.some((t) => PLACE_WORDS.test(t)))
         .map((e) => e.raw.toLowerCase())
-        .filter(newName);
+        .filter((raw) => newName(raw) && !others.has(raw));
       // "Who called +1-555-0888?": about a number or an account, the answer is the other number or account.
       const ids = a.subjects.some((e) => /^\S+$/.test(e.name) && /\d/.test(e.name))
         ? facts.ids.filter((i) => !givenIds.has(i.key)).map((i) => i.raw)
         : [];
-      return [...agents, ...[...named, ...ids].map((raw) => ({ type: "agent" as const, raw }))];
+      // Who the question is about is not who answers it; a transcript's speaker answers "who" only when speaking of
+      // what they did themselves ("VILLAFLOR: I did."), not of what they do not know or of someone else.
+      // A subject named by an alias ("Who goes by Spider?") or by a surname another person shares is not excluded.
+      const subjectNames = new Set(
+        a.subjects
+          .filter((e) => e.matched === e.name.toLowerCase() || (e.matched.includes(" ") && e.name.toLowerCase().includes(e.matched)))
+          .flatMap((e) => e.names),
+      );
+      const speaker = /^\s*([\p{Lu}][\p{Lu}\p{M}.' -]{0,40}?):\s+(.*)$/u.exec(sentence);
+      const self = speaker && /^(?:(?:yes|yeah|yep),?\s+)?(?:I|we|me|myself|us)\b/i.test(speaker[2]) && !hasNegation(speaker[2]);
+      const label = speaker && !self ? speaker[1].toLowerCase() : null;
+      const utterance = speaker ? speaker[2].toLowerCase() : lower;
+      const answers = (raw: string) => !subjectNames.has(raw) && !(label && containsPhrase(label, raw) && !containsPhrase(utterance, raw));
+      return [...agents, ...[...named, ...ids].map((raw) => ({ type: "agent" as const, raw }))].filter((v) => answers(v.raw));
     }
     case "entity": {
       if (a.label) {
@@ -342,6 +385,45 @@ export function answerValues(sentence: string, facts: Facts, a: QuestionAnalysis
       return [...any, ...named, ...ids].map((raw) => ({ type: "entity", raw }));
     }
   }
+}
+
+const hasNegation = (text: string) => /\b(?:not|never|no|nobody|none)\b|n['’]t\b/i.test(text);
+
+/** Words that make a name a place's or a document's ("Quarry Lane Industrial Estate", "MARPOL Annex I"). */
+const PLACE_WORDS =
+  /^(?:street|st|lane|road|rd|avenue|ave|drive|way|quay|dock|estate|park|industrial|unit|bridge|creek|river|harbour|harbor|port|bay|cape|island|annex|article|section|report|form|register|book|code)$/;
+
+/** Names of nodes that are not people or organisations (places, vessels, things, events). */
+const otherNamesMemo = new WeakMap<readonly ContextNode[], ReadonlySet<string>>();
+function otherNamesOf(nodes: readonly ContextNode[]): ReadonlySet<string> {
+  let set = otherNamesMemo.get(nodes);
+  if (!set) {
+    set = new Set(nodes.filter((n) => !AGENT_LABEL.test(n.label)).flatMap((n) => namesOf(n).names));
+    otherNamesMemo.set(nodes, set);
+  }
+  return set;
+}
+
+/** Lower-cased words of people's names in the graph. */
+const personWordsMemo = new WeakMap<readonly ContextNode[], ReadonlySet<string>>();
+function personWordsOf(nodes: readonly ContextNode[]): ReadonlySet<string> {
+  let set = personWordsMemo.get(nodes);
+  if (!set) {
+    set = new Set(nodes.filter((n) => isPersonLabel(n.label)).flatMap((n) => words(n.name).map((w) => w.lower)));
+    personWordsMemo.set(nodes, set);
+  }
+  return set;
+}
+
+/** Lower-cased words of the context's node names: a sentence-initial one is a name ("Gareth told me…"). */
+const properNounMemo = new WeakMap<readonly ContextNode[], ReadonlySet<string>>();
+function properNounsOf(nodes: readonly ContextNode[]): ReadonlySet<string> {
+  let set = properNounMemo.get(nodes);
+  if (!set) {
+    set = new Set(nodes.flatMap((n) => namesOf(n).names.flatMap((name) => words(name).map((w) => w.lower))).filter((w) => !isStopword(w)));
+    properNounMemo.set(nodes, set);
+  }
+  return set;
 }
 
 /** How the expected answer type reads in a sentence ("a date or time"). */

@@ -151,10 +151,98 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
       ],
     };
     const out = extractiveAnswer(c, "When did Lena Ortiz last see the van?");
-    expect(out.answerText).toBe("ORTIZ: Tuesday the 8th, around ten [evidence: EV-20, claim: CLM-1].");
+    // A reply that does not say what it answers is quoted with the question it answers, never as a fact alone.
+    expect(out.answerText).toBe(
+      'Asked "When did you last see the van?", ORTIZ answered "Tuesday the 8th, around ten" [evidence: EV-20, claim: CLM-1].',
+    );
     expect(out.unknowns).toEqual([]);
-    // The question asked in the interview is never quoted as a fact, and no answer is invented for one left open.
+    expect(groundAnswer(out.answerText, c).counts).toMatchObject({ supported: 1, partial: 0, unsupported: 0 });
+    // No answer is invented for a question left open ("I could not see" answers nothing).
     expect(extractiveAnswer(c, "Who drove the van Lena Ortiz saw?").responseType).toBe("no_evidence");
+  });
+
+  it("answers who did it from a short reply to the interviewer's question, naming the speaker", () => {
+    const c: RawContext = {
+      nodes: [{ id: "p-ruiz", label: "Person", name: "Tomas Ruiz", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        {
+          id: "EV-31",
+          type: "interview",
+          sourceSystem: "RMS",
+          collectedAt: "2025-06-02T10:00:00.000Z",
+          nodeIds: ["p-ruiz"],
+          text: "Interview of Tomas Ruiz, 2 Jun 2025. HALE: Who unlocked the side door of the depot? RUIZ: I did. HALE: Why? RUIZ: The foreman asked me to.",
+        },
+      ],
+    };
+    const out = extractiveAnswer(c, "Who unlocked the depot side door?");
+    expect(out.answerText).toBe('Asked "Who unlocked the side door of the depot?", RUIZ answered "I did" [evidence: EV-31, claim: CLM-1].');
+    expect(groundAnswer(out.answerText, c).counts).toMatchObject({ supported: 1, unsupported: 0 });
+  });
+
+  it("does not take a statement of not knowing, a speaker's label or the subject itself for the answer", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "p-kade", label: "Person", name: "Arno Kade", properties: {} },
+        { id: "o-hale", label: "Organization", name: "Hale Freight Ltd", properties: { aliases: ["Hale Freight"] } },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        {
+          id: "EV-40",
+          type: "interview",
+          sourceSystem: "RMS",
+          collectedAt: "2025-06-02T10:00:00.000Z",
+          nodeIds: ["p-kade"],
+          text: "Interview of Arno Kade. NOLAN: Who forged the delivery note? KADE: I don't know who forged that note.",
+        },
+        {
+          id: "EV-41",
+          type: "register",
+          sourceSystem: "Registry",
+          collectedAt: "2025-06-02T10:00:00.000Z",
+          nodeIds: ["o-hale"],
+          text: "Hale Freight Ltd, company no. 0991, incorporated 2 Mar 2001, registered at 4 Dock Road.",
+        },
+      ],
+    };
+    expect(extractiveAnswer(c, "Who forged the delivery note?").responseType).toBe("no_evidence");
+    expect(extractiveAnswer(c, "Who was at Hale Freight on the night of 3 June?").responseType).toBe("no_evidence");
+  });
+
+  it("finds a person named in the text though the graph does not hold them, and a place said in common nouns", () => {
+    const c: RawContext = {
+      nodes: [{ id: "p-ross", label: "Person", name: "Ida Ross", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        {
+          id: "EV-50",
+          type: "statement",
+          sourceSystem: "RMS",
+          collectedAt: "2025-06-02T10:00:00.000Z",
+          nodeIds: ["p-ross"],
+          text: "Statement of Ida Ross. In May the manager had the locksmith, Pavel Novak, cut a copy of the safe key. The copy was hidden in a cloth behind the boiler in the cellar.",
+        },
+        {
+          id: "EV-51",
+          type: "log",
+          sourceSystem: "Plant",
+          collectedAt: "2025-06-02T10:00:00.000Z",
+          nodeIds: [],
+          text: "01:22 pump No. 2 started. 03:36 pump No. 2 stopped.",
+        },
+      ],
+    };
+    const who = extractiveAnswer(c, "Who made the copy of the safe key?");
+    expect(who.citations.map((x) => x.evidenceId)).toEqual(["EV-50"]);
+    expect(who.answerText).toContain("Pavel Novak");
+    const where = extractiveAnswer(c, "Where was the copy of the key hidden?");
+    expect(where.answerText).toContain("behind the boiler");
+    // "No. 2" is a number, not a negation: the log's own words support the claim.
+    const when = extractiveAnswer(c, "What time did pump No. 2 start?");
+    expect(when.answerText).toContain("01:22");
+    expect(groundAnswer(when.answerText, c).counts).toMatchObject({ supported: 1, unsupported: 0 });
   });
 
   it("lists the parts of the question the evidence does not support, and lowers confidence for them", () => {

@@ -25,6 +25,8 @@ import type { ContextEdge, ContextNode, ContextSnippet, RawContext } from "./typ
 import { shapeOf } from "./claims";
 
 const MAX_CLAIMS = 3;
+/** How many sentences after an interviewer's question are read as the reply to it. */
+const REPLY_SENTENCES = 3;
 const MAX_SENTENCE_CHARS = 600;
 /** A further claim must score at least this share of the best one: an answer is not padded with weaker sentences. */
 const RUNNER_UP = 0.9;
@@ -66,7 +68,9 @@ const CONCEPTS: string[][] = [
   ["close", "closed", "dismiss", "dismissed", "resolve", "resolved"],
   ["contain", "isolate", "isolated", "quarantine", "contained"],
   ["enter", "entered", "walk", "walked", "went"],
-  ["role", "president", "director", "head", "leader", "boss", "manager", "chief", "position", "supervisor"],
+  // Distinct offices are not one another ("site manager" is not "director"); words for leading a group are one.
+  ["role", "position"],
+  ["leader", "head", "boss", "lead", "leads", "led"],
   ["ring", "gang", "network", "crew", "organisation", "organization", "syndicate", "cartel"],
   ["drug", "narcotic", "fentanyl", "heroin", "cocaine", "methamphetamine", "opioid", "powder"],
   ["launder", "laundering", "laundromat", "structuring", "shell"],
@@ -324,15 +328,16 @@ function sentencesOf(context: RawContext): Sentence[] {
   const out: Sentence[] = [];
   context.evidenceSnippets.forEach((snippet, snippetIndex) => {
     // In an interview the answer follows the question: "REYES: When did you last speak to Raymond? L. DUNN: Friday."
-    let asked: { stems: Set<string>; text: string } | undefined;
+    let asked: { stems: Set<string>; text: string; left: number } | undefined;
     splitSentences(snippet.text).forEach((raw, sentenceIndex) => {
       const text = raw.replace(/\s+/g, " ").trim();
       const ws = words(text.replace(/\[[^\]]*removed\]/g, " "));
-      const previous = asked;
-      asked = undefined;
+      // A reply runs on for a few sentences ("I did. The Chief told me to."); the first is its direct answer.
+      const previous = asked && asked.left > 0 ? asked : undefined;
+      if (asked) asked = { ...asked, left: asked.left - 1 };
       if (/\?["'”’)]*$/u.test(text)) {
         // A question states no fact; what it asks frames the answer after it.
-        asked = { stems: stemsOf(text), text: text.replace(SPEAKER, "") };
+        asked = { stems: stemsOf(text), text: text.replace(SPEAKER, ""), left: REPLY_SENTENCES };
         return;
       }
       // A short reply ("VILLAFLOR: I did.") states a fact only with the question it answers.
@@ -348,7 +353,7 @@ function sentencesOf(context: RawContext): Sentence[] {
         sentenceIndex,
         text: clipped,
         stems: stemsOf(clipped),
-        ...(previous ? { asked: previous.stems, question: previous.text } : {}),
+        ...(previous ? { asked: previous.stems, ...(previous.left === REPLY_SENTENCES ? { question: previous.text } : {}) } : {}),
         facts: extractFacts(clipped, { source: true }),
       });
     });

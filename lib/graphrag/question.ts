@@ -368,8 +368,10 @@ export function answerValues(sentence: string, facts: Facts, a: QuestionAnalysis
       const self = speaker && /^(?:(?:yes|yeah|yep),?\s+)?(?:I|we|me|myself|us)\b/i.test(speaker[2]) && !hasNegation(speaker[2]);
       const label = speaker && !self ? speaker[1].toLowerCase() : null;
       const utterance = speaker ? speaker[2].toLowerCase() : lower;
+      // "The Chief told me to", "the Second bolted it": a crew member or officer named by rank.
+      const ranks = [...sentence.matchAll(RANK)].map((m) => m[1].toLowerCase()).filter(newName);
       const answers = (raw: string) => !subjectNames.has(raw) && !(label && containsPhrase(label, raw) && !containsPhrase(utterance, raw));
-      return [...agents, ...[...named, ...ids].map((raw) => ({ type: "agent" as const, raw }))].filter((v) => answers(v.raw));
+      return [...agents, ...[...named, ...ids, ...ranks].map((raw) => ({ type: "agent" as const, raw }))].filter((v) => answers(v.raw));
     }
     case "entity": {
       if (a.label) {
@@ -386,6 +388,9 @@ export function answerValues(sentence: string, facts: Facts, a: QuestionAnalysis
     }
   }
 }
+
+const RANK =
+  /\b[Tt]he\s+((?:Chief|Master|Captain|Skipper|Bosun|Foreman|Supervisor|Manager|Director|Sergeant|Inspector|Superintendent|Commander|Second|Third|First)(?:\s+(?:Engineer|Officer|Mate))?)\b/gu;
 
 const hasNegation = (text: string) => /\b(?:not|never|no|nobody|none)\b|n['’]t\b/i.test(text);
 

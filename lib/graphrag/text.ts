@@ -36,7 +36,7 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
     "a about above after again against all also am an and any are aren't as at be because been before being below " +
     "between both but by can cannot could couldn't did didn't do does doesn't doing don't down during each either else " +
     "ever every few for from further get gets got had hadn't has hasn't have haven't having he he'd he'll he's her here " +
-    "here's hers herself him himself his how how's i i'd i'll i'm i've if in into is isn't it it's its itself just let's " +
+    "here's hers herself him himself his how how's i i'd i'll i'm i've if in into onto is isn't it it's its itself just let's " +
     "may me might more most much must mustn't my myself no nor not now of off on once one only or other ought our ours " +
     "ourselves out over own please same shall shan't she she'd she'll she's should shouldn't so some such tell than that " +
     "that's the their theirs them themselves then there there's these they they'd they'll they're they've this those " +

@@ -181,6 +181,25 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(groundAnswer(out.answerText, c).counts).toMatchObject({ supported: 1, unsupported: 0 });
   });
 
+  it("reads a reply on past its first sentence, and names a crew member or officer by rank", () => {
+    const c: RawContext = {
+      nodes: [{ id: "p-oduya", label: "Person", name: "Ben Oduya", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        {
+          id: "EV-60",
+          type: "interview",
+          sourceSystem: "RMS",
+          collectedAt: "2025-06-02T10:00:00.000Z",
+          nodeIds: ["p-oduya"],
+          text: "Interview of Ben Oduya. PARK: Who opened the sea valve? ODUYA: I did. The Master ordered it at dawn. PARK: Anything else? ODUYA: No.",
+        },
+      ],
+    };
+    const out = extractiveAnswer(c, "Who ordered Ben Oduya to open the sea valve?");
+    expect(out.answerText).toBe("The Master ordered it at dawn [evidence: EV-60, claim: CLM-1].");
+  });
+
   it("does not take a statement of not knowing, a speaker's label or the subject itself for the answer", () => {
     const c: RawContext = {
       nodes: [

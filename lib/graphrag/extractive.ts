@@ -7,7 +7,7 @@
 // subject it answers `no_evidence` and says what is missing. Every claim it gives passes the claim checks (ground.ts)
 // before it is given. Same input → same output, byte for byte.
 import { isInstructionStatement } from "./directives";
-import { dateKeys, extractFacts, porter, type Facts } from "./facts";
+import { dateKeys, extractFacts, idKey, porter, type Facts } from "./facts";
 import { SupportChecker } from "./ground";
 import type { ModelOutputShape } from "./prompt";
 import {
@@ -239,6 +239,19 @@ function answerPart(
   const itemStems = new Map(context.evidenceSnippets.map((s) => [s.id, stemsOf(s.text)]));
   const givenDates = new Set(a.given.dates.flatMap((d) => d.readings.flatMap(dateKeys)));
 
+  const subjectIds = new Set(a.subjects.map((e) => e.id));
+  const subjectLabels = new Set(a.subjects.map((e) => e.label));
+  // Only things and places: another person in the sentence may be who answers it.
+  const siblings = context.nodes
+    .filter(
+      (n) => subjectLabels.has(n.label) && !subjectIds.has(n.id) && n.label !== a.label && !fitsExpected(n, { ...a, expects: "agent" }),
+    )
+    .map((n) => namesOf(n));
+  const siblingNames = siblings.flatMap((n) => n.names).filter((n) => n.length > 2);
+  const siblingIds = new Set(siblings.flatMap((n) => n.ids.map(idKey)));
+  const namesSibling = (text: string) =>
+    siblingNames.some((n) => containsPhrase(text.toLowerCase(), n)) ||
+    extractFacts(text, { source: true }).ids.some((f) => siblingIds.has(f.key));
   const candidates: Candidate[] = [];
   for (const s of sentences) {
     const lower = s.text.toLowerCase();
@@ -248,6 +261,15 @@ function answerPart(
     const itemLower = s.snippet.text.toLowerCase();
     const itemNames = a.subjects.some((e) => s.snippet.nodeIds.includes(e.id) || e.names.some((n) => containsPhrase(itemLower, n)));
     const subjectHit = names.length ? 1 : itemNames ? 0.5 : 0;
+    // A number or date in a sentence that names another thing of the subject's kind instead of the subject (the
+    // sister ship, another sampling point), or whose item names only such a thing, is that thing's. (For "which …"
+    // the other thing may be the answer.)
+    if (
+      subjectHit === 0.5 &&
+      ["amount", "count", "time"].includes(a.expects) &&
+      (namesSibling(s.text) || (!a.subjects.some((e) => e.names.some((n) => containsPhrase(itemLower, n))) && namesSibling(s.snippet.text)))
+    )
+      continue;
     if (a.subjects.length && !subjectHit) continue;
     // "I don't know who made that flange" names what is asked and answers nothing.
     if (a.expects !== "any" && IGNORANCE.test(s.text)) continue;
@@ -257,6 +279,10 @@ function answerPart(
     const inSentence = new Set(valueKeys(s.facts));
     const inItem = new Set(valueKeys(extractFacts(s.snippet.text, { source: true })));
     const own = totalFocus ? focus.reduce((sum, t) => sum + (s.stems.has(t) ? focusWeight(t) : 0), 0) / totalFocus : 1;
+    // A number answers "how much" only beside what it measures: the sentence (or the question it replies to) must
+    // say some of it, not only its item ("pH 10.2 at OF-2" is not the dissolved oxygen at OF-2).
+    const said = totalFocus ? focus.reduce((sum, t) => sum + (s.stems.has(t) || s.asked?.has(t) ? focusWeight(t) : 0), 0) / totalFocus : 1;
+    if ((a.expects === "amount" || a.expects === "count") && focus.length && said === 0) continue;
     let coverage = totalFocus
       ? (focus.reduce((sum, t) => sum + focusWeight(t) * (s.stems.has(t) || s.asked?.has(t) ? 1 : item.has(t) ? 0.5 : 0), 0) +
           given.reduce((sum, k) => sum + givenWeight * (inSentence.has(k) ? 1 : inItem.has(k) ? 0.5 : 0), 0)) /
@@ -381,9 +407,13 @@ function sentenceClaims({ context, a, focus, candidates, checker }: Composition)
     if (out.length >= MAX_CLAIMS || c.score < top * RUNNER_UP) break;
     if (out.some((o) => o.evidenceId === c.snippet.id || o.text === c.text)) continue;
     if (out.length && !a.plural && !focus.some((t) => c.stems.has(t) && !covered.has(t))) continue;
-    if (checker.claim(c.text, [c.snippet.id]).support === "unsupported") continue;
-    c.stems.forEach((t) => covered.add(t));
-    out.push(claimOf(context, c));
+    // A further claim from another item must itself name who or what the question is about.
+    if (out.length && a.subjects.length && c.subjectHit < 1) continue;
+    const claim = claimOf(context, c);
+    if (checker.claim(claim.text, [c.snippet.id]).support === "unsupported") continue;
+    // A reply covers what its question asked.
+    [...c.stems, ...(c.asked ?? [])].forEach((t) => covered.add(t));
+    out.push(claim);
   }
   return out;
 }

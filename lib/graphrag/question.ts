@@ -63,7 +63,9 @@ const PLACE_NOUNS = /^(?:address|place|location|street|city|town|building|site|v
 const TIME_NOUNS = /^(?:time|date|day|hour|year|month|night|morning|evening|when)$/;
 const AGENT_NOUNS =
   /^(?:person|people|man|woman|individual|suspect|witness|officer|owner|driver|company|organisation|organization|firm|bank|employer|group|gang|user|username|account|login|member)$/;
-const AMOUNT_NOUNS = /^(?:amount|sum|total|price|value|cost|fee|payment|balance)$/;
+// A measurement ("the dissolved oxygen level", "the water temperature") is a number too.
+const AMOUNT_NOUNS =
+  /^(?:amount|sum|total|price|value|cost|fee|payment|balance|level|reading|concentration|temperature|rate|speed|depth|length|weight|quantity|volume|duration|distance|size)$/;
 
 /** Analyses `question` against the nodes of the context it will be answered from. */
 export function analyseQuestion(question: string, context: Pick<RawContext, "nodes">): QuestionAnalysis {
@@ -154,6 +156,10 @@ function classify(lw: string[]): { kind: QuestionKind; expects: AnswerType; head
       // "Which crew member…": the modifier says what kind of person; the sentence naming them rarely repeats it.
       if (AGENT_NOUNS.test(head)) return { ...typed("agent"), modifiers: [] };
       if (AMOUNT_NOUNS.test(head)) return typed("amount");
+      // "What is the name of the Second Officer?" asks who.
+      // The words after "of" say whose name: the sentence that gives it says them too.
+      if (/^names?$/.test(head) && lw[lw.indexOf(head) + 1] === "of")
+        return { ...typed("agent"), modifiers: lw.slice(lw.indexOf(head) + 2).filter((w) => !isStopword(w)) };
       return { kind, expects: wh === "which" ? "entity" : "any", head, modifiers };
     }
   }
@@ -346,7 +352,9 @@ export function answerValues(sentence: string, facts: Facts, a: QuestionAnalysis
       // A name the graph does not know ("Silver Toyota Camry" reads like one) counts when written as a person's is:
       // after a title or as an apposition to a role ("the fitter, Marlon Cruz").
       const introduced = (at: number) =>
-        /(?:\b(?:mr|mrs|ms|mx|dr|sir)\.?|\b\p{Ll}[\p{Ll}-]+,)\s*$/u.test(sentence.slice(Math.max(0, at - 30), at));
+        /(?:\b(?:[Mm]r|[Mm]rs|[Mm]s|[Mm]x|[Dd]r|[Ss]ir)\.?|\b\p{Ll}[\p{Ll}-]+,|\b\p{Lu}\p{Ll}*(?:er|or|ist|ian|ant|ent|man|woman|chief|master),)\s*$/u.test(
+          sentence.slice(Math.max(0, at - 30), at),
+        );
       const named = entities
         .filter((e) => e.tokens.some((t) => people.has(t)) || (e.tokens.length >= 2 && introduced(e.at)))
         .filter((e) => !e.tokens.some((t) => PLACE_WORDS.test(t)))

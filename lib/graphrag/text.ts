@@ -151,7 +151,9 @@ export function sentenceSpans(text: string): Array<{ start: number; end: number 
     if (ch === ".") {
       const before = /([\p{L}.]+)\.*$/u.exec(text.slice(Math.max(0, i - 12), i));
       const token = before ? before[1].toLowerCase() : "";
-      if (ABBREVIATIONS.has(token) || /^\p{L}$/u.test(token)) continue;
+      // "Dr. Holt", "J. Smith": an initial is followed by a name; "… 14.1 °C. 09:40 …" ends a sentence.
+      const digitNext = /^\s+\d/.test(text.slice(j, j + 3));
+      if (ABBREVIATIONS.has(token) || (/^\p{L}$/u.test(token) && !digitNext)) continue;
     }
     push(j);
     i = j - 1;

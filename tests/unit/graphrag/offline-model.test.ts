@@ -200,6 +200,59 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(out.answerText).toBe("The Master ordered it at dawn [evidence: EV-60, claim: CLM-1].");
   });
 
+  it("does not give another thing's number: the sister ship's, another sampling point's, or one beside no word of what is measured", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "v-rose", label: "Vessel", name: "MV North Rose", properties: {} },
+        { id: "v-star", label: "Vessel", name: "MV North Star", properties: {} },
+        { id: "l-p1", label: "Location", name: "Sampling point P-101", properties: {} },
+        { id: "l-p2", label: "Location", name: "Sampling point P-102", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        {
+          id: "EV-70",
+          type: "inspection",
+          sourceSystem: "PSC",
+          collectedAt: "2025-06-02T10:00:00.000Z",
+          nodeIds: ["v-rose", "v-star"],
+          text: "Inspection record, Oslo, 2 May 2025. MV NORTH STAR, sister ship of the North Rose. Ship detained for 4 days.",
+        },
+        {
+          id: "EV-71",
+          type: "site_notes",
+          sourceSystem: "Field",
+          collectedAt: "2025-06-02T10:00:00.000Z",
+          nodeIds: ["l-p1", "l-p2"],
+          text: "Site notes. At P-102: dissolved oxygen 7.9 mg/L, pH 8.1. At P-101: flowing, pH 9.6.",
+        },
+      ],
+    };
+    expect(extractiveAnswer(c, "How many days was the North Rose detained?").responseType).toBe("no_evidence");
+    expect(extractiveAnswer(c, "What was the dissolved oxygen level at P-101?").responseType).toBe("no_evidence");
+    const p2 = extractiveAnswer(c, "What was the dissolved oxygen level at P-102?");
+    expect(p2.answerText).toContain("7.9 mg/L");
+  });
+
+  it("asks who when it asks for the name of someone by role, and does not answer with someone else's name", () => {
+    const c: RawContext = {
+      nodes: [{ id: "p-lund", label: "Person", name: "Eva Lund", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        {
+          id: "EV-80",
+          type: "interview",
+          sourceSystem: "RMS",
+          collectedAt: "2025-06-02T10:00:00.000Z",
+          nodeIds: ["p-lund"],
+          text: "Interview of Eva Lund, Master. LUND: From midnight the Second Officer had the watch. The Chief Officer, Tom Berg, was asleep.",
+        },
+      ],
+    };
+    expect(extractiveAnswer(c, "What is the name of the Second Officer?").responseType).toBe("no_evidence");
+    expect(extractiveAnswer(c, "What is the name of the Chief Officer?").answerText).toContain("Tom Berg");
+  });
+
   it("does not take a statement of not knowing, a speaker's label or the subject itself for the answer", () => {
     const c: RawContext = {
       nodes: [

@@ -406,38 +406,26 @@ const hasNegation = (text: string) => /\b(?:not|never|no|nobody|none)\b|n['’]t
 const PLACE_WORDS =
   /^(?:street|st|lane|road|rd|avenue|ave|drive|way|quay|dock|estate|park|industrial|unit|bridge|creek|river|harbour|harbor|port|bay|cape|island|annex|article|section|report|form|register|book|code)$/;
 
-/** Names of nodes that are not people or organisations (places, vessels, things, events). */
-const otherNamesMemo = new WeakMap<readonly ContextNode[], ReadonlySet<string>>();
-function otherNamesOf(nodes: readonly ContextNode[]): ReadonlySet<string> {
-  let set = otherNamesMemo.get(nodes);
-  if (!set) {
-    set = new Set(nodes.filter((n) => !AGENT_LABEL.test(n.label)).flatMap((n) => namesOf(n).names));
-    otherNamesMemo.set(nodes, set);
-  }
-  return set;
+/** A word set computed once per context's node list (the same nodes are read for every sentence). */
+function perNodes(of: (nodes: readonly ContextNode[]) => string[]): (nodes: readonly ContextNode[]) => ReadonlySet<string> {
+  const memo = new WeakMap<readonly ContextNode[], ReadonlySet<string>>();
+  return (nodes) => {
+    let set = memo.get(nodes);
+    if (!set) memo.set(nodes, (set = new Set(of(nodes))));
+    return set;
+  };
 }
+
+/** Names of nodes that are not people or organisations (places, vessels, things, events). */
+const otherNamesOf = perNodes((nodes) => nodes.filter((n) => !AGENT_LABEL.test(n.label)).flatMap((n) => namesOf(n).names));
 
 /** Lower-cased words of people's names in the graph. */
-const personWordsMemo = new WeakMap<readonly ContextNode[], ReadonlySet<string>>();
-function personWordsOf(nodes: readonly ContextNode[]): ReadonlySet<string> {
-  let set = personWordsMemo.get(nodes);
-  if (!set) {
-    set = new Set(nodes.filter((n) => isPersonLabel(n.label)).flatMap((n) => words(n.name).map((w) => w.lower)));
-    personWordsMemo.set(nodes, set);
-  }
-  return set;
-}
+const personWordsOf = perNodes((nodes) => nodes.filter((n) => isPersonLabel(n.label)).flatMap((n) => words(n.name).map((w) => w.lower)));
 
 /** Lower-cased words of the context's node names: a sentence-initial one is a name ("Gareth told me…"). */
-const properNounMemo = new WeakMap<readonly ContextNode[], ReadonlySet<string>>();
-function properNounsOf(nodes: readonly ContextNode[]): ReadonlySet<string> {
-  let set = properNounMemo.get(nodes);
-  if (!set) {
-    set = new Set(nodes.flatMap((n) => namesOf(n).names.flatMap((name) => words(name).map((w) => w.lower))).filter((w) => !isStopword(w)));
-    properNounMemo.set(nodes, set);
-  }
-  return set;
-}
+const properNounsOf = perNodes((nodes) =>
+  nodes.flatMap((n) => namesOf(n).names.flatMap((name) => words(name).map((w) => w.lower))).filter((w) => !isStopword(w)),
+);
 
 /** How the expected answer type reads in a sentence ("a date or time"). */
 export function describeAnswerType(t: AnswerType): string {

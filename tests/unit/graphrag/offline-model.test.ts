@@ -166,14 +166,11 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
       nodes: [{ id: "p-ruiz", label: "Person", name: "Tomas Ruiz", properties: {} }],
       edges: [],
       evidenceSnippets: [
-        {
-          id: "EV-31",
-          type: "interview",
-          sourceSystem: "RMS",
-          collectedAt: "2025-06-02T10:00:00.000Z",
-          nodeIds: ["p-ruiz"],
-          text: "Interview of Tomas Ruiz, 2 Jun 2025. HALE: Who unlocked the side door of the depot? RUIZ: I did. HALE: Why? RUIZ: The foreman asked me to.",
-        },
+        snippet(
+          "EV-31",
+          ["p-ruiz"],
+          "Interview of Tomas Ruiz, 2 Jun 2025. HALE: Who unlocked the side door of the depot? RUIZ: I did. HALE: Why? RUIZ: The foreman asked me to.",
+        ),
       ],
     };
     const out = extractiveAnswer(c, "Who unlocked the depot side door?");
@@ -186,14 +183,11 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
       nodes: [{ id: "p-oduya", label: "Person", name: "Ben Oduya", properties: {} }],
       edges: [],
       evidenceSnippets: [
-        {
-          id: "EV-60",
-          type: "interview",
-          sourceSystem: "RMS",
-          collectedAt: "2025-06-02T10:00:00.000Z",
-          nodeIds: ["p-oduya"],
-          text: "Interview of Ben Oduya. PARK: Who opened the sea valve? ODUYA: I did. The Master ordered it at dawn. PARK: Anything else? ODUYA: No.",
-        },
+        snippet(
+          "EV-60",
+          ["p-oduya"],
+          "Interview of Ben Oduya. PARK: Who opened the sea valve? ODUYA: I did. The Master ordered it at dawn. PARK: Anything else? ODUYA: No.",
+        ),
       ],
     };
     const out = extractiveAnswer(c, "Who ordered Ben Oduya to open the sea valve?");
@@ -210,22 +204,12 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
       ],
       edges: [],
       evidenceSnippets: [
-        {
-          id: "EV-70",
-          type: "inspection",
-          sourceSystem: "PSC",
-          collectedAt: "2025-06-02T10:00:00.000Z",
-          nodeIds: ["v-rose", "v-star"],
-          text: "Inspection record, Oslo, 2 May 2025. MV NORTH STAR, sister ship of the North Rose. Ship detained for 4 days.",
-        },
-        {
-          id: "EV-71",
-          type: "site_notes",
-          sourceSystem: "Field",
-          collectedAt: "2025-06-02T10:00:00.000Z",
-          nodeIds: ["l-p1", "l-p2"],
-          text: "Site notes. At P-102: dissolved oxygen 7.9 mg/L, pH 8.1. At P-101: flowing, pH 9.6.",
-        },
+        snippet(
+          "EV-70",
+          ["v-rose", "v-star"],
+          "Inspection record, Oslo, 2 May 2025. MV NORTH STAR, sister ship of the North Rose. Ship detained for 4 days.",
+        ),
+        snippet("EV-71", ["l-p1", "l-p2"], "Site notes. At P-102: dissolved oxygen 7.9 mg/L, pH 8.1. At P-101: flowing, pH 9.6."),
       ],
     };
     expect(extractiveAnswer(c, "How many days was the North Rose detained?").responseType).toBe("no_evidence");
@@ -239,14 +223,11 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
       nodes: [{ id: "p-lund", label: "Person", name: "Eva Lund", properties: {} }],
       edges: [],
       evidenceSnippets: [
-        {
-          id: "EV-80",
-          type: "interview",
-          sourceSystem: "RMS",
-          collectedAt: "2025-06-02T10:00:00.000Z",
-          nodeIds: ["p-lund"],
-          text: "Interview of Eva Lund, Master. LUND: From midnight the Second Officer had the watch. The Chief Officer, Tom Berg, was asleep.",
-        },
+        snippet(
+          "EV-80",
+          ["p-lund"],
+          "Interview of Eva Lund, Master. LUND: From midnight the Second Officer had the watch. The Chief Officer, Tom Berg, was asleep.",
+        ),
       ],
     };
     expect(extractiveAnswer(c, "What is the name of the Second Officer?").responseType).toBe("no_evidence");
@@ -261,22 +242,12 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
       ],
       edges: [],
       evidenceSnippets: [
-        {
-          id: "EV-40",
-          type: "interview",
-          sourceSystem: "RMS",
-          collectedAt: "2025-06-02T10:00:00.000Z",
-          nodeIds: ["p-kade"],
-          text: "Interview of Arno Kade. NOLAN: Who forged the delivery note? KADE: I don't know who forged that note.",
-        },
-        {
-          id: "EV-41",
-          type: "register",
-          sourceSystem: "Registry",
-          collectedAt: "2025-06-02T10:00:00.000Z",
-          nodeIds: ["o-hale"],
-          text: "Hale Freight Ltd, company no. 0991, incorporated 2 Mar 2001, registered at 4 Dock Road.",
-        },
+        snippet(
+          "EV-40",
+          ["p-kade"],
+          "Interview of Arno Kade. NOLAN: Who forged the delivery note? KADE: I don't know who forged that note.",
+        ),
+        snippet("EV-41", ["o-hale"], "Hale Freight Ltd, company no. 0991, incorporated 2 Mar 2001, registered at 4 Dock Road."),
       ],
     };
     expect(extractiveAnswer(c, "Who forged the delivery note?").responseType).toBe("no_evidence");
@@ -288,22 +259,12 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
       nodes: [{ id: "p-ross", label: "Person", name: "Ida Ross", properties: {} }],
       edges: [],
       evidenceSnippets: [
-        {
-          id: "EV-50",
-          type: "statement",
-          sourceSystem: "RMS",
-          collectedAt: "2025-06-02T10:00:00.000Z",
-          nodeIds: ["p-ross"],
-          text: "Statement of Ida Ross. In May the manager had the locksmith, Pavel Novak, cut a copy of the safe key. The copy was hidden in a cloth behind the boiler in the cellar.",
-        },
-        {
-          id: "EV-51",
-          type: "log",
-          sourceSystem: "Plant",
-          collectedAt: "2025-06-02T10:00:00.000Z",
-          nodeIds: [],
-          text: "01:22 pump No. 2 started. 03:36 pump No. 2 stopped.",
-        },
+        snippet(
+          "EV-50",
+          ["p-ross"],
+          "Statement of Ida Ross. In May the manager had the locksmith, Pavel Novak, cut a copy of the safe key. The copy was hidden in a cloth behind the boiler in the cellar.",
+        ),
+        snippet("EV-51", [], "01:22 pump No. 2 started. 03:36 pump No. 2 stopped."),
       ],
     };
     const who = extractiveAnswer(c, "Who made the copy of the safe key?");

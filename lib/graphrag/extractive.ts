@@ -278,11 +278,15 @@ function answerPart(
     const item = itemStems.get(s.snippet.id)!;
     const inSentence = new Set(valueKeys(s.facts));
     const inItem = new Set(valueKeys(extractFacts(s.snippet.text, { source: true })));
-    const own = totalFocus ? focus.reduce((sum, t) => sum + (s.stems.has(t) ? focusWeight(t) : 0), 0) / totalFocus : 1;
-    // A number answers "how much" only beside what it measures: the sentence (or the question it replies to) must
-    // say some of it, not only its item ("pH 10.2 at OF-2" is not the dissolved oxygen at OF-2).
+    const own = totalFocus
+      ? (focus.reduce((sum, t) => sum + (s.stems.has(t) ? focusWeight(t) : 0), 0) +
+          given.filter((k) => inSentence.has(k)).length * givenWeight) /
+        totalFocus
+      : 1;
+    // A number answers "how much" only beside what it measures or whom it is about: the sentence (or the question it
+    // replies to) must say some of it or name the subject, not only its item ("pH 10.2" is not the dissolved oxygen).
     const said = totalFocus ? focus.reduce((sum, t) => sum + (s.stems.has(t) || s.asked?.has(t) ? focusWeight(t) : 0), 0) / totalFocus : 1;
-    if ((a.expects === "amount" || a.expects === "count") && focus.length && said === 0) continue;
+    if ((a.expects === "amount" || a.expects === "count") && focus.length && said === 0 && !names.length) continue;
     let coverage = totalFocus
       ? (focus.reduce((sum, t) => sum + focusWeight(t) * (s.stems.has(t) || s.asked?.has(t) ? 1 : item.has(t) ? 0.5 : 0), 0) +
           given.reduce((sum, k) => sum + givenWeight * (inSentence.has(k) ? 1 : inItem.has(k) ? 0.5 : 0), 0)) /

@@ -234,6 +234,31 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(c, "What is the name of the Chief Officer?").answerText).toContain("Tom Berg");
   });
 
+  it("answers who called a number from a one-line call record (the number it gives is said by the record itself)", () => {
+    const c: RawContext = {
+      nodes: ["+1-555-0143", "+1-555-0777", "+1-555-0888"].map((n) => ({
+        id: `ph-${n.replace(/\D/g, "")}`,
+        label: "Phone",
+        name: n,
+        properties: {},
+      })),
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "DOC-1-00001",
+          ["ph-15550143", "ph-15550777"],
+          "Call from +1-555-0143 to +1-555-0777 at 2025-03-20 10:00 UTC lasting 60 seconds.",
+        ),
+        snippet(
+          "DOC-1-00002",
+          ["ph-15550777", "ph-15550888"],
+          "Call from +1-555-0777 to +1-555-0888 at 2025-03-20 11:00 UTC lasting 45 seconds.",
+        ),
+      ],
+    };
+    expect(extractiveAnswer(c, "Who called +1-555-0888 and when?").citations.map((x) => x.evidenceId)).toEqual(["DOC-1-00002"]);
+  });
+
   it("does not take a statement of not knowing, a speaker's label or the subject itself for the answer", () => {
     const c: RawContext = {
       nodes: [

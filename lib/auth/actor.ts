@@ -3,7 +3,7 @@
 // session or the token.
 import "server-only";
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
-import { CasegraphError } from "../domain/failure-codes";
+import { CasegraphError, failingAs } from "../domain/failure-codes";
 import { readClassification, readHeldTags, readRoles, readTenantId, type Role } from "../domain/markings";
 import type { Viewer } from "../domain/policy";
 
@@ -27,21 +27,26 @@ export async function loadActor(
 ): Promise<Actor> {
   // Read as text: a clearance another tool added to the enum is UNREADABLE (sees nothing), not a failed sign-in.
   const key = "id" in where ? where.id : where.email.toLowerCase();
-  const [user] = await prisma.$queryRaw<
-    Array<{
-      id: string;
-      email: string;
-      name: string;
-      tenantId: unknown;
-      roles: unknown;
-      clearance: unknown;
-      needToKnow: unknown;
-      active: boolean;
-    }>
-  >`
+  // A database that does not answer is CG-SYS-001 here, as for a session (session.ts): no driver error reaches a caller.
+  const [user] = await failingAs(
+    "CG-SYS-001",
+    () =>
+      prisma.$queryRaw<
+        Array<{
+          id: string;
+          email: string;
+          name: string;
+          tenantId: unknown;
+          roles: unknown;
+          clearance: unknown;
+          needToKnow: unknown;
+          active: boolean;
+        }>
+      >`
     SELECT u.id, u.email, u.name, u.tenant_id AS "tenantId", u.roles, u.clearance::text AS clearance,
       u.need_to_know AS "needToKnow", u.active
-    FROM "user" u WHERE ${"id" in where ? Prisma.sql`u.id = ${key}` : Prisma.sql`u.email = ${key}`}`;
+    FROM "user" u WHERE ${"id" in where ? Prisma.sql`u.id = ${key}` : Prisma.sql`u.email = ${key}`}`,
+  );
   if (!user) throw new CasegraphError("CG-AUTH-002");
   if (!user.active) throw new CasegraphError("CG-AUTH-003");
   return {

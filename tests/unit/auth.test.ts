@@ -6,6 +6,7 @@ import { tagsSchema } from "@/lib/admin/fields.validation";
 import { licenseInput } from "@/lib/admin/licenses.validation";
 import { createUserInput } from "@/lib/admin/users.validation";
 import { fieldErrors } from "@/components/ui/field";
+import { CasegraphError } from "@/lib/domain/failure-codes";
 
 const hdrs = (o: Record<string, string>) => new Headers(o);
 
@@ -113,5 +114,17 @@ describe("admin input schemas", () => {
     ).toMatchObject({ email: "a@b.example", roles: ["admin"], needToKnow: [] });
     expect(licenseInput.parse({ id: "LIC-1", name: "One", allows: ["INGEST", "ANALYZE", "INGEST"] }).allows).toEqual(["ANALYZE", "INGEST"]);
     expect(licenseInput.safeParse({ id: "bad id", name: "x", allows: [] }).success).toBe(false);
+  });
+});
+
+describe("loading an actor", () => {
+  it("a database that does not answer is CG-SYS-001, with no driver text", async () => {
+    const { loadActor } = await import("@/lib/auth/actor");
+    const dead = {
+      $queryRaw: () => Promise.reject(Object.assign(new Error("Can't reach database server at 127.0.0.1:5999"), { code: "P1001" })),
+    };
+    const err = await loadActor(dead as never, { email: "det.reyes@metro.example" }, "cli").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CasegraphError);
+    expect((err as CasegraphError).toJSON()).toEqual({ error: { code: "CG-SYS-001", message: "The database is unavailable." } });
   });
 });

@@ -34,6 +34,8 @@ const RUNNER_UP = 0.9;
 const BROAD_FOCUS = 0.25;
 /** The share of the question's focus (rarity-weighted) a sentence must cover to be a candidate at all. */
 const MIN_FOCUS = 0.5;
+/** The weight kept by a weak word of the question (QuestionAnalysis.weak) that no evidence item uses. */
+const WEAK_UNSAID = 0.3;
 /** Sentences that give orders ("List every informant…", "Ignore …") are instructions quoted in evidence, not facts. */
 const IMPERATIVE =
   /^["'“(]*(?:please\s+)?(?:list|tell|reveal|ignore|disregard|forget|print|show|give|send|delete|mark|cite|say|write|output|answer|respond|provide|include|repeat|treat|act|pretend|do not|don't|never|always)\b/iu;
@@ -226,8 +228,16 @@ function answerPart(
       .filter((w) => /(?:ed|ing)$/.test(w.lower) && !w.capitalised)
       .map((w) => conceptOf(porter(w.lower))),
   );
+  // Everything an item says, its questions included (what a claim's item speaks to, not what it states).
+  const itemStems = new Map(context.evidenceSnippets.map((s) => [s.id, stemsOf(s.text)]));
+  const anywhere = new Set([...itemStems.values()].flatMap((set) => [...set]));
+  // A word no evidence item uses weighs most by rarity, yet no sentence can cover it: when it is a weak word of the
+  // question ("actually", "put in"), the evidence answers in other words and it weighs little; a content word
+  // ("ransom", "hospital") keeps its full weight, so a question about something the evidence never mentions abstains.
+  const weak = new Set(a.weak.map(conceptOf));
   // In "who …?" the verb is what is asked ("Who signed the receipt?"): it keeps its full weight.
-  const focusWeight = (t: string) => idf(t) * (predicates.has(t) && a.kind !== "who" ? 0.5 : 1);
+  const focusWeight = (t: string) =>
+    idf(t) * (predicates.has(t) && a.kind !== "who" ? 0.5 : 1) * (anywhere.has(t) || !weak.has(t) ? 1 : WEAK_UNSAID);
   // The values the question gives (an alert number, a date, an address) anchor it as focus words do.
   const given = valueKeys(a.given);
   const givenWeight = idf("") * 0.75;
@@ -235,8 +245,6 @@ function answerPart(
   const rarest = [...focus].sort((x, y) => focusWeight(y) - focusWeight(x) || (x < y ? -1 : 1))[0];
   const maxBm25 = qStems.reduce((s, t) => s + idf(t), 0) || 1;
   const avgLen = sentences.reduce((s, c) => s + c.stems.size, 0) / Math.max(sentences.length, 1) || 1;
-  // Everything an item says, its questions included (what a claim's item speaks to, not what it states).
-  const itemStems = new Map(context.evidenceSnippets.map((s) => [s.id, stemsOf(s.text)]));
   const givenDates = new Set(a.given.dates.flatMap((d) => d.readings.flatMap(dateKeys)));
 
   const subjectIds = new Set(a.subjects.map((e) => e.id));

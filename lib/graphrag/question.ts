@@ -4,6 +4,7 @@
 // the words that say what is asked about them ("cause", "death" in "What was the cause of death of Raymond Dunn?").
 // Also: whether a sentence holds a value of the expected answer type that the question does not already give.
 // Pure and deterministic; used by the offline answerer, usable by any other.
+import nlp from "compromise";
 import { dateKeys, extractFacts, idKey, porter, type Facts } from "./facts";
 import { isIdLike, isStopword, words } from "./text";
 import type { ContextNode, RawContext } from "./types";
@@ -32,6 +33,12 @@ export interface QuestionAnalysis {
   subjects: LinkedEntity[];
   /** Stems of the question's content words that are not part of a name it mentions nor the answer type's own word. */
   focus: string[];
+  /**
+   * Stems of focus words that qualify rather than name what is asked — adverbs ("actually", "originally"), comparisons
+   * ("cheapest", "better"), light verbs ("put in", "came in", "meant to") and vague adjectives ("the real owner"):
+   * evidence that answers rarely repeats them.
+   */
+  weak: string[];
   /** Stems of all of the question's content words. */
   stems: string[];
   /** The facts the question states itself (dates, times, numbers, ids): a value it gives is not an answer to it. */
@@ -99,7 +106,9 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
   ];
   const plural = /\b(?:each|all|both|every|list|which ones)\b/.test(lower);
   const required = [...new Set((classified.modifiers ?? []).map((w) => porter(w)).filter((t) => !nameStems.has(t)))];
-  return { kind, expects, subjects, focus, stems, given, lower, label, plural, required };
+  // "How long / often / far …" names the measure asked for ("14 km long" says it; "4 minutes 10 seconds" does not).
+  const weak = [...weakWords(q), ...(classified.measure ? [porter(classified.measure)] : [])].filter((t) => focus.includes(t));
+  return { kind, expects, subjects, focus, weak, stems, given, lower, label, plural, required };
 }
 
 function labelNamed(head: string, nodes: readonly ContextNode[]): string | undefined {
@@ -107,7 +116,14 @@ function labelNamed(head: string, nodes: readonly ContextNode[]): string | undef
   return nodes.map((n) => n.label).find((l) => porter(l.toLowerCase()) === h);
 }
 
-function classify(lw: string[]): { kind: QuestionKind; expects: AnswerType; head?: string; typedByHead?: boolean; modifiers?: string[] } {
+function classify(lw: string[]): {
+  kind: QuestionKind;
+  expects: AnswerType;
+  head?: string;
+  typedByHead?: boolean;
+  modifiers?: string[];
+  measure?: string;
+} {
   const at = lw.findIndex((w) => /^(?:who|whom|whose|when|where|which|what|why|how)$/.test(w));
   const first = lw[0] ?? "";
   if (at < 0 || (at > 0 && /^(?:is|was|were|are|did|does|do|has|had|have|can|could|will|would|should)$/.test(first))) {
@@ -131,7 +147,7 @@ function classify(lw: string[]): { kind: QuestionKind; expects: AnswerType; head
     case "how":
       if (next[0] === "much") return { kind: "how_much", expects: "amount" };
       if (next[0] === "many") return { kind: "how_many", expects: "count" };
-      if (/^(?:long|often|large|big|far|old)$/.test(next[0] ?? "")) return { kind: "how_much", expects: "amount" };
+      if (/^(?:long|often|large|big|far|old)$/.test(next[0] ?? "")) return { kind: "how_much", expects: "amount", measure: next[0] };
       return { kind: "how", expects: "any" };
     default: {
       // which / what: the noun after it (skipping "was the", "is", "kind of"…) says what is expected.
@@ -163,6 +179,25 @@ function classify(lw: string[]): { kind: QuestionKind; expects: AnswerType; head
       return { kind, expects: wh === "which" ? "entity" : "any", head, modifiers };
     }
   }
+}
+
+/** Verbs that carry little meaning of their own ("put in a bid", "came in", "was meant to ship", "set up"). */
+const LIGHT_VERBS = new Set("be have do put set come go get make take give mean place keep let become bring happen".split(" "));
+/** Adjectives that qualify without naming anything ("the real owner", "the actual price", "so far"). */
+const VAGUE = new Set("real actual exact precise whole overall particular specific certain main far".split(" "));
+
+/** Stems of the question's weak words (QuestionAnalysis.weak), by part of speech (compromise's tagger). */
+function weakWords(question: string): string[] {
+  const doc = nlp(question);
+  doc.compute("root");
+  const terms: { normal?: string; root?: string; tags?: string[] }[] = doc.json().flatMap((s: { terms: unknown[] }) => s.terms);
+  return terms
+    .filter(({ normal = "", root, tags = [] }) => {
+      if (tags.some((t) => t === "Adverb" || t === "Superlative" || t === "Comparative")) return true;
+      if (tags.includes("Verb")) return LIGHT_VERBS.has(root ?? normal);
+      return VAGUE.has(normal);
+    })
+    .map((t) => porter((t.normal ?? "").replace(/[^\p{L}\p{N}-]/gu, "")));
 }
 
 /** A month or weekday: "on Monday" and "in March" say when, not where. */

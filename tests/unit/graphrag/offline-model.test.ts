@@ -2,6 +2,7 @@ import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { extractiveAnswer, OfflineExtractiveModel, OFFLINE_MODEL_ID } from "@/lib/adapters/model/offline";
 import { groundAnswer } from "@/lib/graphrag/ground";
+import { analyseQuestion } from "@/lib/graphrag/question";
 import { modelOutputSchema } from "@/lib/graphrag/prompt";
 import { parseModelOutput, validateAnswer } from "@/lib/graphrag/validate";
 import type { RawContext } from "@/lib/graphrag/types";
@@ -257,6 +258,41 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
       ],
     };
     expect(extractiveAnswer(c, "Who called +1-555-0888 and when?").citations.map((x) => x.evidenceId)).toEqual(["DOC-1-00002"]);
+  });
+
+  it("tells a question's weak words (adverbs, comparisons, light verbs, vague adjectives, the measure of 'how long') from its content words", () => {
+    const weak = (q: string) => analyseQuestion(q, { nodes: [] }).weak;
+    expect(weak("When was the consignment originally meant to ship from Ningbo?")).toEqual(["origin", "meant"]);
+    expect(weak("Who is the real owner behind the cheapest bidder?")).toEqual(["real", "cheapest"]);
+    expect(weak("What price did the supplier put in so far?")).toEqual(expect.arrayContaining(["put", "far"]));
+    expect(weak("How long was the longest call?")).toEqual(expect.arrayContaining(["longest", "long"]));
+    expect(weak("Which hospital was the victim taken to, and when does the permit expire?")).toEqual([]);
+  });
+
+  it("answers though the question's adverbs and light verbs are not in the evidence, and abstains when its content word is not", () => {
+    const c: RawContext = {
+      nodes: [{ id: "o-acme", label: "Organisation", name: "Acme Office Supply", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        snippet("EV-90", [], "Laptop tender, record of bid opening. The bids were opened on 9 June 2025 at 10:05 in the council chamber."),
+        snippet(
+          "EV-91",
+          ["o-acme"],
+          "Acme Office Supply bid EUR 212,000 for the 400 laptops. Its ISO 9001 certificate was uploaded on 3 May 2025.",
+        ),
+        snippet("EV-92", [], "The laptops were delivered to the schools in September. Two were returned as faulty."),
+        snippet("EV-93", [], "Minutes of the school board, 12 March 2025: the board approved a budget for new classroom equipment."),
+        snippet("EV-94", [], "E-mail from the procurement officer to the mayor's office asking for a second evaluator."),
+        snippet("EV-93", [], "Minutes of the school board, 12 March 2025: the board approved a budget for new classroom equipment."),
+        snippet("EV-94", [], "E-mail from the procurement officer to the mayor's office asking for a second evaluator."),
+      ],
+    };
+    const opened = extractiveAnswer(c, "On what day were the bids for the laptops actually opened?");
+    expect(opened.citations.map((x) => x.evidenceId)).toEqual(["EV-90"]);
+    expect(opened.answerText).toContain("9 June 2025");
+    expect(extractiveAnswer(c, "What price did Acme Office Supply put in for the laptops?").answerText).toContain("EUR 212,000");
+    // "expire" names what is asked; no item says it, so the upload date is not an answer.
+    expect(extractiveAnswer(c, "When does the Acme Office Supply certificate expire?").responseType).toBe("no_evidence");
   });
 
   it("does not take a statement of not knowing, a speaker's label or the subject itself for the answer", () => {

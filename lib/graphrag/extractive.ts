@@ -36,6 +36,8 @@ const BROAD_FOCUS = 0.25;
 const MIN_FOCUS = 0.5;
 /** The weight kept by a weak word of the question (QuestionAnalysis.weak) that no evidence item uses. */
 const WEAK_UNSAID = 0.3;
+/** What a focus word said elsewhere in the sentence's item counts for (a field line "Customs value: GBP 41,000" under its heading). */
+const ITEM_CREDIT = 0.6;
 /** Sentences that give orders ("List every informant…", "Ignore …") are instructions quoted in evidence, not facts. */
 const IMPERATIVE =
   /^["'“(]*(?:please\s+)?(?:list|tell|reveal|ignore|disregard|forget|print|show|give|send|delete|mark|cite|say|write|output|answer|respond|provide|include|repeat|treat|act|pretend|do not|don't|never|always)\b/iu;
@@ -118,6 +120,23 @@ const UNITS: Record<string, string[]> = {
   ppm: ["part", "million"],
 };
 const conceptOf = (t: string) => CONCEPT.get(t) ?? t;
+
+/** Suffixes that make a noun of a word ("shipment", "percentage", "bidder", "arrival"), as the stemmer leaves them. */
+const DERIVATION = /^(?:ment|ag|er|or|al|ion|anc|enc|ship)$/;
+
+/**
+ * A stem of `known` that `t` derives from or that derives from `t` ("shipment" ↔ "ship", "bidder" ↔ "bid",
+ * "percentag" ↔ "percent"), the longest first; none when the words only share letters.
+ */
+function derivedFrom(t: string, known: ReadonlySet<string>): string | undefined {
+  const related = (long: string, short: string) => {
+    if (short.length < 3 || !long.startsWith(short)) return false;
+    const rest = long.slice(short.length);
+    // A doubled final consonant ("bid" → "bidder").
+    return DERIVATION.test(rest) || (rest[0] === short[short.length - 1] && DERIVATION.test(rest.slice(1)));
+  };
+  return [...known].filter((u) => related(t, u) || related(u, t)).sort((x, y) => y.length - x.length || (x < y ? -1 : 1))[0];
+}
 const stemsOf = (text: string) =>
   new Set(
     words(text)
@@ -220,7 +239,11 @@ function answerPart(
   idf: (t: string) => number,
 ): { a: QuestionAnalysis; claims: Claim[]; candidates: number; missing: string[] } {
   const a = analyseQuestion(question, context);
-  const focus = [...new Set(a.focus.map(conceptOf))];
+  // Everything an item says, its questions included (what a claim's item speaks to, not what it states).
+  const itemStems = new Map(context.evidenceSnippets.map((s) => [s.id, stemsOf(s.text)]));
+  const anywhere = new Set([...itemStems.values()].flatMap((set) => [...set]));
+  // A focus word no item uses may be there in another form of the same word ("shipment" / "shipped").
+  const focus = [...new Set(a.focus.map(conceptOf).map((t) => (anywhere.has(t) ? t : (derivedFrom(t, anywhere) ?? t))))];
   const qStems = [...new Set(a.stems.map(conceptOf))];
   // Verbs in the past or progressive ("logged", "fired") say less about what is asked than nouns ("weather", "birth").
   const predicates = new Set(
@@ -228,9 +251,6 @@ function answerPart(
       .filter((w) => /(?:ed|ing)$/.test(w.lower) && !w.capitalised)
       .map((w) => conceptOf(porter(w.lower))),
   );
-  // Everything an item says, its questions included (what a claim's item speaks to, not what it states).
-  const itemStems = new Map(context.evidenceSnippets.map((s) => [s.id, stemsOf(s.text)]));
-  const anywhere = new Set([...itemStems.values()].flatMap((set) => [...set]));
   // A word no evidence item uses weighs most by rarity, yet no sentence can cover it: when it is a weak word of the
   // question ("actually", "put in"), the evidence answers in other words and it weighs little; a content word
   // ("ransom", "hospital") keeps its full weight, so a question about something the evidence never mentions abstains.
@@ -293,11 +313,13 @@ function answerPart(
       : 1;
     // A number answers "how much" only beside what it measures or whom it is about: the sentence (or the question it
     // replies to) must say some of it or name the subject, not only its item ("pH 10.2" is not the dissolved oxygen).
+    // A field line names what it measures with the question's own type word ("Customs value: GBP 41,000").
+    const measured = a.measure !== undefined && s.stems.has(conceptOf(a.measure));
     const said = totalFocus ? focus.reduce((sum, t) => sum + (s.stems.has(t) || s.asked?.has(t) ? focusWeight(t) : 0), 0) / totalFocus : 1;
-    if ((a.expects === "amount" || a.expects === "count") && focus.length && said === 0 && !names.length) continue;
+    if ((a.expects === "amount" || a.expects === "count") && focus.length && said === 0 && !names.length && !measured) continue;
     let coverage = totalFocus
-      ? (focus.reduce((sum, t) => sum + focusWeight(t) * (s.stems.has(t) || s.asked?.has(t) ? 1 : item.has(t) ? 0.5 : 0), 0) +
-          given.reduce((sum, k) => sum + givenWeight * (inSentence.has(k) ? 1 : inItem.has(k) ? 0.5 : 0), 0)) /
+      ? (focus.reduce((sum, t) => sum + focusWeight(t) * (s.stems.has(t) || s.asked?.has(t) ? 1 : item.has(t) ? ITEM_CREDIT : 0), 0) +
+          given.reduce((sum, k) => sum + givenWeight * (inSentence.has(k) ? 1 : inItem.has(k) ? ITEM_CREDIT : 0), 0)) /
         totalFocus
       : 1;
     // "Is A part of B?": a sentence that names both says how they relate.

@@ -441,6 +441,17 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
         RE.moneySuffix,
         (m) => void f.numbers.push({ kind: "amount", value: num(m[1], m[2], m[3]), currency: currencyOf(m[4]), raw: m[0], at: m.index }),
       );
+    // Any other ISO 4217 code, written in capitals ("KES 450,000", "450,000 INR"), or a currency sign.
+    if (/\b[A-Z]{3}\b|[₹₦₩₱₽₺฿₫₪]/u.test(text)) {
+      scan(
+        ISO_PREFIX,
+        (m) => void f.numbers.push({ kind: "amount", value: num(m[2], m[3], m[4]), currency: currencyOf(m[1]), raw: m[0], at: m.index }),
+      );
+      scan(
+        ISO_SUFFIX,
+        (m) => void f.numbers.push({ kind: "amount", value: num(m[1], m[2], m[3]), currency: m[4], raw: m[0], at: m.index }),
+      );
+    }
     if (/%|per ?cent|pct/i.test(text))
       scan(RE.percent, (m) => void f.numbers.push({ kind: "percent", value: Number(m[1]), raw: m[0], at: m.index }));
     // 5. Phone numbers: 7–15 digits with separators or a leading "+"; a year range ("1990-2005") is two numbers.
@@ -656,7 +667,33 @@ function multiplier(word: string | undefined): number {
   }
 }
 
+/** ISO 4217 codes the prefix and suffix patterns of RE do not already read, from the runtime's own list. */
+// (Not the codes that are English words in capitals: "ALL 3 PUMPS", "TOP 10".)
+const ISO_CODES = Intl.supportedValuesOf("currency").filter(
+  (c) => !/^(?:USD|EUR|GBP|CAD|AUD|CHF|ALL|TOP|CUP|PEN|MOP|SOS|MAD|BAM|GEL|BOB|TRY)$/.test(c),
+);
+const SIGNS: Record<string, string> = {
+  "₹": "INR",
+  "₦": "NGN",
+  "₩": "KRW",
+  "₱": "PHP",
+  "₽": "RUB",
+  "₺": "TRY",
+  "฿": "THB",
+  "₫": "VND",
+  "₪": "ILS",
+};
+const ISO_PREFIX = new RegExp(
+  `(?<![\\p{L}\\p{N}])(${ISO_CODES.join("|")}|[${Object.keys(SIGNS).join("")}])\\s?(\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.(\\d+))?(?:\\s?(k|m|bn|thousand|million|billion)(?![\\p{L}]))?`,
+  "gu",
+);
+const ISO_SUFFIX = new RegExp(
+  `(?<![\\p{L}\\p{N}.,])(\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.(\\d+))?(?:\\s?(k|m|bn|thousand|million|billion))?\\s?(${ISO_CODES.join("|")})(?![\\p{L}])`,
+  "gu",
+);
+
 function currencyOf(word: string): string {
+  if (SIGNS[word]) return SIGNS[word];
   const w = word.toLowerCase();
   if (w === "$" || w.startsWith("us") || w.startsWith("dollar")) return "USD";
   if (w === "€" || w.startsWith("eur")) return "EUR";

@@ -49,9 +49,18 @@ export interface QuestionAnalysis {
   label?: string;
   /** Stems of the words that qualify what is asked ("firewall rule" in "which firewall rule number"): an answer names them. */
   required: string[];
+  /** The stem of the noun that set the answer type ("value" in "What customs value…"), which a field line names. */
+  measure?: string;
   /** Asks for several ("each", "all", "both", "every", "list"): more than one claim may answer. */
   plural: boolean;
 }
+
+/** Words that ask for a sum of money. */
+const MONEY =
+  /\b(?:price[sd]?|cost(?:s|ing)?|fees?|paid|pay(?:s|ing|ment|ments)?|worth|spen[dt]|charg(?:e|ed|es|ing)|deposit(?:s|ed)?|invoiced?|bribes?|kickbacks?|salary|wages?|ransom|loans?|debts?|owed?|money|cash|value)\b/;
+
+/** "mid-August", "early-March": a part of a month narrows when as the month does. */
+const PART_OF = /^(?:mid|early|late)-/;
 
 /** Words that name the answer type rather than what is asked ("what *time*", "which *person*"). */
 const TYPE_WORDS = new Set(
@@ -72,7 +81,7 @@ const AGENT_NOUNS =
   /^(?:person|people|man|woman|individual|suspect|witness|officer|owner|driver|company|organisation|organization|firm|bank|employer|group|gang|user|username|account|login|member)$/;
 // A measurement ("the dissolved oxygen level", "the water temperature") is a number too.
 const AMOUNT_NOUNS =
-  /^(?:amount|sum|total|price|value|cost|fee|payment|balance|level|reading|concentration|temperature|rate|speed|depth|length|weight|quantity|volume|duration|distance|size)$/;
+  /^(?:amount|sum|total|figure|price|value|cost|fee|payment|balance|level|reading|concentration|temperature|rate|speed|depth|length|weight|quantity|volume|duration|distance|size|percentage|percent|proportion|ratio|share)$/;
 
 /** Analyses `question` against the nodes of the context it will be answered from. */
 export function analyseQuestion(question: string, context: Pick<RawContext, "nodes">): QuestionAnalysis {
@@ -97,7 +106,7 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
   const focus = [
     ...new Set(
       content
-        .filter((w) => !TYPE_WORDS.has(w.lower) && !givenAt.has(w.lower) && !/^(?:how|much|many)$/.test(w.lower))
+        .filter((w) => !TYPE_WORDS.has(w.lower.replace(PART_OF, "")) && !givenAt.has(w.lower) && !/^(?:how|much|many)$/.test(w.lower))
         // The head noun that set the answer type is checked by the type ("which *bar*" wants a place).
         .filter((w) => !(w.lower === head && (label || classified.typedByHead)))
         .map((w) => porter(w.lower))
@@ -108,7 +117,8 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
   const required = [...new Set((classified.modifiers ?? []).map((w) => porter(w)).filter((t) => !nameStems.has(t)))];
   // "How long / often / far …" names the measure asked for ("14 km long" says it; "4 minutes 10 seconds" does not).
   const weak = [...weakWords(q), ...(classified.measure ? [porter(classified.measure)] : [])].filter((t) => focus.includes(t));
-  return { kind, expects, subjects, focus, weak, stems, given, lower, label, plural, required };
+  const measure = classified.typedByHead && head ? porter(head) : undefined;
+  return { kind, expects, subjects, focus, weak, stems, given, lower, label, plural, required, ...(measure ? { measure } : {}) };
 }
 
 function labelNamed(head: string, nodes: readonly ContextNode[]): string | undefined {
@@ -184,7 +194,7 @@ function classify(lw: string[]): {
 /** Verbs that carry little meaning of their own ("put in a bid", "came in", "was meant to ship", "set up"). */
 const LIGHT_VERBS = new Set("be have do put set come go get make take give mean place keep let become bring happen".split(" "));
 /** Adjectives that qualify without naming anything ("the real owner", "the actual price", "so far"). */
-const VAGUE = new Set("real actual exact precise whole overall particular specific certain main far".split(" "));
+const VAGUE = new Set("real actual exact precise whole overall particular specific certain main far behind beyond".split(" "));
 
 /** Stems of the question's weak words (QuestionAnalysis.weak), by part of speech (compromise's tagger). */
 function weakWords(question: string): string[] {
@@ -193,7 +203,7 @@ function weakWords(question: string): string[] {
   const terms: { normal?: string; root?: string; tags?: string[] }[] = doc.json().flatMap((s: { terms: unknown[] }) => s.terms);
   return terms
     .filter(({ normal = "", root, tags = [] }) => {
-      if (tags.some((t) => t === "Adverb" || t === "Superlative" || t === "Comparative")) return true;
+      if (tags.some((t) => t === "Adverb" || t === "Superlative" || t === "Comparative" || t === "Preposition")) return true;
       if (tags.includes("Verb")) return LIGHT_VERBS.has(root ?? normal);
       return VAGUE.has(normal);
     })
@@ -339,12 +349,17 @@ export function answerValues(sentence: string, facts: Facts, a: QuestionAnalysis
         .filter((x) => !a.lower.includes(x.toLowerCase()));
       return (wantsClock ? times : [...dates, ...times, ...spoken]).map((raw) => ({ type: "time", raw }));
     }
-    case "amount":
+    case "amount": {
+      // A question about money ("What price…", "How much was paid…") is answered by a sum of money, not by how many
+      // of something there were ("300 bicycles"): a currency, or a figure written in thousands.
+      const money = MONEY.test(a.lower);
       return facts.numbers
         .filter(
           (n) => !givenNumbers.has(n.value) && (n.kind !== "number" || !(n.value >= 1900 && n.value <= 2100 && Number.isInteger(n.value))),
         )
+        .filter((n) => !money || n.kind === "amount" || (n.kind === "number" && /\d,\d{3}/.test(n.raw)))
         .map((n) => ({ type: "amount", raw: n.raw }));
+    }
     case "count":
       return facts.numbers.filter((n) => n.kind === "number" && !givenNumbers.has(n.value)).map((n) => ({ type: "count", raw: n.raw }));
     case "identifier":

@@ -131,6 +131,11 @@ describe("extractFacts: normalisation", () => {
     expect(n("USD 48500")).toEqual([["amount", 48500, "USD"]]);
     expect(n("48.5k dollars")).toEqual([["amount", 48500, "USD"]]);
     expect(n("€1.2 million")).toEqual([["amount", 1200000, "EUR"]]);
+    // Any ISO 4217 code in capitals, before or after, and the signs of other currencies; not an English word in capitals.
+    expect(n("KES 450,000")).toEqual([["amount", 450000, "KES"]]);
+    expect(n("12,500 INR")).toEqual([["amount", 12500, "INR"]]);
+    expect(n("₹5,000")).toEqual([["amount", 5000, "INR"]]);
+    expect(n("ALL 3 PUMPS")).toEqual([["number", 3, undefined]]);
     expect(n("12% and 7 percent")).toEqual([
       ["percent", 12, undefined],
       ["percent", 7, undefined],

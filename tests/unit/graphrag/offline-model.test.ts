@@ -263,10 +263,11 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
   it("tells a question's weak words (adverbs, comparisons, light verbs, vague adjectives, the measure of 'how long') from its content words", () => {
     const weak = (q: string) => analyseQuestion(q, { nodes: [] }).weak;
     expect(weak("When was the consignment originally meant to ship from Ningbo?")).toEqual(["origin", "meant"]);
-    expect(weak("Who is the real owner behind the cheapest bidder?")).toEqual(["real", "cheapest"]);
+    expect(weak("Who is the real owner behind the cheapest bidder?")).toEqual(["real", "behind", "cheapest"]);
     expect(weak("What price did the supplier put in so far?")).toEqual(expect.arrayContaining(["put", "far"]));
     expect(weak("How long was the longest call?")).toEqual(expect.arrayContaining(["longest", "long"]));
     expect(weak("Which hospital was the victim taken to, and when does the permit expire?")).toEqual([]);
+    expect(weak("Who is behind the shell company?")).toEqual(["behind"]);
   });
 
   it("answers though the question's adverbs and light verbs are not in the evidence, and abstains when its content word is not", () => {
@@ -293,6 +294,37 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(c, "What price did Acme Office Supply put in for the laptops?").answerText).toContain("EUR 212,000");
     // "expire" names what is asked; no item says it, so the upload date is not an answer.
     expect(extractiveAnswer(c, "When does the Acme Office Supply certificate expire?").responseType).toBe("no_evidence");
+  });
+
+  it("reads a field line under its document's heading, answers a money question with money, and meets a word in another form", () => {
+    const c: RawContext = {
+      nodes: [],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-95",
+          [],
+          "Import declaration CD-24-0917, lodged 17 September 2024 at Dover by Rapid Freight Ltd. Goods: 300 electric bicycles, " +
+            "model E-7. Customs value: GBP 41,000 (GBP 136.67 per unit). Duty paid on the declared value.",
+        ),
+        snippet("EV-96", [], "Booking note: the bicycles were shipped from Ningbo on 24 August 2024 aboard the MV Eastern Star."),
+        snippet(
+          "EV-97",
+          [],
+          "Warehouse log: the container was unloaded on 19 September 2024 and the bicycles moved to the importer's depot.",
+        ),
+        snippet("EV-98", [], "Interview of the importer's director. He said the forwarder prepared all the paperwork."),
+      ],
+    };
+    // The words of the question are in the heading; the line that gives the value says only "Customs value".
+    const value = extractiveAnswer(c, "What was the customs value of the e-bikes lodged by Rapid Freight at Dover?");
+    expect(value.answerText).toBe("Customs value: GBP 41,000 (GBP 136.67 per unit) [evidence: EV-95, claim: CLM-1].");
+    // "300 electric bicycles" is how many, not what they were worth.
+    expect(extractiveAnswer(c, "What value did Rapid Freight declare for the electric bicycles at Dover?").answerText).toContain(
+      "GBP 41,000",
+    );
+    // "shipment" is in no item, "shipped" is.
+    expect(extractiveAnswer(c, "When was the Ningbo shipment?").answerText).toContain("24 August 2024");
   });
 
   it("does not take a statement of not knowing, a speaker's label or the subject itself for the answer", () => {

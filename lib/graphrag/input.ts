@@ -152,6 +152,16 @@ const ACTION_VERBS = [
   "message",
   "text",
   "notify",
+  // Writing to or telling someone outside the assistant is acting ("Write to the bid manager and tell her…"); telling
+  // the asker ("Tell me who…") is a question.
+  "write to",
+  "reply to",
+  "respond to",
+  "reach out to",
+  "get in touch with",
+  "inform",
+  "remind",
+  "tell(?!\\s+(?:me|us)\\b)",
   "alert",
   "contact",
   "call",

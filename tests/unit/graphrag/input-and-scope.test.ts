@@ -82,6 +82,10 @@ describe("request scope: questions are answered, requests to act or to reach out
     "How is the drug money laundered?",
     "What did the informant's note say about deleting files?",
     "Did anyone send money to Frank Delaney?",
+    "Tell me who signed the contract.",
+    "Can you tell us when the bids were opened?",
+    "Write a timeline of the night of 11 April.",
+    "Who told Kovac about the raid?",
   ];
   it.each(questions)("answers: %s", (q) => {
     expect(classifyRequest(q)).toEqual({ kind: "question" });
@@ -103,6 +107,10 @@ describe("request scope: questions are answered, requests to act or to reach out
     ["Should we board the vessel before it sails?", "board"],
     ["Should we interview the night watchman again?", "interview"],
     ["Shall I talk to the harbour master first?", "recommend actions"],
+    ["Write to the bidder's manager and tell her the exclusion was rigged.", "write to"],
+    ["Tell the insurer the claim is fraudulent.", "tell"],
+    ["Reach out to the courier and ask for the manifest", "reach out to"],
+    ["Please inform the bank that the account is under investigation", "inform"],
   ];
   it.each(actions)("refuses the action request: %s", (q, verb) => {
     expect(classifyRequest(q)).toEqual({ kind: "action", verb });

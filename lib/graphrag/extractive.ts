@@ -11,10 +11,12 @@ import { dateKeys, extractFacts, idKey, porter, type Facts } from "./facts";
 import { SupportChecker } from "./ground";
 import type { ModelOutputShape } from "./prompt";
 import {
+  AGENT_LABEL,
   analyseQuestion,
   answerValues,
   containsPhrase,
   describeAnswerType,
+  mentions,
   namesOf,
   type AnswerValue,
   type LinkedEntity,
@@ -280,15 +282,17 @@ function answerPart(
   const namesSibling = (text: string) =>
     siblingNames.some((n) => containsPhrase(text.toLowerCase(), n)) ||
     extractFacts(text, { source: true }).ids.some((f) => siblingIds.has(f.key));
+  // The people and organisations the question names, when it names more than one: a payment or a call between them.
+  const parties = distinctSubjects(a.subjects).filter((e) => AGENT_LABEL.test(e.label));
   const candidates: Candidate[] = [];
   for (const s of sentences) {
     const lower = s.text.toLowerCase();
-    const names = a.subjects.filter(
-      (e) => e.names.some((n) => containsPhrase(lower, n)) || s.facts.ids.some((f) => e.idKeys.includes(f.key)),
-    );
+    const names = a.subjects.filter((e) => mentions(e, s.text) || s.facts.ids.some((f) => e.idKeys.includes(f.key)));
     const itemLower = s.snippet.text.toLowerCase();
-    const itemNames = a.subjects.some((e) => s.snippet.nodeIds.includes(e.id) || e.names.some((n) => containsPhrase(itemLower, n)));
-    const subjectHit = names.length ? 1 : itemNames ? 0.5 : 0;
+    const itemNames = a.subjects.some((e) => s.snippet.nodeIds.includes(e.id) || mentions(e, s.snippet.text));
+    // A sentence that names another person by the subject's surname ("Connor PRUITT" for Darren Pruitt) is about them.
+    const namesake = !names.length && a.subjects.some((e) => e.names.some((n) => containsPhrase(lower, n)));
+    const subjectHit = names.length ? 1 : itemNames && !namesake ? 0.5 : 0;
     // A number or date in a sentence that names another thing of the subject's kind instead of the subject (the
     // sister ship, another sampling point), or whose item names only such a thing, is that thing's. (For "which …"
     // the other thing may be the answer.)
@@ -296,6 +300,12 @@ function answerPart(
       subjectHit === 0.5 &&
       ["amount", "count", "time"].includes(a.expects) &&
       (namesSibling(s.text) || (!a.subjects.some((e) => e.names.some((n) => containsPhrase(itemLower, n))) && namesSibling(s.snippet.text)))
+    )
+      continue;
+    // A question about two parties ("How much did Redline pay Vickers?") is answered where both are named.
+    if (
+      parties.length > 1 &&
+      !parties.every((e) => names.includes(e) || s.snippet.nodeIds.includes(e.id) || e.names.some((n) => containsPhrase(itemLower, n)))
     )
       continue;
     if (a.subjects.length && !subjectHit) continue;
@@ -323,7 +333,7 @@ function answerPart(
         totalFocus
       : 1;
     // "Is A part of B?": a sentence that names both says how they relate.
-    if (a.kind === "yes_no" && distinctSubjects(names) >= 2) coverage = Math.max(coverage, 0.75);
+    if (a.kind === "yes_no" && distinctSubjects(names).length >= 2) coverage = Math.max(coverage, 0.75);
     // "Who goes by Spider?": a sentence giving the name beside the form the question used answers it.
     if (
       a.expects === "agent" &&
@@ -489,9 +499,8 @@ function valueKeys(f: Facts): string[] {
 }
 
 /** Subjects that are different things, not one name inside another ("SSH brute force" within "SSH brute force against…"). */
-function distinctSubjects(subjects: LinkedEntity[]): number {
-  return subjects.filter((e) => !subjects.some((o) => o !== e && o.matched.length > e.matched.length && o.matched.includes(e.matched)))
-    .length;
+function distinctSubjects(subjects: LinkedEntity[]): LinkedEntity[] {
+  return subjects.filter((e) => !subjects.some((o) => o !== e && o.matched.length > e.matched.length && o.matched.includes(e.matched)));
 }
 
 /**

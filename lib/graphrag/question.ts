@@ -59,6 +59,9 @@ export interface QuestionAnalysis {
 const MONEY =
   /\b(?:price[sd]?|cost(?:s|ing)?|fees?|paid|pay(?:s|ing|ment|ments)?|worth|spen[dt]|charg(?:e|ed|es|ing)|deposit(?:s|ed)?|invoiced?|bribes?|kickbacks?|salary|wages?|ransom|loans?|debts?|owed?|money|cash|value)\b/;
 
+/** Verbs whose object is a sum of money. */
+const MONEY_VERB = /\b(?:charg(?:e|ed|es)|pa(?:y|ys|id)|costs?|spen[dt]|owe[ds]?|earn(?:ed|s)?)\b/;
+
 /** "mid-August", "early-March": a part of a month narrows when as the month does. */
 const PART_OF = /^(?:mid|early|late)-/;
 
@@ -95,6 +98,8 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
   // "Which vehicle…": a head noun that names a label of the case graph asks for a node of that label.
   const label = head && (kind === "which" || kind === "what") ? labelNamed(head, context.nodes) : undefined;
   if (label && (expects === "entity" || expects === "any")) expects = "entity";
+  // "What did the courier charge…?", "What was paid for…?": what is asked is a sum of money.
+  if (kind === "what" && expects === "any" && MONEY_VERB.test(lower)) expects = "amount";
   const subjects = linkEntities(q, context.nodes);
   const nameStems = new Set(subjects.flatMap((s) => s.names.flatMap((n) => words(n).map((w) => porter(w.lower)))));
   const content = ws.filter((w) => !isStopword(w.lower) && w.lower.length > 1);
@@ -289,8 +294,39 @@ export function namesOf(node: ContextNode): { names: string[]; ids: string[] } {
   return { names: [...names].filter((n) => n.length > 1), ids };
 }
 
-const AGENT_LABEL = /person|people|suspect|victim|witness|officer|organi[sz]ation|company|business|bank|group|gang|agency|user|account/i;
+export const AGENT_LABEL =
+  /person|people|suspect|victim|witness|officer|organi[sz]ation|company|business|bank|group|gang|agency|user|account/i;
 const isPersonLabel = (label: string) => /person|people|suspect|victim|witness|officer/i.test(label);
+
+/** Words before a surname that do not make it someone else's ("Mr Pruitt", "Det. Reyes", "uncle Pruitt"). */
+const TITLES =
+  /^(?:mr|mrs|ms|miss|mx|dr|sir|dame|det|detective|officer|sgt|sergeant|lt|lieutenant|capt|captain|insp|inspector|pc|dc|ds|di|prof|judge|agent|chief|constable|uncle|aunt|dear)$/;
+
+/**
+ * Whether `text` names the linked entity. A person's surname alone does not where a different given name stands
+ * before every occurrence of it: "CONNOR PRUITT: …" is not Darren Pruitt.
+ */
+export function mentions(e: LinkedEntity, text: string): boolean {
+  const lower = text.toLowerCase();
+  // Given and middle names, and their initials ("E C NWOSU" is Emeka Chukwudi Nwosu).
+  const given = e.name.toLowerCase().split(/\s+/).slice(0, -1);
+  return e.names.some((n) => {
+    if (!containsPhrase(lower, n)) return false;
+    if (n.includes(" ") || !isPersonLabel(e.label) || !e.name.toLowerCase().endsWith(` ${n}`)) return true;
+    for (let i = lower.indexOf(n); i >= 0; i = lower.indexOf(n, i + 1)) {
+      if (/[\p{L}\p{N}]/u.test(lower[i - 1] ?? " ") || /[\p{L}\p{N}]/u.test(lower[i + n.length] ?? " ")) continue;
+      const before = /([\p{L}][\p{L}'’-]*)\.?\s+$/u.exec(text.slice(Math.max(0, i - 40), i))?.[1] ?? "";
+      const word = before.toLowerCase();
+      const otherGiven =
+        /^\p{Lu}/u.test(before) &&
+        !isStopword(word) &&
+        !TITLES.test(word) &&
+        !given.some((g) => g === word || (word.length === 1 && g.startsWith(word)));
+      if (!otherGiven) return true;
+    }
+    return false;
+  });
+}
 
 /** `phrase` as whole words in `lowerText`. */
 export function containsPhrase(lowerText: string, phrase: string): boolean {

@@ -111,6 +111,7 @@ describe("request scope: questions are answered, requests to act or to reach out
     ["Tell the insurer the claim is fraudulent.", "tell"],
     ["Reach out to the courier and ask for the manifest", "reach out to"],
     ["Please inform the bank that the account is under investigation", "inform"],
+    ["Authorise destruction of the seized goods now the lab has finished.", "authorise"],
   ];
   it.each(actions)("refuses the action request: %s", (q, verb) => {
     expect(classifyRequest(q)).toEqual({ kind: "action", verb });

@@ -327,6 +327,41 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(c, "When was the Ningbo shipment?").answerText).toContain("24 August 2024");
   });
 
+  it("answers a question about two parties where both are named, and does not take a namesake for the subject", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "p-darren", label: "Person", name: "Darren Pruitt", properties: {} },
+        { id: "o-redline", label: "Organisation", name: "Redline Claims Ltd", properties: {} },
+        { id: "p-vickers", label: "Person", name: "Lorna Vickers", properties: {} },
+        { id: "o-northgate", label: "Organisation", name: "Northgate Mutual", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-1",
+          ["p-darren"],
+          "Interview under caution - Connor PRUITT, 18/07/2024. CONNOR PRUITT: I bought the car off my uncle D's garage. " +
+            "CONNOR PRUITT: Marek said it was for my time. CONNOR PRUITT: No comment.",
+        ),
+        snippet(
+          "EV-2",
+          ["o-northgate", "o-redline"],
+          "Northgate Mutual paid Redline Claims Ltd GBP 12,280.00 on 9 May 2024 for the injury bundle.",
+        ),
+        snippet("EV-3", ["p-vickers"], "E-mail from Lorna Vickers, claims handler, 3 June 2024: six claims look staged."),
+        snippet("EV-4", ["p-darren"], "Darren Pruitt owns Pruitt Motors on Mill Lane."),
+      ],
+    };
+    // Connor Pruitt's interview is not Darren Pruitt's.
+    expect(extractiveAnswer(c, "What did Darren Pruitt say when he was interviewed under caution?").responseType).toBe("no_evidence");
+    // The payment names Redline but not Lorna Vickers: it is not a payment to her.
+    expect(extractiveAnswer(c, "How much did Redline Claims pay Lorna Vickers?").responseType).toBe("no_evidence");
+    expect(extractiveAnswer(c, "How much did Northgate pay Redline?").answerText).toContain("GBP 12,280.00");
+    // "What did X charge / pay …" asks for a sum of money; "which invoice to use" does not.
+    expect(analyseQuestion("What did the courier charge to carry the parcel?", c).expects).toBe("amount");
+    expect(analyseQuestion("What did Hensley tell the declarant about which invoice to use?", c).expects).toBe("any");
+  });
+
   it("does not take a statement of not knowing, a speaker's label or the subject itself for the answer", () => {
     const c: RawContext = {
       nodes: [

@@ -135,6 +135,8 @@ function derivedFrom(t: string, known: ReadonlySet<string>): string | undefined 
     if (short.length < 3 || !long.startsWith(short)) return false;
     const rest = long.slice(short.length);
     // A doubled final consonant ("bid" → "bidder").
+    // The stemmer's own leftovers on longer words ("identifi" / "identif").
+    if (short.length >= 5 && /^[ie]$/.test(rest)) return true;
     return DERIVATION.test(rest) || (rest[0] === short[short.length - 1] && DERIVATION.test(rest.slice(1)));
   };
   return [...known].filter((u) => related(t, u) || related(u, t)).sort((x, y) => y.length - x.length || (x < y ? -1 : 1))[0];

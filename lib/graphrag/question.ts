@@ -62,6 +62,8 @@ const MONEY =
 /** Verbs whose object is a sum of money. */
 const MONEY_VERB = /\b(?:charg(?:e|ed|es)|pa(?:y|ys|id)|costs?|spen[dt]|owe[ds]?|earn(?:ed|s)?)\b/;
 
+const MONTH_NAMES = /^(?:january|february|march|april|may|june|july|august|september|october|november|december)$/;
+
 /** "mid-August", "early-March": a part of a month narrows when as the month does. */
 const PART_OF = /^(?:mid|early|late)-/;
 
@@ -108,10 +110,13 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
   const givenAt = new Set(
     [...given.dates, ...given.times, ...given.numbers, ...given.ids].flatMap((f) => words(f.raw).map((w) => w.lower)),
   );
+  const partOfMonth = new Set(ws.filter((w, i) => /^(?:early|mid|late)$/.test(w.lower) && MONTH_NAMES.test(ws[i + 1]?.lower ?? "")));
   const focus = [
     ...new Set(
       content
         .filter((w) => !TYPE_WORDS.has(w.lower.replace(PART_OF, "")) && !givenAt.has(w.lower) && !/^(?:how|much|many)$/.test(w.lower))
+        // "early September": a part of a month narrows when as the month does.
+        .filter((w) => !partOfMonth.has(w))
         // The head noun that set the answer type is checked by the type ("which *bar*" wants a place).
         .filter((w) => !(w.lower === head && (label || classified.typedByHead)))
         .map((w) => porter(w.lower))
@@ -162,7 +167,8 @@ function classify(lw: string[]): {
     case "how":
       if (next[0] === "much") return { kind: "how_much", expects: "amount" };
       if (next[0] === "many") return { kind: "how_many", expects: "count" };
-      if (/^(?:long|often|large|big|far|old)$/.test(next[0] ?? "")) return { kind: "how_much", expects: "amount", measure: next[0] };
+      if (/^(?:long|often|large|big|far|old|fast|quick|quickly|heavy|tall|high|wide|deep|hot|cold|late|early|soon)$/.test(next[0] ?? ""))
+        return { kind: "how_much", expects: "amount", measure: next[0] };
       return { kind: "how", expects: "any" };
     default: {
       // which / what: the noun after it (skipping "was the", "is", "kind of"…) says what is expected.
@@ -197,9 +203,15 @@ function classify(lw: string[]): {
 }
 
 /** Verbs that carry little meaning of their own ("put in a bid", "came in", "was meant to ship", "set up"). */
-const LIGHT_VERBS = new Set("be have do put set come go get make take give mean place keep let become bring happen".split(" "));
+const LIGHT_VERBS = new Set("be have do put set come go get make take give mean place keep let become bring happen fall turn".split(" "));
+/** Their forms the tagger may not read as verbs ("the parcel that turned out…", "when was the scan done"). */
+const LIGHT_FORMS = new Set(
+  "put puts set sets came comes meant means placed done did made took taken gave given kept became brought happened fell fallen turned".split(
+    " ",
+  ),
+);
 /** Adjectives that qualify without naming anything ("the real owner", "the actual price", "so far"). */
-const VAGUE = new Set("real actual exact precise whole overall particular specific certain main far behind beyond".split(" "));
+const VAGUE = new Set("real actual exact precise whole overall particular specific certain main far behind beyond according".split(" "));
 
 /** Stems of the question's weak words (QuestionAnalysis.weak), by part of speech (compromise's tagger). */
 function weakWords(question: string): string[] {
@@ -209,8 +221,8 @@ function weakWords(question: string): string[] {
   return terms
     .filter(({ normal = "", root, tags = [] }) => {
       if (tags.some((t) => t === "Adverb" || t === "Superlative" || t === "Comparative" || t === "Preposition")) return true;
-      if (tags.includes("Verb")) return LIGHT_VERBS.has(root ?? normal);
-      return VAGUE.has(normal);
+      if (LIGHT_FORMS.has(normal) || VAGUE.has(normal)) return true;
+      return tags.includes("Verb") && LIGHT_VERBS.has(root ?? normal);
     })
     .map((t) => porter((t.normal ?? "").replace(/[^\p{L}\p{N}-]/gu, "")));
 }

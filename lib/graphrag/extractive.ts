@@ -17,6 +17,7 @@ import {
   containsPhrase,
   describeAnswerType,
   mentions,
+  monthsNamed,
   namesOf,
   type AnswerValue,
   type LinkedEntity,
@@ -286,6 +287,16 @@ function answerPart(
     extractFacts(text, { source: true }).ids.some((f) => siblingIds.has(f.key));
   // The people and organisations the question names, when it names more than one: a payment or a call between them.
   const parties = distinctSubjects(a.subjects).filter((e) => AGENT_LABEL.test(e.label));
+  // The months each item speaks of, by date or by name ("09 SEP 2024", "the July entry").
+  const itemMonths = new Map<string, number[]>();
+  const monthsOf = (snippet: ContextSnippet) => {
+    if (!itemMonths.has(snippet.id))
+      itemMonths.set(snippet.id, [
+        ...extractFacts(snippet.text, { source: true }).dates.flatMap((d) => d.readings.flatMap((r) => (r.m === undefined ? [] : [r.m]))),
+        ...monthsNamed(words(snippet.text)),
+      ]);
+    return itemMonths.get(snippet.id)!;
+  };
   const candidates: Candidate[] = [];
   for (const s of sentences) {
     const lower = s.text.toLowerCase();
@@ -310,6 +321,8 @@ function answerPart(
       !parties.every((e) => names.includes(e) || s.snippet.nodeIds.includes(e.id) || e.names.some((n) => containsPhrase(itemLower, n)))
     )
       continue;
+    // "The June parcel": an item that speaks only of other months is about another one.
+    if (a.months.length && monthsOf(s.snippet).length && !monthsOf(s.snippet).some((m) => a.months.includes(m))) continue;
     if (a.subjects.length && !subjectHit) continue;
     // "I don't know who made that flange" names what is asked and answers nothing.
     if (a.expects !== "any" && IGNORANCE.test(s.text)) continue;

@@ -71,7 +71,7 @@ export interface Facts {
   sentences: Array<{ stems: Set<string>; negated: Array<string | null> }>;
 }
 
-const MONTHS: Record<string, number> = {
+export const MONTHS: Record<string, number> = {
   jan: 1,
   january: 1,
   feb: 2,

@@ -5,7 +5,7 @@
 // Also: whether a sentence holds a value of the expected answer type that the question does not already give.
 // Pure and deterministic; used by the offline answerer, usable by any other.
 import nlp from "compromise";
-import { dateKeys, extractFacts, idKey, porter, type Facts } from "./facts";
+import { dateKeys, extractFacts, idKey, MONTHS, porter, type Facts } from "./facts";
 import { isIdLike, isStopword, words } from "./text";
 import type { ContextNode, RawContext } from "./types";
 
@@ -49,6 +49,8 @@ export interface QuestionAnalysis {
   label?: string;
   /** Stems of the words that qualify what is asked ("firewall rule" in "which firewall rule number"): an answer names them. */
   required: string[];
+  /** Months the question names on their own ("the June parcel", "the July entry"), 1–12. */
+  months: number[];
   /** The stem of the noun that set the answer type ("value" in "What customs value…"), which a field line names. */
   measure?: string;
   /** Asks for several ("each", "all", "both", "every", "list"): more than one claim may answer. */
@@ -63,6 +65,17 @@ const MONEY =
 const MONEY_VERB = /\b(?:charg(?:e|ed|es)|pa(?:y|ys|id)|costs?|spen[dt]|owe[ds]?|earn(?:ed|s)?)\b/;
 
 const MONTH_NAMES = /^(?:january|february|march|april|may|june|july|august|september|october|november|december)$/;
+/** The months (1–12) named by these words: "June", "mid-August", "SEP" (an abbreviation in capitals); "May", not "may". */
+export function monthsNamed(ws: ReturnType<typeof words>): number[] {
+  const out = new Set<number>();
+  for (const w of ws) {
+    const lower = w.lower.replace(PART_OF, "");
+    const full = MONTH_NAMES.test(lower);
+    if (!(full ? lower !== "may" || /^M/.test(w.raw) : w.raw === w.raw.toUpperCase() && /\p{L}/u.test(w.raw))) continue;
+    if (MONTHS[lower] !== undefined) out.add(MONTHS[lower]);
+  }
+  return [...out];
+}
 
 /** "mid-August", "early-March": a part of a month narrows when as the month does. */
 const PART_OF = /^(?:mid|early|late)-/;
@@ -128,7 +141,8 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
   // "How long / often / far …" names the measure asked for ("14 km long" says it; "4 minutes 10 seconds" does not).
   const weak = [...weakWords(q), ...(classified.measure ? [porter(classified.measure)] : [])].filter((t) => focus.includes(t));
   const measure = classified.typedByHead && head ? porter(head) : undefined;
-  return { kind, expects, subjects, focus, weak, stems, given, lower, label, plural, required, ...(measure ? { measure } : {}) };
+  const months = monthsNamed(ws.filter((w) => !givenAt.has(w.lower)));
+  return { kind, expects, subjects, focus, weak, months, stems, given, lower, label, plural, required, ...(measure ? { measure } : {}) };
 }
 
 function labelNamed(head: string, nodes: readonly ContextNode[]): string | undefined {

@@ -374,6 +374,26 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(analyseQuestion("What did Hensley tell the declarant about which invoice to use?", c).expects).toBe("any");
   });
 
+  it("does not answer about one month's shipment from an item that speaks only of another month", () => {
+    const c: RawContext = {
+      nodes: [],
+      edges: [],
+      evidenceSnippets: [
+        snippet("EV-1", [], "AIR WAYBILL 784-1. Date of shipment: 09 SEP 2024. Declared value for customs: USD 180.00."),
+        snippet(
+          "EV-2",
+          [],
+          "Valuation note, 12 November 2024: the duty on the September entry was USD 53,088. The July entry is not included.",
+        ),
+        snippet("EV-3", [], "Interview of the importer's director. He said the forwarder prepared all the paperwork."),
+      ],
+    };
+    expect(extractiveAnswer(c, "What customs value was declared for the September shipment?").answerText).toContain("USD 180.00");
+    expect(extractiveAnswer(c, "What customs value was declared for the June shipment?").responseType).toBe("no_evidence");
+    // An item dated in November that names the September entry speaks of September.
+    expect(extractiveAnswer(c, "How much duty was owed on the September entry?").answerText).toContain("USD 53,088");
+  });
+
   it("does not take a statement of not knowing, a speaker's label or the subject itself for the answer", () => {
     const c: RawContext = {
       nodes: [

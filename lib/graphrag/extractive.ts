@@ -286,7 +286,13 @@ function answerPart(
     siblingNames.some((n) => containsPhrase(text.toLowerCase(), n)) ||
     extractFacts(text, { source: true }).ids.some((f) => siblingIds.has(f.key));
   // The people and organisations the question names, when it names more than one: a payment or a call between them.
-  const parties = distinctSubjects(a.subjects).filter((e) => AGENT_LABEL.test(e.label));
+  // ("Vance's car" may be Gregor's or Elena's: one party, either of them.)
+  const parties: LinkedEntity[][] = [];
+  for (const e of distinctSubjects(a.subjects).filter((x) => AGENT_LABEL.test(x.label))) {
+    const group = parties.find((g) => g[0].matched === e.matched);
+    if (group) group.push(e);
+    else parties.push([e]);
+  }
   // The months each item speaks of, by date or by name ("09 SEP 2024", "the July entry").
   const itemMonths = new Map<string, number[]>();
   const monthsOf = (snippet: ContextSnippet) => {
@@ -304,7 +310,8 @@ function answerPart(
     const itemLower = s.snippet.text.toLowerCase();
     const itemNames = a.subjects.some((e) => s.snippet.nodeIds.includes(e.id) || mentions(e, s.snippet.text));
     // A sentence that names another person by the subject's surname ("Connor PRUITT" for Darren Pruitt) is about them.
-    const namesake = !names.length && a.subjects.some((e) => e.names.some((n) => containsPhrase(lower, n)));
+    // (Not for "who": a relative who shares the name may be the answer — "Lydia Dunn, sister of the deceased".)
+    const namesake = a.expects !== "agent" && !names.length && a.subjects.some((e) => e.names.some((n) => containsPhrase(lower, n)));
     const subjectHit = names.length ? 1 : itemNames && !namesake ? 0.5 : 0;
     // A number or date in a sentence that names another thing of the subject's kind instead of the subject (the
     // sister ship, another sampling point), or whose item names only such a thing, is that thing's. (For "which …"
@@ -318,13 +325,21 @@ function answerPart(
     // A question about two parties ("How much did Redline pay Vickers?") is answered where both are named.
     if (
       parties.length > 1 &&
-      !parties.every((e) => names.includes(e) || s.snippet.nodeIds.includes(e.id) || e.names.some((n) => containsPhrase(itemLower, n)))
+      !parties.every((group) => group.some((e) => names.includes(e) || s.snippet.nodeIds.includes(e.id) || mentions(e, s.snippet.text)))
     )
       continue;
     // "The June parcel": an item that speaks only of other months is about another one.
     if (a.months.length && monthsOf(s.snippet).length && !monthsOf(s.snippet).some((m) => a.months.includes(m))) continue;
     if (a.subjects.length && !subjectHit) continue;
     // "I don't know who made that flange" names what is asked and answers nothing.
+    // "Oriel had not sent the certificate" does not say when it was sent ("not until 9 May" does).
+    if (
+      a.expects !== "any" &&
+      !a.given.negations.length &&
+      !/\b(?:until|till)\b/i.test(s.text) &&
+      deniedVerbs(s.text).some((t) => focus.includes(t))
+    )
+      continue;
     if (a.expects !== "any" && IGNORANCE.test(s.text)) continue;
     const values = answerValues(s.text, s.facts, a, context.nodes);
     if (!values.length) continue;
@@ -404,6 +419,21 @@ function answerPart(
     ),
   ];
   return { a, claims, candidates: candidates.length, missing };
+}
+
+/**
+ * Concepts of the words a sentence denies with "not" or "never" ("Oriel had not sent the certificate" → send). "No oily
+ * waste" is not one: it states an amount, none.
+ */
+function deniedVerbs(text: string): string[] {
+  const ws = words(text);
+  const out: string[] = [];
+  ws.forEach((w, i) => {
+    if (!/^(?:not|never)$|n['’]t$/.test(w.lower)) return;
+    const next = ws.slice(i + 1, i + 4).find((x) => !isStopword(x.lower) && !/^(?:been|be|yet|ever|even|actually)$/.test(x.lower));
+    if (next) out.push(conceptOf(porter(next.lower)));
+  });
+  return out;
 }
 
 /** Every sentence of every snippet that could state a fact: not instructions, not neutralisation residue, not ids the context lacks. */

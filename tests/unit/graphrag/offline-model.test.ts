@@ -362,13 +362,33 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
         ),
         snippet("EV-3", ["p-vickers"], "E-mail from Lorna Vickers, claims handler, 3 June 2024: six claims look staged."),
         snippet("EV-4", ["p-darren"], "Darren Pruitt owns Pruitt Motors on Mill Lane."),
+        snippet("EV-5", ["p-darren"], "Interview of Mary Pruitt, sister of the garage owner, 2 May 2024."),
       ],
     };
-    // Connor Pruitt's interview is not Darren Pruitt's.
+    // Connor Pruitt's interview is not Darren Pruitt's; but a relative who shares his name may answer "who".
+    expect(extractiveAnswer(c, "Who is Darren Pruitt's sister?").answerText).toContain("Mary Pruitt");
     expect(extractiveAnswer(c, "What did Darren Pruitt say when he was interviewed under caution?").responseType).toBe("no_evidence");
     // The payment names Redline but not Lorna Vickers: it is not a payment to her.
     expect(extractiveAnswer(c, "How much did Redline Claims pay Lorna Vickers?").responseType).toBe("no_evidence");
     expect(extractiveAnswer(c, "How much did Northgate pay Redline?").answerText).toContain("GBP 12,280.00");
+    // "Vance's car" names one party, who may be either Vance.
+    const vances: RawContext = {
+      nodes: [
+        { id: "p-gregor", label: "Person", name: "Gregor Vance", properties: {} },
+        { id: "p-elena", label: "Person", name: "Elena Vance", properties: {} },
+        { id: "o-bw", label: "Organisation", name: "Bellwether Ltd", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-6",
+          ["p-gregor", "o-bw"],
+          "Car sales invoice, 27 September 2024. Customer: Mr Gregor Vance. Deposit EUR 38,500 paid by transfer from Bellwether Ltd.",
+        ),
+        snippet("EV-7", ["p-elena"], "Elena Vance is a school teacher in Harbourview."),
+      ],
+    };
+    expect(extractiveAnswer(vances, "Who paid the deposit on Vance's car?").answerText).toContain("Bellwether Ltd");
     // "What did X charge / pay …" asks for a sum of money; "which invoice to use" does not.
     expect(analyseQuestion("What did the courier charge to carry the parcel?", c).expects).toBe("amount");
     expect(analyseQuestion("What did Hensley tell the declarant about which invoice to use?", c).expects).toBe("any");
@@ -392,6 +412,33 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(c, "What customs value was declared for the June shipment?").responseType).toBe("no_evidence");
     // An item dated in November that names the September entry speaks of September.
     expect(extractiveAnswer(c, "How much duty was owed on the September entry?").answerText).toContain("USD 53,088");
+  });
+
+  it("does not say when something happened from a sentence that denies it happened ('had not sent'); 'not until' does say", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "o-acme", label: "Organisation", name: "Acme Imaging", properties: {} },
+        { id: "p-reed", label: "Person", name: "Tom Reed", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-1",
+          ["o-acme"],
+          "Panel member interview. A: At the meeting on the 29th he told us Acme Imaging had not sent the ISO certificate, so they were out.",
+        ),
+        snippet(
+          "EV-2",
+          ["o-acme"],
+          "Tender portal audit log, bidder folder ACME. 11.07.2024 16:42 upload Annex7_ISO.pdf by Acme Imaging - receipt REC-55812.",
+        ),
+        snippet("EV-3", ["p-reed"], "Shift log: Tom Reed did not arrive until 06:24, after the alarm."),
+        snippet("EV-4", [], "The warehouse was closed for the weekend."),
+      ],
+    };
+    const upload = extractiveAnswer(c, "When did Acme Imaging upload its certificate to the portal?");
+    expect(upload.citations.map((x) => x.evidenceId)).not.toContain("EV-1");
+    expect(extractiveAnswer(c, "When did Tom Reed arrive?").answerText).toContain("06:24");
   });
 
   it("does not take a statement of not knowing, a speaker's label or the subject itself for the answer", () => {

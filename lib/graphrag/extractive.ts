@@ -97,6 +97,7 @@ const CONCEPTS: string[][] = [
   ["write", "wrote", "written"],
   ["drive", "drove", "driven"],
   ["begin", "began", "begun"],
+  ["establish", "incorporate", "incorporated", "incorporation", "founded", "formed", "formation"],
   ["come", "came"],
   ["get", "got", "gotten"],
   ["know", "knew", "known"],

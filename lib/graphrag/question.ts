@@ -61,6 +61,13 @@ export interface QuestionAnalysis {
 const MONEY =
   /\b(?:price[sd]?|cost(?:s|ing)?|fees?|paid|pay(?:s|ing|ment|ments)?|worth|spen[dt]|charg(?:e|ed|es|ing)|deposit(?:s|ed)?|invoiced?|bribes?|kickbacks?|salary|wages?|ransom|loans?|debts?|owed?|money|cash|value)\b/;
 
+const PHRASAL_MEANING: Array<[RegExp, string]> = [
+  [/^set/i, "established"],
+  [/^(?:get|got|gets|getting)/i, "arrived"],
+  [/^(?:show|turn)/i, "arrived"],
+];
+const PHRASAL = /\b(?:set(?:s|ting)? up|(?:get|got|gets|getting) to|(?:show|turn)(?:s|ed|ing)? up)\b/gi;
+
 /** Verbs whose object is a sum of money. */
 const MONEY_VERB = /\b(?:charg(?:e|ed|es)|pa(?:y|ys|id)|costs?|spen[dt]|owe[ds]?|earn(?:ed|s)?)\b/;
 
@@ -117,13 +124,17 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
   if (kind === "what" && expects === "any" && MONEY_VERB.test(lower)) expects = "amount";
   const subjects = linkEntities(q, context.nodes);
   const nameStems = new Set(subjects.flatMap((s) => s.names.flatMap((n) => words(n).map((w) => porter(w.lower)))));
-  const content = ws.filter((w) => !isStopword(w.lower) && w.lower.length > 1);
+  // Phrasal verbs say in two light words what evidence says in one ("set up" a company, "got to" the scene).
+  const phrased = words(q.replace(PHRASAL, (m) => PHRASAL_MEANING.find(([re]) => re.test(m))![1]));
+  const content = phrased.filter((w) => !isStopword(w.lower) && w.lower.length > 1);
   const stems = [...new Set(content.map((w) => porter(w.lower)))];
   const given = extractFacts(q, { claim: true });
   const givenAt = new Set(
     [...given.dates, ...given.times, ...given.numbers, ...given.ids].flatMap((f) => words(f.raw).map((w) => w.lower)),
   );
-  const partOfMonth = new Set(ws.filter((w, i) => /^(?:early|mid|late)$/.test(w.lower) && MONTH_NAMES.test(ws[i + 1]?.lower ?? "")));
+  const partOfMonth = new Set(
+    phrased.filter((w, i) => /^(?:early|mid|late)$/.test(w.lower) && MONTH_NAMES.test(phrased[i + 1]?.lower ?? "")),
+  );
   const focus = [
     ...new Set(
       content

@@ -327,6 +327,16 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(c, "What value did Rapid Freight declare for the electric bicycles at Dover?").answerText).toContain(
       "GBP 41,000",
     );
+    // "set up" is what a register calls "incorporated".
+    const register: RawContext = {
+      ...c,
+      nodes: [{ id: "o-rf", label: "Organisation", name: "Rapid Freight Ltd", properties: {} }],
+      evidenceSnippets: [
+        ...c.evidenceSnippets,
+        snippet("EV-100", ["o-rf"], "Companies register extract: Rapid Freight Ltd, incorporated 3 May 2019."),
+      ],
+    };
+    expect(extractiveAnswer(register, "When was Rapid Freight set up?").answerText).toContain("3 May 2019");
     // "shipment" is in no item, "shipped" is; "identify" meets "identification".
     expect(extractiveAnswer(c, "When was the Ningbo shipment?").answerText).toContain("24 August 2024");
     const lab = {

@@ -283,9 +283,14 @@ function answerPart(
     .map((n) => namesOf(n));
   const siblingNames = siblings.flatMap((n) => n.names).filter((n) => n.length > 2);
   const siblingIds = new Set(siblings.flatMap((n) => n.ids.map(idKey)));
-  const namesSibling = (text: string) =>
-    siblingNames.some((n) => containsPhrase(text.toLowerCase(), n)) ||
-    extractFacts(text, { source: true }).ids.some((f) => siblingIds.has(f.key));
+  // What each item states (values, dates), read once per item, not once per sentence of it.
+  const itemFacts = new Map<string, Facts>();
+  const factsOf = (snippet: ContextSnippet) => {
+    if (!itemFacts.has(snippet.id)) itemFacts.set(snippet.id, extractFacts(snippet.text, { source: true }));
+    return itemFacts.get(snippet.id)!;
+  };
+  const namesSibling = (text: string, facts: Facts) =>
+    siblingNames.some((n) => containsPhrase(text.toLowerCase(), n)) || facts.ids.some((f) => siblingIds.has(f.key));
   // The people and organisations the question names, when it names more than one: a payment or a call between them.
   // ("Vance's car" may be Gregor's or Elena's: one party, either of them.)
   const parties: LinkedEntity[][] = [];
@@ -299,7 +304,7 @@ function answerPart(
   const monthsOf = (snippet: ContextSnippet) => {
     if (!itemMonths.has(snippet.id))
       itemMonths.set(snippet.id, [
-        ...extractFacts(snippet.text, { source: true }).dates.flatMap((d) => d.readings.flatMap((r) => (r.m === undefined ? [] : [r.m]))),
+        ...factsOf(snippet).dates.flatMap((d) => d.readings.flatMap((r) => (r.m === undefined ? [] : [r.m]))),
         ...monthsNamed(words(snippet.text)),
       ]);
     return itemMonths.get(snippet.id)!;
@@ -320,7 +325,8 @@ function answerPart(
     if (
       subjectHit === 0.5 &&
       ["amount", "count", "time"].includes(a.expects) &&
-      (namesSibling(s.text) || (!a.subjects.some((e) => e.names.some((n) => containsPhrase(itemLower, n))) && namesSibling(s.snippet.text)))
+      (namesSibling(s.text, s.facts) ||
+        (!a.subjects.some((e) => e.names.some((n) => containsPhrase(itemLower, n))) && namesSibling(s.snippet.text, factsOf(s.snippet))))
     )
       continue;
     // A question about two parties ("How much did Redline pay Vickers?") is answered where both are named.
@@ -346,7 +352,7 @@ function answerPart(
     if (!values.length) continue;
     const item = itemStems.get(s.snippet.id)!;
     const inSentence = new Set(valueKeys(s.facts));
-    const inItem = new Set(valueKeys(extractFacts(s.snippet.text, { source: true })));
+    const inItem = new Set(valueKeys(factsOf(s.snippet)));
     const own = totalFocus
       ? (focus.reduce((sum, t) => sum + (s.stems.has(t) ? focusWeight(t) : 0), 0) +
           given.filter((k) => inSentence.has(k)).length * givenWeight) /

@@ -324,10 +324,8 @@ const RE = {
   hourAmPm: /(?<![\p{L}\p{N}:.])(1[0-2]|0?[1-9])\s*([ap])\.?\s?m(?![\p{L}])\.?/giu,
   military: /(?<![\p{L}\p{N}])([01]\d|2[0-3])([0-5]\d)\s*(?:hrs|hours|h)(?![\p{L}])/giu,
   noon: /\b(noon|midday|midnight)\b/giu,
-  moneyPrefix:
-    /(?<![\p{L}\p{N}])(US\$|USD|EUR|GBP|CAD|AUD|CHF|\$|€|£|¥)\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s?(k|m|bn|thousand|million|billion)(?![\p{L}]))?/giu,
-  moneySuffix:
-    /(?<![\p{L}\p{N}.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s?(k|m|bn|thousand|million|billion))?\s?(USD|EUR|GBP|CAD|AUD|CHF|US dollars|dollars?|euros?|pounds? sterling|pounds?)(?![\p{L}])/giu,
+  moneyPrefix: moneyPattern("prefix", String.raw`US\$|USD|EUR|GBP|CAD|AUD|CHF|\$|€|£|¥`, "giu"),
+  moneySuffix: moneyPattern("suffix", "USD|EUR|GBP|CAD|AUD|CHF|US dollars|dollars?|euros?|pounds? sterling|pounds?", "giu"),
   percent: /(?<![\p{L}\p{N}.])(\d+(?:\.\d+)?)\s?(%|percent(?![\p{L}])|per cent(?![\p{L}])|pct(?![\p{L}]))/giu,
   phonePlus: /(?<![\p{L}\p{N}+-])\+\d{1,3}(?:[\s.-]?\(?\d{1,4}\)?){2,5}(?![\p{L}\p{N}]|-\d)/gu,
   phone: /(?<![\p{L}\p{N}.-])(?:\(\d{2,4}\)\s?)?\d{2,4}(?:[.-]\d{2,4}){1,3}(?![\p{L}\p{N}]|[.-]\d)/gu,
@@ -683,14 +681,21 @@ const SIGNS: Record<string, string> = {
   "₫": "VND",
   "₪": "ILS",
 };
-const ISO_PREFIX = new RegExp(
-  `(?<![\\p{L}\\p{N}])(${ISO_CODES.join("|")}|[${Object.keys(SIGNS).join("")}])\\s?(\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.(\\d+))?(?:\\s?(k|m|bn|thousand|million|billion)(?![\\p{L}]))?`,
-  "gu",
-);
-const ISO_SUFFIX = new RegExp(
-  `(?<![\\p{L}\\p{N}.,])(\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.(\\d+))?(?:\\s?(k|m|bn|thousand|million|billion))?\\s?(${ISO_CODES.join("|")})(?![\\p{L}])`,
-  "gu",
-);
+// Case-sensitive: a code is written in capitals.
+const ISO_PREFIX = moneyPattern("prefix", `${ISO_CODES.join("|")}|[${Object.keys(SIGNS).join("")}]`, "gu");
+const ISO_SUFFIX = moneyPattern("suffix", ISO_CODES.join("|"), "gu");
+
+/**
+ * An amount with its currency before ("EUR 4,860,000", "$1.2m") or after ("48,500 USD", "3 million euros"). Groups,
+ * prefix: currency, whole, fraction, scale; suffix: whole, fraction, scale, currency.
+ */
+function moneyPattern(side: "prefix" | "suffix", currencies: string, flags: string): RegExp {
+  const figure = String.raw`(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?`;
+  const scale = "(k|m|bn|thousand|million|billion)";
+  return side === "prefix"
+    ? new RegExp(String.raw`(?<![\p{L}\p{N}])(${currencies})\s?${figure}(?:\s?${scale}(?![\p{L}]))?`, flags)
+    : new RegExp(String.raw`(?<![\p{L}\p{N}.,])${figure}(?:\s?${scale})?\s?(${currencies})(?![\p{L}])`, flags);
+}
 
 function currencyOf(word: string): string {
   if (SIGNS[word]) return SIGNS[word];

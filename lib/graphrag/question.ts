@@ -71,13 +71,14 @@ const PHRASAL = /\b(?:set(?:s|ting)? up|(?:get|got|gets|getting) to|(?:show|turn
 /** Verbs whose object is a sum of money. */
 const MONEY_VERB = /\b(?:charg(?:e|ed|es)|pa(?:y|ys|id)|costs?|spen[dt]|owe[ds]?|earn(?:ed|s)?)\b/;
 
-const MONTH_NAMES = /^(?:january|february|march|april|may|june|july|august|september|october|november|december)$/;
+/** A month's full name ("may" included), not an abbreviation. */
+const isMonthName = (lower: string) => MONTHS[lower] !== undefined && (lower.length > 4 || /^(?:may|june|july)$/.test(lower));
 /** The months (1–12) named by these words: "June", "mid-August", "SEP" (an abbreviation in capitals); "May", not "may". */
 export function monthsNamed(ws: ReturnType<typeof words>): number[] {
   const out = new Set<number>();
   for (const w of ws) {
     const lower = w.lower.replace(PART_OF, "");
-    const full = MONTH_NAMES.test(lower);
+    const full = isMonthName(lower);
     if (!(full ? lower !== "may" || /^M/.test(w.raw) : w.raw === w.raw.toUpperCase() && /\p{L}/u.test(w.raw))) continue;
     if (MONTHS[lower] !== undefined) out.add(MONTHS[lower]);
   }
@@ -132,9 +133,7 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
   const givenAt = new Set(
     [...given.dates, ...given.times, ...given.numbers, ...given.ids].flatMap((f) => words(f.raw).map((w) => w.lower)),
   );
-  const partOfMonth = new Set(
-    phrased.filter((w, i) => /^(?:early|mid|late)$/.test(w.lower) && MONTH_NAMES.test(phrased[i + 1]?.lower ?? "")),
-  );
+  const partOfMonth = new Set(phrased.filter((w, i) => /^(?:early|mid|late)$/.test(w.lower) && isMonthName(phrased[i + 1]?.lower ?? "")));
   const focus = [
     ...new Set(
       content

@@ -26,6 +26,8 @@ export interface GroundingDeps {
   cache: AnswerCache;
   /** ANSWER_REUSE_MAX_AGE in milliseconds. */
   reuseMaxAgeMs: number;
+  /** Answer without looking for an earlier answer to reuse (`casegraph eval` measures the answerer, not the cache). */
+  afresh?: boolean;
   /** The active answer-policy bundle's hash (issue 14), when there is one. */
   policyBundle?: string | null;
 }
@@ -74,8 +76,8 @@ export async function groundedAnswer(
   // the key covers the thread's context (issue 18) and the pipeline continues the same turn.
   const access = await keyFor(deps, asker, raw, model, frame.policyBundle);
   const turn = access?.turn;
-  if (access?.key) {
-    frame.key = access.key;
+  if (access?.key) frame.key = access.key;
+  if (access?.key && !g.afresh) {
     try {
       const reused = await tryReuse(deps, g, asker, access as KeyedRequest, frame, ledger);
       if (reused) return reused;

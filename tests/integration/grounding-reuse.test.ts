@@ -85,6 +85,18 @@ describeEachDatabase("answer reuse, kill switches and provenance", (fixture) => 
     expect((other.body as any).answer.provenance.queryHash).not.toBe(p.queryHash);
   });
 
+  it("answers afresh when asked to (casegraph eval): no earlier answer is looked up, none reused", async () => {
+    const q = { caseId: CASE, question: "Who was seen at the Pier 9 warehouse?" };
+    const first = await askQuestion(reyes, q);
+    expect((first.body as any).answer.responseType).toBe("answer");
+    const fresh = await askQuestion(reyes, q, { afresh: true });
+    expect((fresh.body as any).answer.provenance.mode).toBe("normal");
+    expect((fresh.body as any).answer.answerText).toBe((first.body as any).answer.answerText);
+    expect(await decisions(fresh.body.requestId)).toEqual([]);
+    // Without it the same question is reused, as before.
+    expect(((await askQuestion(reyes, q)).body as any).answer.provenance.mode).toBe("reused");
+  });
+
   it("denies reuse after the answer's window, naming the reason", async () => {
     const q = { caseId: CASE, question: "Tell me what happened at Pier 9" };
     expect(((await askQuestion(reyes, q)).body as any).answer.responseType).toBe("answer");

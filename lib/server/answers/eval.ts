@@ -27,7 +27,9 @@ export async function runEval(questions: EvalQuestion[], onProgress?: (done: num
     const thread = q.thread ? (threads.get(q.thread) ?? threads.set(q.thread, {}).get(q.thread)!) : null;
     const ask = async (actor: Parameters<typeof askQuestion>[0], run: "first" | "again") => {
       const threadId = thread?.[run];
-      const out = (await askQuestion(actor, { caseId: q.case, question: q.question, ...(threadId ? { threadId } : {}) })).body;
+      // Afresh: a reused answer would make the re-run identical whatever the answerer does.
+      const out = (await askQuestion(actor, { caseId: q.case, question: q.question, ...(threadId ? { threadId } : {}) }, { afresh: true }))
+        .body;
       if (thread && out.threadId) thread[run] = out.threadId;
       return out;
     };

@@ -139,12 +139,16 @@ export function unauditedFailure(err: unknown) {
 }
 
 /** Asks as `asker` (an Actor resolved fresh by the guard or the CLI). Never throws: failures are coded outcomes. */
-export async function askQuestion(asker: Asker, body: unknown, options: AnswerOptions = {}): Promise<AnswerOutcome> {
+export async function askQuestion(
+  asker: Asker,
+  body: unknown,
+  { afresh = false, ...options }: AnswerOptions & { afresh?: boolean } = {},
+): Promise<AnswerOutcome> {
   let deps: AnswerDeps;
   let grounding: ReturnType<typeof groundingDeps>;
   try {
     deps = await graphragDeps();
-    grounding = groundingDeps((await runtime()).db);
+    grounding = { ...groundingDeps((await runtime()).db), afresh };
   } catch (err) {
     return unauditedFailure(err);
   }

@@ -152,6 +152,52 @@ const NUMBER_WORDS: Record<string, number> = {
   single: 1,
   double: 2,
 };
+const UNIT_WORDS = Object.keys(NUMBER_WORDS).filter(
+  (w) => NUMBER_WORDS[w] > 0 && NUMBER_WORDS[w] < 100 && w !== "dozen" && !/^(?:once|twice|single|double)$/.test(w),
+);
+const SCALES: Record<string, number> = { hundred: 100, thousand: 1_000, million: 1_000_000, billion: 1_000_000_000 };
+const SPELLED_WORD = `(?:${UNIT_WORDS.join("|")}|${Object.keys(SCALES).join("|")})`;
+/** A run of number words ("twenty-two", "one hundred and five", "a thousand"), then perhaps a currency. */
+const SPELLED = new RegExp(
+  String.raw`\b((?:an?\s+(?=${SPELLED_WORD}\b))?${SPELLED_WORD}(?:(?:-|\s+and\s+|\s+)${SPELLED_WORD})*)\b(?:\s+(US dollars|dollars?|euros?|pounds? sterling|pounds?|quid|bucks)\b)?`,
+  "gi",
+);
+const SPELLED_HINT =
+  /(?:ty|teen|hundred|thousand|million|billion)\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?:US dollars|dollars?|euros?|pounds?|quid|bucks)\b/i;
+
+/**
+ * The value of a run of number words, or undefined when they do not make one number ("two three" is two numbers):
+ * units and tens add up below a hundred, "hundred" multiplies what is before it, a larger scale closes a group.
+ */
+function spelledValue(phrase: string): number | undefined {
+  let total = 0;
+  let group = 0;
+  let last: "unit" | "ten" | "hundred" | "scale" | null = null;
+  for (const w of phrase.toLowerCase().split(/[\s-]+/)) {
+    if (w === "and") continue;
+    if (w === "a" || w === "an") {
+      group = 1;
+      last = "unit";
+      continue;
+    }
+    const n = NUMBER_WORDS[w];
+    if (w === "hundred") {
+      if (last === "hundred" || group >= 100) return undefined;
+      group = (group || 1) * 100;
+      last = "hundred";
+    } else if (SCALES[w]) {
+      total += (group || 1) * SCALES[w];
+      group = 0;
+      last = "scale";
+    } else if (n !== undefined) {
+      const ten = n >= 20;
+      if (last === "unit" || (last === "ten" && (ten || n >= 10))) return undefined;
+      group += n;
+      last = ten ? "ten" : "unit";
+    } else return undefined;
+  }
+  return total + group;
+}
 /** Number words a claim must back up ("one", "once", "single" are too often not counts). */
 const CLAIM_NUMBER_WORDS = new Set(
   Object.keys(NUMBER_WORDS).filter((w) => !["one", "once", "single", "double", "zero", "hundred"].includes(w)),
@@ -465,6 +511,15 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
     if (/\d,\d{3}/.test(text))
       scan(RE.thousands, (m) => void f.numbers.push({ kind: "number", value: Number(m[0].replace(/,/g, "")), raw: m[0], at: m.index }));
   }
+  // 6b. Numbers written in words of more than one word ("eighty-five", "three hundred and forty"), and any number word
+  //     before a currency ("five pounds"): one figure, as a transcript or a letter says an amount.
+  if (SPELLED_HINT.test(text))
+    scan(SPELLED, (m) => {
+      const value = spelledValue(m[1]);
+      if (value === undefined || (!m[2] && !/[\s-]/.test(m[1].trim()))) return false;
+      if (m[2]) f.numbers.push({ kind: "amount", value, currency: currencyOf(m[2]), raw: m[0], at: m.index });
+      else f.numbers.push({ kind: "number", value, raw: m[1], at: m.index });
+    });
   if (/noon|midday|midnight/i.test(text))
     scan(RE.noon, (m) => void f.times.push({ minutes: /night/i.test(m[1]) ? 0 : 720, raw: m[0], at: m.index }));
 
@@ -702,7 +757,8 @@ function currencyOf(word: string): string {
   const w = word.toLowerCase();
   if (w === "$" || w.startsWith("us") || w.startsWith("dollar")) return "USD";
   if (w === "€" || w.startsWith("eur")) return "EUR";
-  if (w === "£" || w.startsWith("gbp") || w.startsWith("pound")) return "GBP";
+  if (w === "£" || w.startsWith("gbp") || w.startsWith("pound") || w === "quid") return "GBP";
+  if (w === "bucks") return "USD";
   if (w === "¥") return "JPY";
   return w.toUpperCase();
 }

@@ -43,7 +43,8 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
     "through to too under until up upon us very was wasn't we we'd we'll we're we've were weren't what what's when " +
     "when's where where's which while who who's whom whose why why's will with won't would wouldn't yet you you'd " +
     "you'll you're you've your yours yourself yourselves know known anything something everything show give find " +
-    "describe explain list many happened happen anyone someone whether really go goes going gone went getting"
+    "describe explain list many happened happen anyone someone whether really go goes going gone went getting per via " +
+    "among amongst"
   ).split(/\s+/),
 );
 

@@ -141,6 +141,22 @@ describe("extractFacts: normalisation", () => {
       ["percent", 7, undefined],
     ]);
     expect(n("two shots")).toEqual([["number", 2, undefined]]);
+    // Numbers in words, as a transcript or a letter gives them: one figure, and an amount before a currency word.
+    expect(n("Eighty-five pounds an entry")).toEqual([["amount", 85, "GBP"]]);
+    expect(n("three hundred and forty pounds sterling")).toEqual([["amount", 340, "GBP"]]);
+    expect(n("a thousand dollars, five quid and twenty bucks")).toEqual([
+      ["amount", 1000, "USD"],
+      ["amount", 5, "GBP"],
+      ["amount", 20, "USD"],
+    ]);
+    expect(n("one hundred and five crates over twenty-two days")).toEqual([
+      ["number", 105, undefined],
+      ["number", 22, undefined],
+    ]);
+    expect(n("the nineteen ninety model")).toEqual([
+      ["number", 19, undefined],
+      ["number", 90, undefined],
+    ]); // not one number
     const t = (s: string) => extractFacts(s).times.map((x) => x.minutes);
     expect(t("at 06:18")).toEqual([378]);
     expect(t("at 6:18 am")).toEqual([378]);
@@ -185,6 +201,7 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
     ["On 2025-03-03 Anna Berg met Boris Kade", ["EV-1"]],
     ["The surveillance note says they exchanged a small package", ["EV-1"]],
     ["Cora Vance paid Boris Kade 48500 USD in cash", ["EV-3"]],
+    ["Cora Vance paid Boris Kade forty-eight thousand five hundred dollars in cash", ["EV-3"]],
     ["Boris Kade was seen loading crates at 10:10 pm", ["EV-2"]],
     ["555-0178 called 555-0199 at 18:15", ["EV-3"]],
     ["Plate KX-4471 was noted", ["EV-3"]],
@@ -200,6 +217,7 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
     ["Anna Berg met Boris Kade at Dock 7 on 4 March 2025", ["EV-1"], "date 4 March 2025 not in EV-1"],
     ["Cora Vance paid Boris Kade $58,500 in cash", ["EV-3"], "amount $58,500 not in EV-3"],
     ["Cora Vance paid Boris Kade 48,500 EUR", ["EV-3"], "amount 48,500 EUR not in EV-3"],
+    ["Cora Vance paid Boris Kade forty-eight thousand dollars", ["EV-3"], "amount forty-eight thousand dollars not in EV-3"],
     ["Boris Kade was seen loading crates at 22:15", ["EV-2"], "time 22:15 not in EV-2"],
     ["555-0178 called 555-0123", ["EV-3"], "phone number 555-0123 not in EV-3"],
     ["Plate KX-4417 was noted", ["EV-3"], "identifier KX-4417 not in EV-3"],

@@ -162,6 +162,31 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(c, "Who drove the van Lena Ortiz saw?").responseType).toBe("no_evidence");
   });
 
+  it("answers a rate said in words ('Eighty-five pounds an entry') to a question 'how much … per entry'", () => {
+    const c: RawContext = {
+      nodes: [{ id: "p-okafor", label: "Person", name: "Sam Okafor", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-30",
+          ["p-okafor"],
+          "Interview of Sam Okafor, 17/09/2024.\nQ: What do you do for them?\nA: I have been their clearing agent since 2021.\nQ: How were you paid?\nA: Eighty-five pounds an entry, invoiced monthly.",
+        ),
+        snippet(
+          "EV-31",
+          [],
+          "Air waybill 176-4410 lists two cartons of dried fish. Declared value: GBP 40. The consignee is a shop in Leeds.",
+        ),
+        snippet("EV-32", [], "Border officers opened the cartons on 12 September. They weighed 14 kg in all. Samples went to the lab."),
+        snippet("EV-33", [], "The lab report names the species. It was sent to the case officer on 20 September."),
+      ],
+    };
+    const out = extractiveAnswer(c, "How much was the clearing agent paid per entry?");
+    expect(out.responseType).toBe("answer");
+    expect(out.answerText).toContain("Eighty-five pounds an entry");
+    expect(groundAnswer(out.answerText, c).counts).toMatchObject({ supported: 1, partial: 0, unsupported: 0 });
+  });
+
   it("answers who did it from a short reply to the interviewer's question, naming the speaker", () => {
     const c: RawContext = {
       nodes: [{ id: "p-ruiz", label: "Person", name: "Tomas Ruiz", properties: {} }],
@@ -272,6 +297,10 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(weak("When was the scan done?")).toEqual(["done"]);
     // "early September" says when, like the month; it is not something the answer must say.
     expect(analyseQuestion("Who in Vietnam paid money in early September?", { nodes: [] }).focus).not.toContain("earli");
+    // "per entry", "via Dubai": prepositions, not what the evidence must say.
+    expect(analyseQuestion("How much did the agent charge per entry, paid via Dubai?", { nodes: [] }).focus).toEqual(
+      expect.not.arrayContaining(["per", "via"]),
+    );
   });
 
   it("answers though the question's adverbs and light verbs are not in the evidence, and abstains when its content word is not", () => {

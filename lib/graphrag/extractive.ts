@@ -16,9 +16,11 @@ import {
   answerValues,
   containsPhrase,
   describeAnswerType,
+  isPersonLabel,
   mentions,
   monthsNamed,
   namesOf,
+  phraseAt,
   type AnswerValue,
   type LinkedEntity,
   type QuestionAnalysis,
@@ -309,10 +311,19 @@ function answerPart(
       ]);
     return itemMonths.get(snippet.id)!;
   };
+  // Who tells each item in the first person ("Witness statement of Alison GREAVES …": her "I" and "my").
+  const narrators = new Map<string, LinkedEntity | undefined>();
+  const narratorOf = (snippet: ContextSnippet) => {
+    if (!narrators.has(snippet.id)) narrators.set(snippet.id, narratorAmong(a.subjects, context.nodes, snippet.text));
+    return narrators.get(snippet.id);
+  };
   const candidates: Candidate[] = [];
   for (const s of sentences) {
     const lower = s.text.toLowerCase();
-    const names = a.subjects.filter((e) => mentions(e, s.text) || s.facts.ids.some((f) => e.idKeys.includes(f.key)));
+    const narrator = FIRST_PERSON.test(s.text) ? narratorOf(s.snippet) : undefined;
+    // In an interview only the replies are the narrator's words; the questions are the interviewer's.
+    const told = narrator && (s.asked || !/\?/.test(s.snippet.text)) ? narrator : undefined;
+    const names = a.subjects.filter((e) => e === told || mentions(e, s.text) || s.facts.ids.some((f) => e.idKeys.includes(f.key)));
     const itemLower = s.snippet.text.toLowerCase();
     const itemNames = a.subjects.some((e) => s.snippet.nodeIds.includes(e.id) || mentions(e, s.snippet.text));
     // A sentence that names another person by the subject's surname ("Connor PRUITT" for Darren Pruitt) is about them.
@@ -441,6 +452,36 @@ function deniedVerbs(text: string): string[] {
     if (next) out.push(conceptOf(porter(next.lower)));
   });
   return out;
+}
+
+/** Documents in one person's own words. */
+const NARRATED = /\b(?:statement|interview|declaration|affidavit|deposition|testimony)\b/i;
+/** The narrator speaking ("I", "my", "me"); a capital "I" alone, so not the letter of a list. */
+const FIRST_PERSON = /\b(?:I|[Mm]y|[Mm]e|[Mm]ine|[Mm]yself)\b(?![.)])/;
+
+/**
+ * The subject an item is told by: its heading says it is a statement or interview, and of the people it names the
+ * first, before any "by" (whoever took it), is that subject — "Witness statement of Alison GREAVES, taken … by DC T.
+ * Varga". A person is placed by the earliest of their names, so "Connor PRUITT" is Connor, not his uncle Darren Pruitt.
+ */
+export function narratorAmong(subjects: LinkedEntity[], nodes: ContextNode[], text: string): LinkedEntity | undefined {
+  const heading = splitSentences(text)[0] ?? "";
+  if (!NARRATED.test(heading)) return undefined;
+  const by = heading.search(/\b(?:by|[Ii]nterviewer)\b/);
+  const named = by < 0 ? heading : heading.slice(0, by);
+  const lower = named.toLowerCase();
+  let first: { id: string; at: number; length: number } | undefined;
+  for (const n of nodes.filter((x) => isPersonLabel(x.label))) {
+    const { names } = namesOf(n);
+    // As a question's subject is matched: a surname after someone else's given name is not this person.
+    if (!mentions({ id: n.id, label: n.label, name: n.name, names, idKeys: [], matched: "" }, named)) continue;
+    for (const name of names) {
+      const at = phraseAt(lower, name);
+      if (at >= 0 && (!first || at < first.at || (at === first.at && name.length > first.length)))
+        first = { id: n.id, at, length: name.length };
+    }
+  }
+  return first && subjects.find((e) => e.id === first.id);
 }
 
 /** Every sentence of every snippet that could state a fact: not instructions, not neutralisation residue, not ids the context lacks. */

@@ -332,7 +332,7 @@ export function namesOf(node: ContextNode): { names: string[]; ids: string[] } {
 
 export const AGENT_LABEL =
   /person|people|suspect|victim|witness|officer|organi[sz]ation|company|business|bank|group|gang|agency|user|account/i;
-const isPersonLabel = (label: string) => /person|people|suspect|victim|witness|officer/i.test(label);
+export const isPersonLabel = (label: string) => /person|people|suspect|victim|witness|officer/i.test(label);
 
 /** Words before a surname that do not make it someone else's ("Mr Pruitt", "Det. Reyes", "uncle Pruitt"). */
 const TITLES =
@@ -366,14 +366,19 @@ export function mentions(e: LinkedEntity, text: string): boolean {
 
 /** `phrase` as whole words in `lowerText`. */
 export function containsPhrase(lowerText: string, phrase: string): boolean {
-  if (!phrase) return false;
+  return phraseAt(lowerText, phrase) >= 0;
+}
+
+/** Where `phrase` first stands as whole words in `lowerText`; -1 when it does not. */
+export function phraseAt(lowerText: string, phrase: string): number {
+  if (!phrase) return -1;
   let from = 0;
   for (;;) {
     const i = lowerText.indexOf(phrase, from);
-    if (i < 0) return false;
+    if (i < 0) return -1;
     const before = lowerText[i - 1] ?? " ";
     const after = lowerText[i + phrase.length] ?? " ";
-    if (!/[\p{L}\p{N}]/u.test(before) && !/[\p{L}\p{N}]/u.test(after)) return true;
+    if (!/[\p{L}\p{N}]/u.test(before) && !/[\p{L}\p{N}]/u.test(after)) return i;
     from = i + 1;
   }
 }

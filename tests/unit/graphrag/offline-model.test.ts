@@ -2,6 +2,7 @@ import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { extractiveAnswer, OfflineExtractiveModel, OFFLINE_MODEL_ID } from "@/lib/adapters/model/offline";
 import { groundAnswer } from "@/lib/graphrag/ground";
+import { narratorAmong } from "@/lib/graphrag/extractive";
 import { analyseQuestion } from "@/lib/graphrag/question";
 import { modelOutputSchema } from "@/lib/graphrag/prompt";
 import { parseModelOutput, validateAnswer } from "@/lib/graphrag/validate";
@@ -185,6 +186,45 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(out.responseType).toBe("answer");
     expect(out.answerText).toContain("Eighty-five pounds an entry");
     expect(groundAnswer(out.answerText, c).counts).toMatchObject({ supported: 1, partial: 0, unsupported: 0 });
+  });
+
+  it("reads 'I' and 'my' in a statement as the person who made it, and not as anyone else", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "p-grey", label: "Person", name: "Alison Grey", properties: {} },
+        { id: "p-cpruitt", label: "Person", name: "Connor Pruitt", properties: {} },
+        { id: "p-dpruitt", label: "Person", name: "Darren Pruitt", properties: {} },
+        { id: "p-varga", label: "Person", name: "Tomas Varga", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-40",
+          ["p-grey", "p-varga"],
+          "Witness statement of Alison GREY, taken 20/06/2024 by DC Tomas Varga. I was driving home in my Ford Focus. " +
+            "The car in front braked hard. I lost my no-claims bonus and at renewal my premium went up from GBP 612 to GBP 1,048.",
+        ),
+        snippet(
+          "EV-41",
+          ["p-cpruitt"],
+          "Interview under caution of Connor PRUITT by DS Brennan. BRENNAN: Where did you get the car? " +
+            "PRUITT: Off my uncle Darren's garage. I paid him fifteen hundred pounds for it in February.",
+        ),
+        snippet("EV-42", ["p-varga"], "DC Varga logged the dashcam card as exhibit TV/3. He sent it to the lab on 22 June."),
+      ],
+    };
+    const premium = extractiveAnswer(c, "How much did Alison Grey's premium rise at renewal?");
+    expect(premium.responseType).toBe("answer");
+    expect(premium.citations.map((x) => x.evidenceId)).toEqual(["EV-40"]);
+    expect(premium.answerText).toContain("GBP 1,048");
+    // Whose "I" it is: the first person the heading names, not a namesake, nor whoever took the statement.
+    const subjects = (q: string) => analyseQuestion(q, c).subjects;
+    const grey = subjects("Alison Grey?");
+    expect(narratorAmong(grey, c.nodes, c.evidenceSnippets[0].text)?.name).toBe("Alison Grey");
+    expect(narratorAmong(subjects("Tomas Varga?"), c.nodes, c.evidenceSnippets[0].text)).toBeUndefined();
+    expect(narratorAmong(subjects("Darren Pruitt?"), c.nodes, c.evidenceSnippets[1].text)).toBeUndefined();
+    expect(narratorAmong(subjects("Connor Pruitt?"), c.nodes, c.evidenceSnippets[1].text)?.name).toBe("Connor Pruitt");
+    expect(narratorAmong(grey, c.nodes, "Note of a call from Alison Grey. I rang her back.")).toBeUndefined(); // not her words
   });
 
   it("answers who did it from a short reply to the interviewer's question, naming the speaker", () => {

@@ -107,9 +107,32 @@ const CONCEPTS: string[][] = [
   ["fall", "fell", "fallen"],
   ["metre", "meter", "metres", "meters"],
   ["litre", "liter"],
+  // A road collision is told in any of these words ("she hit the Vauxhall", "Impact.", "ran into the back of it").
+  ["collision", "collide", "crash", "impact", "hit", "struck", "strike", "rear-ended"],
+  ["speed", "fast", "velocity"],
 ];
+/**
+ * English irregular verbs (base, past, past participle), which the stemmer leaves apart: "overridden" is "override".
+ * Forms that are also common nouns or adverbs are left out ("bit", "ground", "wound", "lay").
+ */
+const IRREGULAR_VERBS = (
+  "arise arose arisen|bear bore borne|become became|bend bent|bind bound|bitten bite|bleed bled|blow blew blown|" +
+  "break broke broken|breed bred|build built|burn burnt|catch caught|choose chose chosen|cling clung|creep crept|" +
+  "deal dealt|dig dug|draw drew drawn|drink drank drunk|eat ate eaten|feed fed|feel felt|fight fought|flee fled|" +
+  "fling flung|fly flew flown|forbid forbade forbidden|forget forgot forgotten|forgive forgave forgiven|" +
+  "freeze froze frozen|grow grew grown|hang hung|hear heard|lend lent|lose lost|mean meant|mistake mistook mistaken|" +
+  "override overrode overridden|overtake overtook overtaken|oversee oversaw overseen|ride rode ridden|rise rose risen|" +
+  "seek sought|shake shook shaken|shrink shrank shrunk|sing sang sung|sink sank sunk|sit sat|sleep slept|slide slid|" +
+  "spend spent|spin spun|spring sprang sprung|stand stood|stick stuck|sting stung|stride strode|sweep swept|" +
+  "swear swore sworn|swim swam swum|swing swung|teach taught|tear tore torn|think thought|tread trod trodden|" +
+  "undergo underwent undergone|undertake undertook undertaken|wake woke woken|wear wore worn|weave wove woven|" +
+  "weep wept|win won|withdraw withdrew withdrawn|withhold withheld"
+)
+  .split("|")
+  .map((g) => g.split(" "));
 const CONCEPT = new Map<string, string>();
-for (const group of CONCEPTS) for (const w of group) if (!CONCEPT.has(porter(w))) CONCEPT.set(porter(w), porter(group[0]));
+for (const group of [...CONCEPTS, ...IRREGULAR_VERBS])
+  for (const w of group) if (!CONCEPT.has(porter(w))) CONCEPT.set(porter(w), porter(group[0]));
 
 /** Unit symbols and the words they stand for ("m3" is "cubic metres"), so either form meets the other. */
 const UNITS: Record<string, string[]> = {
@@ -340,10 +363,13 @@ function answerPart(
         (!a.subjects.some((e) => e.names.some((n) => containsPhrase(itemLower, n))) && namesSibling(s.snippet.text, factsOf(s.snippet))))
     )
       continue;
-    // A question about two parties ("How much did Redline pay Vickers?") is answered where both are named.
+    // A question about two parties ("How much did Redline pay Vickers?") is answered where both are named; a sum
+    // between them, by a sentence that names one of them — a total in a letter that names both ("Total paid across
+    // the six: GBP 96,410") is not what one paid the other.
     if (
       parties.length > 1 &&
-      !parties.every((group) => group.some((e) => names.includes(e) || s.snippet.nodeIds.includes(e.id) || mentions(e, s.snippet.text)))
+      (!parties.every((group) => group.some((e) => names.includes(e) || s.snippet.nodeIds.includes(e.id) || mentions(e, s.snippet.text))) ||
+        (a.expects === "amount" && !names.some((e) => parties.some((group) => group.includes(e)))))
     )
       continue;
     // "The June parcel": an item that speaks only of other months is about another one.

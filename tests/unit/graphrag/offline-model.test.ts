@@ -369,6 +369,35 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(c, "When does the Acme Office Supply certificate expire?").responseType).toBe("no_evidence");
   });
 
+  it("meets an irregular verb's other forms ('overridden' / 'override') and a collision told in other words", () => {
+    const c: RawContext = {
+      nodes: [{ id: "d-claim", label: "Claim", name: "Claim TP-031877", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-50",
+          ["d-claim"],
+          "Audit trail, claim TP-031877.\n2024-03-15 09:14:02 | SYSTEM | claim created | fraud score 78\n" +
+            "2024-04-26 14:03:11 | LVICKERY1 | fraud flag override | reason: known repairer\n2024-05-08 09:31:17 | LVICKERY1 | payment authorised",
+        ),
+        snippet(
+          "EV-51",
+          [],
+          "Dashcam analysis DF-24-0522, front camera of the Ford Focus. 17:42:05 The car ahead brakes sharply. " +
+            "17:42:06 Impact. GPS speed of the Focus at impact: 13 mph.",
+        ),
+        snippet("EV-52", [], "The Focus was repaired at a garage in Leeds. The invoice came to GBP 2,310."),
+        snippet("EV-53", [], "The claim was referred to the fraud unit on 3 June. A handler viewed it twice."),
+      ],
+    };
+    const override = extractiveAnswer(c, "At what time was the fraud flag on claim TP-031877 overridden?");
+    expect(override.citations.map((x) => x.evidenceId)).toEqual(["EV-50"]);
+    expect(override.answerText).toContain("14:03:11");
+    const speed = extractiveAnswer(c, "How fast was the Focus going when it hit the car in front?");
+    expect(speed.citations.map((x) => x.evidenceId)).toEqual(["EV-51"]);
+    expect(speed.answerText).toContain("13 mph");
+  });
+
   it("reads a field line under its document's heading, answers a money question with money, and meets a word in another form", () => {
     const c: RawContext = {
       nodes: [],
@@ -439,7 +468,12 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
           ["o-northgate", "o-redline"],
           "Northgate Mutual paid Redline Claims Ltd GBP 12,280.00 on 9 May 2024 for the injury bundle.",
         ),
-        snippet("EV-3", ["p-vickers"], "E-mail from Lorna Vickers, claims handler, 3 June 2024: six claims look staged."),
+        snippet(
+          "EV-3",
+          ["p-vickers", "o-redline"],
+          "E-mail from Lorna Vickers, claims handler, 3 June 2024: six claims look staged. Redline Claims Ltd brought all six to us. " +
+            "Total paid across the six: GBP 96,410.",
+        ),
         snippet("EV-4", ["p-darren"], "Darren Pruitt owns Pruitt Motors on Mill Lane."),
         snippet("EV-5", ["p-darren"], "Interview of Mary Pruitt, sister of the garage owner, 2 May 2024."),
       ],
@@ -447,7 +481,7 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     // Connor Pruitt's interview is not Darren Pruitt's; but a relative who shares his name may answer "who".
     expect(extractiveAnswer(c, "Who is Darren Pruitt's sister?").answerText).toContain("Mary Pruitt");
     expect(extractiveAnswer(c, "What did Darren Pruitt say when he was interviewed under caution?").responseType).toBe("no_evidence");
-    // The payment names Redline but not Lorna Vickers: it is not a payment to her.
+    // The payment names Redline but not Lorna Vickers: it is not a payment to her; nor is a total in her e-mail about Redline.
     expect(extractiveAnswer(c, "How much did Redline Claims pay Lorna Vickers?").responseType).toBe("no_evidence");
     expect(extractiveAnswer(c, "How much did Northgate pay Redline?").answerText).toContain("GBP 12,280.00");
     // "Vance's car" names one party, who may be either Vance.

@@ -334,18 +334,22 @@ function answerPart(
       ]);
     return itemMonths.get(snippet.id)!;
   };
-  // Who tells each item in the first person ("Witness statement of Alison GREAVES …": her "I" and "my").
-  const narrators = new Map<string, LinkedEntity | undefined>();
-  const narratorOf = (snippet: ContextSnippet) => {
-    if (!narrators.has(snippet.id)) narrators.set(snippet.id, narratorAmong(a.subjects, context.nodes, snippet.text));
-    return narrators.get(snippet.id);
+  // Who tells each item in the first person ("Witness statement of Alison GREAVES …": her "I" and "my"), and whether
+  // it is an interview, where only the replies are the narrator's words (the questions are the interviewer's).
+  const narrators = new Map<string, { narrator?: LinkedEntity; interview: boolean }>();
+  const narrationOf = (snippet: ContextSnippet) => {
+    if (!narrators.has(snippet.id))
+      narrators.set(snippet.id, {
+        narrator: narratorAmong(a.subjects, context.nodes, snippet.text),
+        interview: snippet.text.includes("?"),
+      });
+    return narrators.get(snippet.id)!;
   };
   const candidates: Candidate[] = [];
   for (const s of sentences) {
     const lower = s.text.toLowerCase();
-    const narrator = FIRST_PERSON.test(s.text) ? narratorOf(s.snippet) : undefined;
-    // In an interview only the replies are the narrator's words; the questions are the interviewer's.
-    const told = narrator && (s.asked || !/\?/.test(s.snippet.text)) ? narrator : undefined;
+    const narration = FIRST_PERSON.test(s.text) ? narrationOf(s.snippet) : undefined;
+    const told = narration && (s.asked || !narration.interview) ? narration.narrator : undefined;
     const names = a.subjects.filter((e) => e === told || mentions(e, s.text) || s.facts.ids.some((f) => e.idKeys.includes(f.key)));
     const itemLower = s.snippet.text.toLowerCase();
     const itemNames = a.subjects.some((e) => s.snippet.nodeIds.includes(e.id) || mentions(e, s.snippet.text));
@@ -500,7 +504,7 @@ export function narratorAmong(subjects: LinkedEntity[], nodes: ContextNode[], te
   for (const n of nodes.filter((x) => isPersonLabel(x.label))) {
     const { names } = namesOf(n);
     // As a question's subject is matched: a surname after someone else's given name is not this person.
-    if (!mentions({ id: n.id, label: n.label, name: n.name, names, idKeys: [], matched: "" }, named)) continue;
+    if (!mentions({ label: n.label, name: n.name, names }, named)) continue;
     for (const name of names) {
       const at = phraseAt(lower, name);
       if (at >= 0 && (!first || at < first.at || (at === first.at && name.length > first.length)))

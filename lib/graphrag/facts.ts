@@ -157,13 +157,20 @@ const UNIT_WORDS = Object.keys(NUMBER_WORDS).filter(
 );
 const SCALES: Record<string, number> = { hundred: 100, thousand: 1_000, million: 1_000_000, billion: 1_000_000_000 };
 const SPELLED_WORD = `(?:${UNIT_WORDS.join("|")}|${Object.keys(SCALES).join("|")})`;
+/** Currencies named in words after a figure ("48.5k dollars", "85 pounds sterling"). */
+const CURRENCY_WORDS = "US dollars|dollars?|euros?|pounds? sterling|pounds?";
+/** After a number in words, speech's names for them too ("five quid", "twenty bucks"). */
+const SPOKEN_CURRENCY = `${CURRENCY_WORDS}|quid|bucks`;
 /** A run of number words ("twenty-two", "one hundred and five", "a thousand"), then perhaps a currency. */
 const SPELLED = new RegExp(
-  String.raw`\b((?:an?\s+(?=${SPELLED_WORD}\b))?${SPELLED_WORD}(?:(?:-|\s+and\s+|\s+)${SPELLED_WORD})*)\b(?:\s+(US dollars|dollars?|euros?|pounds? sterling|pounds?|quid|bucks)\b)?`,
+  String.raw`\b((?:an?\s+(?=${SPELLED_WORD}\b))?${SPELLED_WORD}(?:(?:-|\s+and\s+|\s+)${SPELLED_WORD})*)\b(?:\s+(${SPOKEN_CURRENCY})\b)?`,
   "gi",
 );
-const SPELLED_HINT =
-  /(?:ty|teen|hundred|thousand|million|billion)\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?:US dollars|dollars?|euros?|pounds?|quid|bucks)\b/i;
+/** A cheap test for whether SPELLED can find anything: a multi-word number's parts, or a number word before a currency. */
+const SPELLED_HINT = new RegExp(
+  String.raw`(?:ty|teen|hundred|thousand|million|billion)\b|\b${SPELLED_WORD}\s+(?:${SPOKEN_CURRENCY})\b`,
+  "i",
+);
 
 /**
  * The value of a run of number words, or undefined when they do not make one number ("two three" is two numbers):
@@ -371,7 +378,7 @@ const RE = {
   military: /(?<![\p{L}\p{N}])([01]\d|2[0-3])([0-5]\d)\s*(?:hrs|hours|h)(?![\p{L}])/giu,
   noon: /\b(noon|midday|midnight)\b/giu,
   moneyPrefix: moneyPattern("prefix", String.raw`US\$|USD|EUR|GBP|CAD|AUD|CHF|\$|€|£|¥`, "giu"),
-  moneySuffix: moneyPattern("suffix", "USD|EUR|GBP|CAD|AUD|CHF|US dollars|dollars?|euros?|pounds? sterling|pounds?", "giu"),
+  moneySuffix: moneyPattern("suffix", `USD|EUR|GBP|CAD|AUD|CHF|${CURRENCY_WORDS}`, "giu"),
   percent: /(?<![\p{L}\p{N}.])(\d+(?:\.\d+)?)\s?(%|percent(?![\p{L}])|per cent(?![\p{L}])|pct(?![\p{L}]))/giu,
   phonePlus: /(?<![\p{L}\p{N}+-])\+\d{1,3}(?:[\s.-]?\(?\d{1,4}\)?){2,5}(?![\p{L}\p{N}]|-\d)/gu,
   phone: /(?<![\p{L}\p{N}.-])(?:\(\d{2,4}\)\s?)?\d{2,4}(?:[.-]\d{2,4}){1,3}(?![\p{L}\p{N}]|[.-]\d)/gu,

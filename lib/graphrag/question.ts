@@ -342,7 +342,7 @@ const TITLES =
  * Whether `text` names the linked entity. A person's surname alone does not where a different given name stands
  * before every occurrence of it: "CONNOR PRUITT: …" is not Darren Pruitt.
  */
-export function mentions(e: LinkedEntity, text: string): boolean {
+export function mentions(e: Pick<LinkedEntity, "name" | "names" | "label">, text: string): boolean {
   const lower = text.toLowerCase();
   // Given and middle names, and their initials ("E C NWOSU" is Emeka Chukwudi Nwosu).
   const given = e.name.toLowerCase().split(/\s+/).slice(0, -1);

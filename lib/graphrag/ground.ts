@@ -23,7 +23,8 @@
 //
 // The verdict (documented in README "How answers are checked"):
 // - unsupported — a number, amount, percentage, date, time or identifier of the claim is not in its sources; a named
-//   entity of the claim is not there at all; the claim has a negation its sources lack; fewer than half of its
+//   entity of the claim is not there at all; two named parties are the other way round around the same verb ("A paid
+//   B" where the sources say only "B paid A", roles.ts); the claim has a negation its sources lack; fewer than half of its
 //   content words (Porter-stemmed, framing words such as "according", "states", "indicates" aside) are there; or it
 //   cites nothing valid, or reads as an instruction.
 // - partial — a name is there only in part ("Santos" for "Maria Santos"); half to three quarters of the content words
@@ -32,6 +33,7 @@
 // - supported — everything else.
 import { lexClauses } from "./claims";
 import { isInstructionStatement, withoutLabels } from "./directives";
+import { reversedActs } from "./roles";
 import { dateKeys, extractFacts, idKey, porter, type Facts } from "./facts";
 import type { ClaimSupport, ContextEdge, ContextNode, ContextSnippet, RawContext } from "./types";
 
@@ -110,6 +112,8 @@ interface SourceIndex {
   sentences: Facts["sentences"];
   /** Some sentence has a negation. */
   negated: boolean;
+  /** The texts as written, for who did what to whom (roles.ts). */
+  texts: string[];
 }
 
 export class SupportChecker {
@@ -210,6 +214,19 @@ export class SupportChecker {
       if (found.length === 0) hard.push({ at: e.at, reason: `name "${e.raw}" not in ${label}`, gap: `a name not in ${label}` });
       else if (found.length < e.tokens.length)
         soft.push({ at: e.at, reason: `name "${e.raw}" only partly in ${label}`, gap: `a name only partly in ${label}` });
+    }
+
+    // Two parties the other way round ("Marchetti paid Delaney" where the source has "Delaney paid Marchetti").
+    if (facts.entities.length >= 2) {
+      const parties = facts.entities.map((e) => e.tokens);
+      for (const stated of reversedActs(text, src.texts, parties)) {
+        const [agent, patient] = [facts.entities[stated.agent].raw, facts.entities[stated.patient].raw];
+        hard.push({
+          at: facts.entities[stated.agent].at,
+          reason: `in ${label} it is ${patient} who ${stated.word} ${agent}, not the other way round`,
+          gap: `two parties the other way round in ${label}`,
+        });
+      }
     }
 
     // Negation: the claim's must be in the source sentences it rests on; a source negation of a word the claim
@@ -356,6 +373,7 @@ function indexTexts(texts: string[], ids: string[]): SourceIndex {
     compact: " ",
     sentences: [],
     negated: false,
+    texts,
   };
   for (const id of ids) idx.ids.add(idKey(id));
   for (const text of texts) {
@@ -411,6 +429,7 @@ function merge(parts: SourceIndex[]): SourceView {
     tokens: any("tokens"),
     stems: any("stems"),
     negated: parts.some((p) => p.negated),
+    texts: parts.flatMap((p) => p.texts),
     get compact() {
       return parts.map((p) => p.compact).join(" ");
     },

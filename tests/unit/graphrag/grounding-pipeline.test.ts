@@ -1,5 +1,6 @@
 // Issue 13 §1 through the whole pipeline, with the AI SDK's MockLanguageModelV3 playing an adversarial LLM: claims
-// that cite a valid id but are not supported by it, amount and date drift, a swapped entity, a clause resting on an
+// that cite a valid id but are not supported by it, amount and date drift, a swapped entity, two parties the other way
+// round ("A paid B" where the evidence says B paid A), a clause resting on an
 // invalid marker beside a valid one, a sentence quoting an injected directive, and a citation to an id copied from
 // inside another item's text. Each is removed, counted (unknowns + audit) and sets needsReview; partly supported claims
 // stay, flagged, with lower confidence; answer.claims lists the kept claims in marker order.
@@ -20,6 +21,7 @@ function caseWithLedger(): FakeCase {
     add("EV-9", "Bank record: Boris Kade received 48,500 USD from an unknown sender on 4 March 2025.", ["p-boris"]),
     // An item whose text names another item: the id a laundering model copies.
     add("EV-10", "Harbour office memo about Boris Kade: the transfer of $62,000 is confirmed in EV-2.", ["p-boris"]),
+    add("EV-11", "Payment log, 6 March 2025: Boris Kade paid Anna Berg 3,200 USD in cash at Dock 7.", ["p-boris", "p-anna"]),
   );
   return c;
 }
@@ -48,6 +50,13 @@ describe("adversarial claims are removed, counted and flagged", () => {
     ["amount drift", "Boris Kade received $58,500 from an unknown sender [evidence: EV-9].", "58,500", "an amount not in EV-9"],
     ["date drift", "Anna Berg met Boris Kade at Dock 7 on 5 March 2025 [evidence: EV-1].", "5 March", "a date not in EV-1"],
     ["a swapped entity", "Anna Berg was seen loading crates at Dock 7 at 22:10 [evidence: EV-2].", "loading crates", "a name not in EV-2"],
+    // Every word, name and figure is in EV-11; who paid whom is not.
+    [
+      "two parties the other way round",
+      "Anna Berg paid Boris Kade 3,200 USD in cash [evidence: EV-11].",
+      "3,200",
+      "two parties the other way round in EV-11",
+    ],
     [
       "an id copied from inside another item's text",
       "The transfer of $62,000 to Boris Kade is confirmed [evidence: EV-2].",

@@ -67,8 +67,13 @@ export interface Facts {
   stems: string[];
   /** The word each stem came from (same order as `stems`), for reasons. */
   stemWords: string[];
-  /** Sources with a negation only: per sentence, its stems and, per negation, the stem of the next content word. */
-  sentences: Array<{ stems: Set<string>; negated: Array<string | null> }>;
+  /**
+   * Sources with a negation or a hedge only: per sentence, its stems, per negation the stem of the next content word,
+   * and whether it reports an assertion rather than a fact ("alleged", "reportedly").
+   */
+  sentences: Array<{ stems: Set<string>; negated: Array<string | null>; hedged: boolean }>;
+  /** The text reports an assertion rather than a fact somewhere ("Delaney alleged that…"). */
+  hedged: boolean;
 }
 
 export const MONTHS: Record<string, number> = {
@@ -210,6 +215,16 @@ const CLAIM_NUMBER_WORDS = new Set(
   Object.keys(NUMBER_WORDS).filter((w) => !["one", "once", "single", "double", "zero", "hundred"].includes(w)),
 );
 const NEGATIONS = new Set(["not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "without", "cannot", "nowhere"]);
+/**
+ * Verbs that deny what follows them ("Kovac denied killing Dunn", "refused to say", "ruled out Ortega"): a negation of
+ * the next content word, as "not" is.
+ */
+const DENIALS = new Set(["deny", "denies", "denied", "denying", "refuse", "refuses", "refused", "refusing", "disputes", "disputed"]);
+/** Words after a negation that say what is missing rather than what is denied ("no evidence that …", "ruled out"). */
+const NEGATION_FILLER = new Set(["evidence", "sign", "signs", "indication", "record", "proof", "trace", "out", "suggestion"]);
+/** A statement reported as someone's assertion, not as fact ("Delaney alleged that…", "reportedly"). */
+const HEDGE =
+  /\b(?:alleg(?:e|es|ed|edly|ing|ation)|purported(?:ly)?|reportedly|rumou?r(?:s|ed)?|supposedly|claimed that|claims that|suspected of)\b/i;
 const TITLES = new Set([
   "mr",
   "mrs",
@@ -425,6 +440,7 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
     stems: [],
     stemWords: [],
     sentences: [],
+    hedged: false,
   };
   const hasDigit = /\d/.test(text);
   const id = (kind: IdFact["kind"]) => (m: RegExpExecArray) =>
@@ -599,8 +615,8 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
   }
   // "No. 2", "no 4" abbreviate "number": not a negation.
   const numbered = (t: Tok) => t.lower === "no" && /^\.?\s*#?\d/.test(text.slice(t.end, t.end + 4));
-  for (const t of plain) {
-    if (isNegation(t.lower) && !numbered(t)) {
+  for (const [i, t] of plain.entries()) {
+    if (negationAt(plain, i) && !numbered(t)) {
       f.negations.push(t.lower);
       continue;
     }
@@ -619,8 +635,9 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
     }
   }
 
-  // Sentences of a source, for negation alignment (so only when it has a negation): one pass over the words.
-  if (options.source && f.negations.length)
+  f.hedged = HEDGE.test(text);
+  // Sentences of a source, for negation alignment (so only when it has a negation or a hedge): one pass over the words.
+  if (options.source && (f.negations.length || f.hedged))
     addSentences(
       f,
       text,
@@ -646,16 +663,22 @@ function addSentences(f: Facts, text: string, plain: Array<{ lower: string; at: 
     const stems = new Set<string>();
     const negated: Array<string | null> = [];
     inside.forEach((t, i) => {
-      if (isNegation(t.lower)) {
-        const next = inside.slice(i + 1).find((x) => !isStopword(x.lower) && !isNegation(x.lower) && !AUXILIARIES.has(x.lower));
+      if (negationAt(inside, i)) {
+        const next = inside
+          .slice(i + 1)
+          .find((x) => !isStopword(x.lower) && !isNegation(x.lower) && !AUXILIARIES.has(x.lower) && !NEGATION_FILLER.has(x.lower));
         negated.push(next ? porter(next.lower) : null);
       } else if (!isStopword(t.lower)) stems.add(porter(t.lower));
     });
-    f.sentences.push({ stems, negated });
+    const sentence = text.slice(inside[0].at, bounds[b] === Infinity ? text.length : bounds[b]);
+    f.sentences.push({ stems, negated, hedged: HEDGE.test(sentence) });
   }
 }
 
-const isNegation = (lower: string) => NEGATIONS.has(lower) || lower.endsWith("n't") || lower.endsWith("n’t");
+const isNegation = (lower: string) => NEGATIONS.has(lower) || DENIALS.has(lower) || lower.endsWith("n't") || lower.endsWith("n’t");
+/** A negation at word i, "ruled out" included (the verb, with "out" after it). */
+const negationAt = (list: ReadonlyArray<{ lower: string }>, i: number) =>
+  isNegation(list[i].lower) || (/^rul(?:e|es|ed|ing)$/.test(list[i].lower) && list[i + 1]?.lower === "out");
 
 const AUXILIARIES = new Set([
   "be",

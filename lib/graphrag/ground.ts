@@ -28,8 +28,9 @@
 //   content words (Porter-stemmed, framing words such as "according", "states", "indicates" aside) are there; or it
 //   cites nothing valid, or reads as an instruction.
 // - partial — a name is there only in part ("Santos" for "Maria Santos"); half to three quarters of the content words
-//   are there; the aligned source sentence negates a word the claim states positively; or the claim has nothing that
-//   can be checked.
+//   are there; the aligned source sentence negates a word the claim states positively (a denial, "refused to", "ruled
+//   out" and "no evidence that" negate as "not" does); it only reports as an assertion ("alleged", "reportedly") what
+//   the claim states as fact; or the claim has nothing that can be checked.
 // - supported — everything else.
 import { lexClauses } from "./claims";
 import { isInstructionStatement, withoutLabels } from "./directives";
@@ -112,6 +113,8 @@ interface SourceIndex {
   sentences: Facts["sentences"];
   /** Some sentence has a negation. */
   negated: boolean;
+  /** Some sentence reports an assertion rather than a fact ("alleged", "reportedly"). */
+  hedged: boolean;
   /** The texts as written, for who did what to whom (roles.ts). */
   texts: string[];
 }
@@ -233,7 +236,7 @@ export class SupportChecker {
     // states positively makes it partial.
     const claimStems = new Set([...facts.stems, ...facts.entities.flatMap((e) => e.tokens.map(porter))]);
     // (Only when a negation is in play: most claims and sources have none.)
-    const sentences = facts.negations.length || src.negated ? src.sentences : [];
+    const sentences = facts.negations.length || src.negated || src.hedged ? src.sentences : [];
     const overlaps = sentences.map((s) => {
       let n = 0;
       for (const t of claimStems) if (s.stems.has(t)) n++;
@@ -248,6 +251,9 @@ export class SupportChecker {
       const flipped = best > 0 ? aligned.flatMap((s) => s.negated).find((t) => t !== null && claimStems.has(t)) : undefined;
       if (flipped) soft.push({ at: LATE, reason: `${label} negates "${wordOf(facts, flipped)}"`, gap: `${label} negates part of it` });
     }
+    // An assertion stated as fact: the source says it was alleged or reported, the claim says it happened.
+    if (best > 0 && !facts.hedged && aligned.every((s) => s.hedged))
+      soft.push({ at: LATE, reason: `${label} reports it as an assertion, not a fact`, gap: `${label} reports it as an assertion` });
 
     // Content words.
     const stems = [...new Set(facts.stems)];
@@ -373,6 +379,7 @@ function indexTexts(texts: string[], ids: string[]): SourceIndex {
     compact: " ",
     sentences: [],
     negated: false,
+    hedged: false,
     texts,
   };
   for (const id of ids) idx.ids.add(idKey(id));
@@ -406,6 +413,7 @@ function indexTexts(texts: string[], ids: string[]): SourceIndex {
     idx.compact += text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ") + " ";
     idx.sentences.push(...f.sentences);
     if (f.negations.length) idx.negated = true;
+    if (f.hedged) idx.hedged = true;
   }
   return idx;
 }
@@ -429,6 +437,7 @@ function merge(parts: SourceIndex[]): SourceView {
     tokens: any("tokens"),
     stems: any("stems"),
     negated: parts.some((p) => p.negated),
+    hedged: parts.some((p) => p.hedged),
     texts: parts.flatMap((p) => p.texts),
     get compact() {
       return parts.map((p) => p.compact).join(" ");
@@ -516,9 +525,11 @@ function spelledOut(compact: string, raw: string): boolean {
   return parts.length > 1 && compact.includes(` ${parts.join(" ")} `);
 }
 
+/** The claim's word for a stem: a content word as written, or the name it is part of ("Luis Ortega"). */
 function wordOf(f: Facts, stem: string): string {
   const i = f.stems.indexOf(stem);
-  return i >= 0 ? f.stemWords[i] : stem;
+  if (i >= 0) return f.stemWords[i];
+  return f.entities.find((e) => e.tokens.some((t) => porter(t) === stem))?.raw ?? stem;
 }
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;

@@ -242,6 +242,36 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
     expect(check.claim(text, ids)).toMatchObject({ support: "partial", reasons: [reason] });
   });
 
+  describe("what the source denies or only reports", () => {
+    const denials = new SupportChecker({
+      nodes: [],
+      edges: [],
+      evidenceSnippets: [
+        snippet("EV-D1", "Interview, 8 May 2025. Dmitri Kovac denied killing Raymond Dunn."),
+        snippet("EV-D2", "Police ruled out Luis Ortega as the driver of the van."),
+        snippet("EV-D3", "There is no evidence that Helen Voss knew about the transfers."),
+        snippet("EV-D4", "Frank Delaney alleged that Victor Marchetti paid him USD 5,000."),
+        snippet("EV-D5", "Dmitri Kovac called Raymond Dunn at 23:52."),
+      ],
+    });
+    it.each([
+      ["Dmitri Kovac killed Raymond Dunn", "EV-D1", 'EV-D1 negates "killed"'],
+      ["Luis Ortega was the driver of the van", "EV-D2", 'EV-D2 negates "Luis Ortega"'],
+      ["Helen Voss knew about the transfers", "EV-D3", 'EV-D3 negates "Helen Voss"'],
+      ["Victor Marchetti paid Frank Delaney USD 5,000", "EV-D4", "EV-D4 reports it as an assertion, not a fact"],
+    ])("partial: %j — the source denies it, rules it out, finds no evidence of it or only reports it", (text, id, reason) => {
+      expect(denials.claim(text, [id])).toMatchObject({ support: "partial", reasons: [reason] });
+    });
+    it("supports the denial and the allegation said as such; a denial the source lacks is unsupported", () => {
+      expect(denials.claim("Dmitri Kovac denied killing Raymond Dunn", ["EV-D1"]).support).toBe("supported");
+      expect(denials.claim("Frank Delaney alleged that Victor Marchetti paid him USD 5,000", ["EV-D4"]).support).toBe("supported");
+      expect(denials.claim("Dmitri Kovac denied calling Raymond Dunn", ["EV-D5"])).toMatchObject({
+        support: "unsupported",
+        reasons: ['negation "denied" not in EV-D5'],
+      });
+    });
+  });
+
   it("says when a cited id only appears inside another item's text (citation laundering)", () => {
     const v = check.claim("The transfer of $48,500 to Boris Kade is confirmed", ["EV-2"]);
     expect(v).toEqual({

@@ -222,9 +222,9 @@ const NEGATIONS = new Set(["not", "no", "never", "none", "nobody", "nothing", "n
 const DENIALS = new Set(["deny", "denies", "denied", "denying", "refuse", "refuses", "refused", "refusing", "disputes", "disputed"]);
 /** Words after a negation that say what is missing rather than what is denied ("no evidence that …", "ruled out"). */
 const NEGATION_FILLER = new Set(["evidence", "sign", "signs", "indication", "record", "proof", "trace", "out", "suggestion"]);
-/** A statement reported as someone's assertion, not as fact ("Delaney alleged that…", "reportedly"). */
+/** A statement reported as someone's assertion or as a possibility, not as fact ("Delaney alleged that…", "may have"). */
 const HEDGE =
-  /\b(?:alleg(?:e|es|ed|edly|ing|ation)|purported(?:ly)?|reportedly|rumou?r(?:s|ed)?|supposedly|claimed that|claims that|suspected of)\b/i;
+  /\b(?:alleg(?:e|es|ed|edly|ing|ation)|purported(?:ly)?|reportedly|rumou?r(?:s|ed)?|supposedly|claimed that|claims that|suspected of|(?:may|might|could) (?:have|be)|possibly|probably|(?:most |more )?likely|(?:appears?|appeared|seems?|seemed) to|(?:is|was|are|were) (?:believed|thought|understood) to|unconfirmed|unverified)\b/i;
 const TITLES = new Set([
   "mr",
   "mrs",

@@ -29,12 +29,14 @@
 //   cites nothing valid, or reads as an instruction.
 // - partial — a name is there only in part ("Santos" for "Maria Santos"); half to three quarters of the content words
 //   are there; the aligned source sentence negates a word the claim states positively (a denial, "refused to", "ruled
-//   out" and "no evidence that" negate as "not" does); it only reports as an assertion ("alleged", "reportedly") what
-//   the claim states as fact; or the claim has nothing that can be checked.
+//   out" and "no evidence that" negate as "not" does); it only reports as an assertion or a possibility ("alleged",
+//   "reportedly", "most likely") what the claim states as fact; it says the opposite of one of the claim's words
+//   ("after" for "before", "outgoing" for "incoming"); or the claim has nothing that can be checked.
 // - supported — everything else.
 import { lexClauses } from "./claims";
 import { isInstructionStatement, withoutLabels } from "./directives";
 import { reversedActs } from "./roles";
+import { splitSentences, words as wordsOf } from "./text";
 import { dateKeys, extractFacts, idKey, porter, type Facts } from "./facts";
 import type { ClaimSupport, ContextEdge, ContextNode, ContextSnippet, RawContext } from "./types";
 
@@ -251,9 +253,18 @@ export class SupportChecker {
       const flipped = best > 0 ? aligned.flatMap((s) => s.negated).find((t) => t !== null && claimStems.has(t)) : undefined;
       if (flipped) soft.push({ at: LATE, reason: `${label} negates "${wordOf(facts, flipped)}"`, gap: `${label} negates part of it` });
     }
-    // An assertion stated as fact: the source says it was alleged or reported, the claim says it happened.
+    // A word whose opposite is what the cited sentence says ("before" where it says "after").
+    for (const [said, told] of oppositesTold(facts, claimStems, src.texts))
+      soft.push({ at: LATE, reason: `${label} says "${told}", not "${said}"`, gap: `${label} says the opposite of part of it` });
+
+    // An assertion or a possibility stated as fact: the source says it was alleged or may have happened, the claim
+    // says it happened.
     if (best > 0 && !facts.hedged && aligned.every((s) => s.hedged))
-      soft.push({ at: LATE, reason: `${label} reports it as an assertion, not a fact`, gap: `${label} reports it as an assertion` });
+      soft.push({
+        at: LATE,
+        reason: `${label} reports it as an assertion or a possibility, not a fact`,
+        gap: `${label} does not state it as fact`,
+      });
 
     // Content words.
     const stems = [...new Set(facts.stems)];
@@ -523,6 +534,56 @@ function spelledOut(compact: string, raw: string): boolean {
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
   return parts.length > 1 && compact.includes(` ${parts.join(" ")} `);
+}
+
+/**
+ * Pairs of words that say the reverse of each other about order, direction or state. Either way round: a claim's
+ * "incoming" is contradicted by a cited "outgoing".
+ */
+const OPPOSITES: ReadonlyArray<readonly [string, string]> = [
+  ["before", "after"],
+  ["earlier", "later"],
+  ["incoming", "outgoing"],
+  ["inbound", "outbound"],
+  ["upstream", "downstream"],
+  ["above", "below"],
+  ["increased", "decreased"],
+  ["rose", "fell"],
+  ["higher", "lower"],
+  ["more", "less"],
+  ["arrived", "departed"],
+  ["arrival", "departure"],
+  ["buyer", "seller"],
+  ["bought", "sold"],
+  ["debit", "credit"],
+  ["debited", "credited"],
+  ["lent", "borrowed"],
+  ["positive", "negative"],
+  ["opened", "closed"],
+  ["locked", "unlocked"],
+  ["present", "absent"],
+  ["alive", "dead"],
+  ["north", "south"],
+  ["east", "west"],
+];
+const OPPOSITE = new Map(OPPOSITES.flatMap(([a, b]) => [[a, b] as const, [b, a] as const]));
+
+/**
+ * The claim's words whose opposite the source sentences it aligns with (the most of its words) say, without the word
+ * itself: [the claim's word, the source's]. Read only when the claim has such a word.
+ */
+function oppositesTold(f: Facts, claimStems: ReadonlySet<string>, texts: readonly string[]): Array<[string, string]> {
+  const said = [...new Set(f.tokens.filter((t) => OPPOSITE.has(t)))];
+  if (!said.length) return [];
+  const sentences = texts.flatMap((t) => splitSentences(t)).map((t) => new Set(wordsOf(t).map((w) => w.lower)));
+  const overlap = (ws: Set<string>) => [...ws].filter((w) => claimStems.has(porter(w))).length;
+  const best = Math.max(0, ...sentences.map(overlap));
+  if (!best) return [];
+  const aligned = sentences.filter((ws) => overlap(ws) === best);
+  return said.flatMap((w) => {
+    const other = OPPOSITE.get(w)!;
+    return aligned.some((ws) => ws.has(other)) && !aligned.some((ws) => ws.has(w)) ? [[w, other] as [string, string]] : [];
+  });
 }
 
 /** The claim's word for a stem: a content word as written, or the name it is part of ("Luis Ortega"). */

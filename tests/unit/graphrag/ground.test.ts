@@ -252,19 +252,30 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
         snippet("EV-D3", "There is no evidence that Helen Voss knew about the transfers."),
         snippet("EV-D4", "Frank Delaney alleged that Victor Marchetti paid him USD 5,000."),
         snippet("EV-D5", "Dmitri Kovac called Raymond Dunn at 23:52."),
+        snippet("EV-D6", "The credential most likely came from the 01:17Z LSASS dump."),
+        snippet("EV-D7", "Kovac left the bar after Dunn arrived at 21:40. The first call was at 23:52 and the last at 01:22."),
       ],
     });
     it.each([
       ["Dmitri Kovac killed Raymond Dunn", "EV-D1", 'EV-D1 negates "killed"'],
       ["Luis Ortega was the driver of the van", "EV-D2", 'EV-D2 negates "Luis Ortega"'],
       ["Helen Voss knew about the transfers", "EV-D3", 'EV-D3 negates "Helen Voss"'],
-      ["Victor Marchetti paid Frank Delaney USD 5,000", "EV-D4", "EV-D4 reports it as an assertion, not a fact"],
-    ])("partial: %j — the source denies it, rules it out, finds no evidence of it or only reports it", (text, id, reason) => {
-      expect(denials.claim(text, [id])).toMatchObject({ support: "partial", reasons: [reason] });
-    });
+      ["Victor Marchetti paid Frank Delaney USD 5,000", "EV-D4", "EV-D4 reports it as an assertion or a possibility, not a fact"],
+      ["The credential came from the LSASS dump", "EV-D6", "EV-D6 reports it as an assertion or a possibility, not a fact"],
+      ["Kovac left the bar before Dunn arrived at 21:40", "EV-D7", 'EV-D7 says "after", not "before"'],
+    ])(
+      "partial: %j — the source denies it, rules it out, finds no evidence of it, or only reports it or deems it likely",
+      (text, id, reason) => {
+        expect(denials.claim(text, [id])).toMatchObject({ support: "partial", reasons: [reason] });
+      },
+    );
     it("supports the denial and the allegation said as such; a denial the source lacks is unsupported", () => {
       expect(denials.claim("Dmitri Kovac denied killing Raymond Dunn", ["EV-D1"]).support).toBe("supported");
       expect(denials.claim("Frank Delaney alleged that Victor Marchetti paid him USD 5,000", ["EV-D4"]).support).toBe("supported");
+      expect(denials.claim("The credential most likely came from the LSASS dump", ["EV-D6"]).support).toBe("supported");
+      expect(denials.claim("Kovac left the bar after Dunn arrived at 21:40", ["EV-D7"]).support).toBe("supported");
+      // Both words in the sentence it rests on: no contradiction.
+      expect(denials.claim("The last call was at 01:22", ["EV-D7"]).support).toBe("supported");
       expect(denials.claim("Dmitri Kovac denied calling Raymond Dunn", ["EV-D5"])).toMatchObject({
         support: "unsupported",
         reasons: ['negation "denied" not in EV-D5'],

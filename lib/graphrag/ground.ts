@@ -22,7 +22,8 @@
 // - an edge (`source:TYPE:target` or its id): both endpoints' ids and names, the type and its properties.
 //
 // The verdict (documented in README "How answers are checked"):
-// - unsupported — a number, amount, percentage, date, time or identifier of the claim is not in its sources; a named
+// - unsupported — a number, amount, percentage, date, time or identifier of the claim is not in its sources, or a
+//   figure is there only in another unit ("14 seconds" for "14 minutes", contradictions.ts); a named
 //   entity of the claim is not there at all; two named parties are the other way round around the same verb ("A paid
 //   B" where the sources say only "B paid A", roles.ts); the claim has a negation its sources lack; fewer than half of its
 //   content words (Porter-stemmed, framing words such as "according", "states", "indicates" aside) are there; or it
@@ -31,12 +32,13 @@
 //   are there; the aligned source sentence negates a word the claim states positively (a denial, "refused to", "ruled
 //   out" and "no evidence that" negate as "not" does); it only reports as an assertion or a possibility ("alleged",
 //   "reportedly", "most likely") what the claim states as fact; it says the opposite of one of the claim's words
-//   ("after" for "before", "outgoing" for "incoming"); or the claim has nothing that can be checked.
+//   ("after" for "before", "outgoing" for "incoming") or speaks of a part where the claim says all ("two of the four"
+//   for "all four"); or the claim has nothing that can be checked.
 // - supported — everything else.
 import { lexClauses } from "./claims";
+import { contradictions, type Contradiction } from "./contradictions";
 import { isInstructionStatement, withoutLabels } from "./directives";
 import { reversedActs } from "./roles";
-import { splitSentences, words as wordsOf } from "./text";
 import { dateKeys, extractFacts, idKey, porter, type Facts } from "./facts";
 import type { ClaimSupport, ContextEdge, ContextNode, ContextSnippet, RawContext } from "./types";
 
@@ -253,9 +255,12 @@ export class SupportChecker {
       const flipped = best > 0 ? aligned.flatMap((s) => s.negated).find((t) => t !== null && claimStems.has(t)) : undefined;
       if (flipped) soft.push({ at: LATE, reason: `${label} negates "${wordOf(facts, flipped)}"`, gap: `${label} negates part of it` });
     }
-    // A word whose opposite is what the cited sentence says ("before" where it says "after").
-    for (const [said, told] of oppositesTold(facts, claimStems, src.texts))
-      soft.push({ at: LATE, reason: `${label} says "${told}", not "${said}"`, gap: `${label} says the opposite of part of it` });
+    // What the cited sentence says against it: the opposite of one of its words, a part where it says all, a figure
+    // in another unit (contradictions.ts).
+    for (const c of contradictions(text, claimStems, src.texts)) {
+      const finding = { at: LATE, reason: `${label} says "${c.told}", not "${c.said}"`, gap: CONTRADICTION_GAP[c.kind](label) };
+      (c.kind === "quantity" ? hard : soft).push(finding);
+    }
 
     // An assertion or a possibility stated as fact: the source says it was alleged or may have happened, the claim
     // says it happened.
@@ -359,6 +364,12 @@ interface Finding {
 }
 
 const LATE = 1e9;
+
+const CONTRADICTION_GAP: Record<Contradiction["kind"], (label: string) => string> = {
+  opposite: (label) => `${label} says the opposite of part of it`,
+  quantifier: (label) => `${label} speaks of only part of what it says`,
+  quantity: (label) => `a figure in another unit in ${label}`,
+};
 
 const unsupported = (reason: string): SupportVerdict => ({ support: "unsupported", reasons: [reason], gaps: [reason] });
 
@@ -534,56 +545,6 @@ function spelledOut(compact: string, raw: string): boolean {
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
   return parts.length > 1 && compact.includes(` ${parts.join(" ")} `);
-}
-
-/**
- * Pairs of words that say the reverse of each other about order, direction or state. Either way round: a claim's
- * "incoming" is contradicted by a cited "outgoing".
- */
-const OPPOSITES: ReadonlyArray<readonly [string, string]> = [
-  ["before", "after"],
-  ["earlier", "later"],
-  ["incoming", "outgoing"],
-  ["inbound", "outbound"],
-  ["upstream", "downstream"],
-  ["above", "below"],
-  ["increased", "decreased"],
-  ["rose", "fell"],
-  ["higher", "lower"],
-  ["more", "less"],
-  ["arrived", "departed"],
-  ["arrival", "departure"],
-  ["buyer", "seller"],
-  ["bought", "sold"],
-  ["debit", "credit"],
-  ["debited", "credited"],
-  ["lent", "borrowed"],
-  ["positive", "negative"],
-  ["opened", "closed"],
-  ["locked", "unlocked"],
-  ["present", "absent"],
-  ["alive", "dead"],
-  ["north", "south"],
-  ["east", "west"],
-];
-const OPPOSITE = new Map(OPPOSITES.flatMap(([a, b]) => [[a, b] as const, [b, a] as const]));
-
-/**
- * The claim's words whose opposite the source sentences it aligns with (the most of its words) say, without the word
- * itself: [the claim's word, the source's]. Read only when the claim has such a word.
- */
-function oppositesTold(f: Facts, claimStems: ReadonlySet<string>, texts: readonly string[]): Array<[string, string]> {
-  const said = [...new Set(f.tokens.filter((t) => OPPOSITE.has(t)))];
-  if (!said.length) return [];
-  const sentences = texts.flatMap((t) => splitSentences(t)).map((t) => new Set(wordsOf(t).map((w) => w.lower)));
-  const overlap = (ws: Set<string>) => [...ws].filter((w) => claimStems.has(porter(w))).length;
-  const best = Math.max(0, ...sentences.map(overlap));
-  if (!best) return [];
-  const aligned = sentences.filter((ws) => overlap(ws) === best);
-  return said.flatMap((w) => {
-    const other = OPPOSITE.get(w)!;
-    return aligned.some((ws) => ws.has(other)) && !aligned.some((ws) => ws.has(w)) ? [[w, other] as [string, string]] : [];
-  });
 }
 
 /** The claim's word for a stem: a content word as written, or the name it is part of ("Luis Ortega"). */

@@ -254,6 +254,10 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
         snippet("EV-D5", "Dmitri Kovac called Raymond Dunn at 23:52."),
         snippet("EV-D6", "The credential most likely came from the 01:17Z LSASS dump."),
         snippet("EV-D7", "Kovac left the bar after Dunn arrived at 21:40. The first call was at 23:52 and the last at 01:22."),
+        snippet(
+          "EV-D8",
+          "Two of the four claimants attended every session. The call lasted 2 minutes 14 seconds; the van was doing 30 mph.",
+        ),
       ],
     });
     it.each([
@@ -263,6 +267,7 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
       ["Victor Marchetti paid Frank Delaney USD 5,000", "EV-D4", "EV-D4 reports it as an assertion or a possibility, not a fact"],
       ["The credential came from the LSASS dump", "EV-D6", "EV-D6 reports it as an assertion or a possibility, not a fact"],
       ["Kovac left the bar before Dunn arrived at 21:40", "EV-D7", 'EV-D7 says "after", not "before"'],
+      ["All four claimants attended every session", "EV-D8", 'EV-D8 says "Two of the four", not "All"'],
     ])(
       "partial: %j — the source denies it, rules it out, finds no evidence of it, or only reports it or deems it likely",
       (text, id, reason) => {
@@ -274,6 +279,13 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
       expect(denials.claim("Frank Delaney alleged that Victor Marchetti paid him USD 5,000", ["EV-D4"]).support).toBe("supported");
       expect(denials.claim("The credential most likely came from the LSASS dump", ["EV-D6"]).support).toBe("supported");
       expect(denials.claim("Kovac left the bar after Dunn arrived at 21:40", ["EV-D7"]).support).toBe("supported");
+      // A figure in another unit is not the figure.
+      expect(denials.claim("The call lasted 14 minutes", ["EV-D8"])).toMatchObject({
+        support: "unsupported",
+        reasons: ['EV-D8 says "14 seconds", not "14 minutes"'],
+      });
+      expect(denials.claim("The van was doing 30 mph", ["EV-D8"]).support).toBe("supported");
+      expect(denials.claim("The call lasted 2 minutes 14 seconds", ["EV-D8"]).support).toBe("supported");
       // Both words in the sentence it rests on: no contradiction.
       expect(denials.claim("The last call was at 01:22", ["EV-D7"]).support).toBe("supported");
       expect(denials.claim("Dmitri Kovac denied calling Raymond Dunn", ["EV-D5"])).toMatchObject({

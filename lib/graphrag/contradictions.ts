@@ -1,0 +1,123 @@
+// What a cited source says against a claim whose words, names and figures it has (issue 13 §1): the opposite of one of
+// its words ("after" where the claim says "before"), a part where the claim says all ("two of the four" for "all
+// four"), and a figure with another unit ("14 seconds" for "14 minutes"). Word overlap cannot see these — the words
+// are there. The claim is read against the source sentences it shares the most words with. Pure.
+import { porter } from "./facts";
+import { splitSentences, words } from "./text";
+
+export interface Contradiction {
+  kind: "opposite" | "quantifier" | "quantity";
+  /** The claim's words. */
+  said: string;
+  /** What the source says instead. */
+  told: string;
+}
+
+/**
+ * Pairs of words that say the reverse of each other about order, direction or state. Either way round: a claim's
+ * "incoming" is contradicted by a cited "outgoing".
+ */
+const OPPOSITES: ReadonlyArray<readonly [string, string]> = [
+  ["before", "after"],
+  ["earlier", "later"],
+  ["incoming", "outgoing"],
+  ["inbound", "outbound"],
+  ["upstream", "downstream"],
+  ["above", "below"],
+  ["increased", "decreased"],
+  ["rose", "fell"],
+  ["higher", "lower"],
+  ["more", "less"],
+  ["arrived", "departed"],
+  ["arrival", "departure"],
+  ["buyer", "seller"],
+  ["bought", "sold"],
+  ["debit", "credit"],
+  ["debited", "credited"],
+  ["lent", "borrowed"],
+  ["positive", "negative"],
+  ["opened", "closed"],
+  ["locked", "unlocked"],
+  ["present", "absent"],
+  ["alive", "dead"],
+  ["north", "south"],
+  ["east", "west"],
+];
+const OPPOSITE = new Map(OPPOSITES.flatMap(([a, b]) => [[a, b] as const, [b, a] as const]));
+
+/** "All four", "every one of", "both": the claim speaks of the whole. */
+const WHOLE = /\b(?:all|every one of|each of|both)\b/i;
+/** "Two of the four", "some of the", "most of those": the source speaks of a part. */
+const PART =
+  /\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|some|several|most|few|many|half|none|neither|only one|only two)\s+of\s+(?:the|these|those|his|her|their|its|our|all)(?:\s+[\p{L}\p{N}]+)?/iu;
+
+/** Units a figure is measured in, by their written forms: "14 minutes" and "14 min" are one quantity. */
+const UNIT_FORMS: Record<string, string[]> = {
+  second: ["s", "sec", "secs", "second", "seconds"],
+  minute: ["min", "mins", "minute", "minutes"],
+  hour: ["h", "hr", "hrs", "hour", "hours"],
+  day: ["day", "days"],
+  week: ["week", "weeks"],
+  month: ["month", "months"],
+  year: ["year", "years", "yr", "yrs"],
+  mg: ["mg", "milligram", "milligrams", "milligramme", "milligrammes"],
+  g: ["g", "gram", "grams", "gramme", "grammes"],
+  kg: ["kg", "kgs", "kilo", "kilos", "kilogram", "kilograms", "kilogramme", "kilogrammes"],
+  tonne: ["t", "tonne", "tonnes", "ton", "tons"],
+  mm: ["mm", "millimetre", "millimetres", "millimeter", "millimeters"],
+  cm: ["cm", "centimetre", "centimetres", "centimeter", "centimeters"],
+  m: ["m", "metre", "metres", "meter", "meters"],
+  km: ["km", "kilometre", "kilometres", "kilometer", "kilometers"],
+  mile: ["mile", "miles", "mi"],
+  mph: ["mph"],
+  kmh: ["km/h", "kph", "kmh"],
+  ml: ["ml", "millilitre", "millilitres", "milliliter", "milliliters"],
+  l: ["l", "litre", "litres", "liter", "liters"],
+  knot: ["knot", "knots", "kn", "kt"],
+};
+const UNIT = new Map(Object.entries(UNIT_FORMS).flatMap(([unit, forms]) => forms.map((f) => [f, unit] as const)));
+const QUANTITY = /(?<![\p{L}\p{N}.,:])(\d+(?:,\d{3})*(?:\.\d+)?)\s?(km\/h|[a-z]+)\b/giu;
+
+/** The figures of `text` with the units they are measured in: "14 minutes" → "14 minute". */
+function quantities(text: string): Array<{ value: number; unit: string; raw: string }> {
+  return [...text.matchAll(QUANTITY)].flatMap((m) => {
+    const unit = UNIT.get(m[2].toLowerCase());
+    return unit ? [{ value: Number(m[1].replace(/,/g, "")), unit, raw: m[0] }] : [];
+  });
+}
+
+/**
+ * What the sources say against the claim. `claimStems` are the stems the claim is aligned by (its content words and
+ * names); a source sentence aligns when it shares the most of them.
+ */
+export function contradictions(claim: string, claimStems: ReadonlySet<string>, sources: readonly string[]): Contradiction[] {
+  const claimWords = [...new Set(words(claim).map((w) => w.lower))];
+  const opposites = claimWords.filter((w) => OPPOSITE.has(w));
+  const whole = WHOLE.exec(claim);
+  const measured = quantities(claim);
+  if (!opposites.length && !whole && !measured.length) return [];
+
+  const sentences = sources.flatMap((t) => splitSentences(t)).map((text) => ({ text, words: new Set(words(text).map((w) => w.lower)) }));
+  const overlap = (ws: Set<string>) => [...ws].filter((w) => claimStems.has(porter(w))).length;
+  const best = Math.max(0, ...sentences.map((s) => overlap(s.words)));
+  const aligned = best > 0 ? sentences.filter((s) => overlap(s.words) === best) : [];
+  const out: Contradiction[] = [];
+
+  for (const w of opposites) {
+    const other = OPPOSITE.get(w)!;
+    if (aligned.some((s) => s.words.has(other)) && !aligned.some((s) => s.words.has(w)))
+      out.push({ kind: "opposite", said: w, told: other });
+  }
+  if (whole && aligned.length && aligned.every((s) => !WHOLE.test(s.text))) {
+    const part = aligned.map((s) => PART.exec(s.text)).find((m) => m);
+    if (part) out.push({ kind: "quantifier", said: whole[0], told: part[0] });
+  }
+  // A figure's unit is read over all of the source: "2 minutes 14 seconds" has 14 only in seconds.
+  const told = sources.flatMap(quantities);
+  for (const q of measured) {
+    if (told.some((t) => t.value === q.value && t.unit === q.unit)) continue;
+    const other = told.find((t) => t.value === q.value);
+    if (other) out.push({ kind: "quantity", said: q.raw, told: other.raw });
+  }
+  return out;
+}

@@ -202,7 +202,7 @@ export function foldForDetection(text: string): string {
 const NOT_LETTER = String.raw`(?![a-z])`;
 // Words that name an automated reader. AI_STRICT never names a person or a thing of the case ("assistant manager",
 // "car model", "bot" in a botnet report); AI adds the bare nouns for use after an explicit addressing phrase.
-const AI_STRICT = String.raw`(?:a\.?i\.?|artificial intelligence|llms?|large language models?|language models?|gpt[-\w]*|chat ?gpt|claude|gemini|copilot|chat ?bots?|(?:ai|virtual|digital) (?:assistants?|models?|systems?|tools?|agents?|readers?|reviewers?|analysts?)|summari[sz](?:er|ation (?:tool|system|engine|model))s?|(?:automated|automatic|machine|intelligent|autonomous) (?:case |file |evidence |document )?(?:systems?|tools?|readers?|reviewers?|agents?|pipelines?|processes|processing|analy[sz]ers?|summari[sz]ers?|assistants?|analysis|triage|review))${NOT_LETTER}`;
+const AI_STRICT = String.raw`(?:a\.?i\.?|artificial intelligence|llms?|large language models?|language models?|(?:generative|foundation) (?:ai|models?)|gpt[-\w]*|chat ?gpt|claude|gemini|copilot|chat ?bots?|(?:ai|virtual|digital) (?:assistants?|models?|systems?|tools?|agents?|readers?|reviewers?|analysts?)|summari[sz](?:er|ation (?:tool|system|engine|model))s?|(?:automated|automatic|machine|intelligent|autonomous) (?:case |file |evidence |document )?(?:systems?|tools?|readers?|reviewers?|agents?|pipelines?|processes|processing|analy[sz]ers?|summari[sz]ers?|assistants?|analysis|triage|review))${NOT_LETTER}`;
 const AI = String.raw`(?:${AI_STRICT}|(?:assistants?|models?|bots?)${NOT_LETTER})`;
 const WHOEVER = String.raw`(?:whoever|anyone|anybody|any(?:one|body| person| reader| system| tool| program)|every (?:reader|system|tool|model))\s+(?:who\s+|that\s+)?(?:is\s+|are\s+|will\s+be\s+|may\s+be\s+)?(?:summari[sz](?:es|ing|e)\b|process(?:es|ing)?\s+(?:this|these)\s+(?:file|document|record|case|report|note|text|evidence|data|item|message|email|material)s?\b|answer(?:s|ing)?\s+(?:questions?|queries|this|about)\b|generat(?:es|ing)\s+(?:a|an|the)\b|compil(?:es|ing)\s+(?:a|an|the|this)\s+(?:summary|report|brief|answer)\b|analy[sz](?:es|ing|e)\s+(?:this|these)\b|writ(?:es|ing)\s+(?:the|a|an)\s+(?:summary|report|answer|brief)\b|auto-?(?:summari[sz]\w*|process\w*|analy[sz]\w*)\b)`;
 /** "any computer reading this", "software scanning these files". */
@@ -220,12 +220,12 @@ const ORDER_VERB = String.raw`(?:mark|flag|label|classify|rate|treat|state|say|w
 const ADDRESSED: RegExp[] = [
   // "Note to automated systems", "Message for any AI reading this", "Instructions for the summariser".
   new RegExp(
-    String.raw`^\W*(?:(?:important|urgent|special|private|final)\s+)?(?:(?:note|message|memo|notice|instructions?|reminder|warning|request|directive|attention|attn|important|p\.?s\.?)\s*(?:to|for)|for the (?:benefit|attention|information) of)\s*:?\s*(?:(?:all|any|the|every|each|our|you)\s+)?(?:${AI}|${WHOEVER}|${MACHINE_READER}|${WRITER})`,
+    String.raw`^\W*(?:(?:important|urgent|special|private|final)\s+)?(?:(?:note|message|memo|notice|instructions?|reminder|warning|request|directive|attention|attn|important|p\.?s\.?)\s*(?:to|for)|for the (?:benefit|attention|information) of)\s*:?\s*(?:(?:all|any|the|every|each|our|you)\s+)?(?:${AI}|${WHOEVER}|${MACHINE_READER}|${WRITER}|(?:machines|computers|robots|algorithms|crawlers)\b)`,
   ),
   // "To whoever summarises this case:", "Dear AI,", "Hey assistant:", "Attention, language models", "TO ANY COMPUTER
   // READING THIS:".
   new RegExp(
-    String.raw`^\W*(?:dear|hey|hi|hello|greetings|attention|attn|to|for|psst|calling)\s*[,:]?\s*(?:(?:all|any|the|every|each|you)\s+)?(?:${AI_STRICT}|${WHOEVER}|(?:assistant|model|bot)\s*[,:!]|${MACHINE_READER})`,
+    String.raw`^\W*(?:dear|hey|hi|hello|greetings|attention|attn|to|for|psst|calling)(?:\s+there|\s+folks)?\s*[,:]?\s*(?:(?:all|any|the|every|each|you)\s+)?(?:${AI_STRICT}|${WHOEVER}|${WRITER}|(?:assistant|model|bot)\s*[,:!]|${MACHINE_READER})`,
   ),
   // "If you are an AI…", "As an AI, you…", "You, the model, …".
   new RegExp(
@@ -244,6 +244,8 @@ const ADDRESSED: RegExp[] = [
   ),
   // Vocative: "Assistant, mark…", "AI: report…", "Summariser - ignore…".
   new RegExp(String.raw`^\W*(?:(?:[a-z]+\s+)?${AI_STRICT}|${WRITER}|(?:assistant|chatbot|bot)${NOT_LETTER})\s*(?:[,:–—]|-(?![a-z]))\s*\S`),
+  // A vocative after what it heads: "READ ME, ASSISTANT:", "Listen, AI!".
+  new RegExp(String.raw`[,;]\s*(?:${AI_STRICT}|(?:assistant|chatbot|bot)${NOT_LETTER})\s*[:!]`),
   // A bare addressee that heads what follows ("Attn. summarisation engine:", "Machine readers take note —").
   new RegExp(
     String.raw`^\W*(?:(?:attn|attention|to|for|dear|hey)\W*\s*)?(?:(?:all|any|the|every|each)\s+)?(?:${AI_STRICT}|${WRITER})\s*(?:,?\s*(?:take note|note this|please note|be advised|beware|listen(?: up)?|pay attention|read (?:this|carefully))\b)?\W*$`,
@@ -330,13 +332,15 @@ const OVERRIDES: RegExp[] = [
 const INSTRUCTION_BODIES: string[] = [
   String.raw`(?:print|output|emit|echo)\s+(?:the|this|that|a|an|only|exactly|out|["':]|\w+ (?:code|string|token|phrase|word|text|message|answer)|following|your|it|nothing|all|every|yes|no)\b`,
   String.raw`(?:conclude|declare)\s+(?:that\b|the\b|this\b|it\b|him\b|her\b|them\b|[^.!?]{0,60}?\b(?:is|was|are|were)\b|["'])`,
-  String.raw`(?:ignore|disregard|forget|override|bypass)\s+(?!it\b|him\b|her\b|me\b|them\b|about it\b)`,
+  // Not one's own earlier correspondence ("Please ignore my earlier email, Marsh wrote"), nor a word used as a name
+  // ("Ignore was the name of the boat").
+  String.raw`(?:ignore|disregard|forget|override|bypass)\s+(?!it\b|him\b|her\b|me\b|them\b|about it\b|(?:my|our)\s+(?:(?:earlier|previous|last|first|other)\s+)?(?:e-?mails?|messages?|texts?|letters?|notes?|calls?|voicemails?|invoices?)\b|(?:was|were|is|are)\b)`,
   String.raw`report\s+(?:that\b|only\b|back\b|["']|to (?:the |your )?(?:user|reader|investigator|analyst|supervisor|requester)s?\b|[^.!?]{0,80}?\bas\s+(?:an?\s+|the\s+|being\s+)?${VERDICT})`,
   String.raw`(?:state|say|write|type|declare|argue|assert|deny|maintain)\s+(?:that\s+(?!again\b|to\b|one\b|was\b|is\b|it\b)|only\b|["']|the (?:following|word|phrase|code|string|answer|token)\b|in (?:your|the) ${ANSWER_NOUN}|exactly\b|verbatim\b)`,
   // "Record in your findings that…", "Note in the report that…": the reader's own product, told what to say.
   String.raw`(?:record|note|write|state|put|say|mention|include|add|log|enter|document|show)\s+(?:in|into|within)\s+(?:your|the)\s+(?:final\s+|written\s+)?${PRODUCT}\s*(?:that\b|["':])`,
   // "Make the summary say…", "Have your report list…".
-  String.raw`(?:make|have|let|get)\s+(?:the|your|any|every|each)\s+(?:final\s+|written\s+|generated\s+)?${PRODUCT}\s+(?:say|state|read|include|mention|conclude|show|list|describe|report|name|omit)`,
+  String.raw`(?:make|have|let|get)\s+(?:the|your|any|every|each)\s+(?:final\s+|written\s+|generated\s+)?${PRODUCT}\s+(?:say|state|read|include|mention|conclude|show|list|describe|report|name|omit|confirm|indicate|note|record|call)`,
   String.raw`summari[sz]e\s+(?:this|the|these|it)\b[^.!?]{0,40}?\bas\s+(?:showing|proving|confirming|establishing|demonstrating|an?\b|the\b|${VERDICT})`,
   // "Generate a summary that concludes…", "Write the answer so that it says…".
   String.raw`(?:generate|produce|write|create|draft|compose|give)\s+(?:a|an|the|your)\s+(?:\w+\s+)?${ANSWER_NOUN}\s+(?:that|which|saying|stating|so that|concluding|in which)\b`,

@@ -86,6 +86,22 @@ function quantities(text: string): Array<{ value: number; unit: string; raw: str
   });
 }
 
+type SourceSentence = { text: string; words: Set<string> };
+// The same evidence is read for every claim that cites it: its sentences and figures are kept by text.
+const sentenceMemo = new Map<string, SourceSentence[]>();
+const quantityMemo = new Map<string, ReturnType<typeof quantities>>();
+function memo<T>(store: Map<string, T>, key: string, build: () => T): T {
+  let hit = store.get(key);
+  if (hit === undefined) {
+    hit = build();
+    if (store.size > 1_000) store.clear();
+    store.set(key, hit);
+  }
+  return hit;
+}
+const readSource = (text: string) =>
+  memo(sentenceMemo, text, () => splitSentences(text).map((t) => ({ text: t, words: new Set(words(t).map((w) => w.lower)) })));
+
 /**
  * What the sources say against the claim. `claimStems` are the stems the claim is aligned by (its content words and
  * names); a source sentence aligns when it shares the most of them.
@@ -97,7 +113,7 @@ export function contradictions(claim: string, claimStems: ReadonlySet<string>, s
   const measured = quantities(claim);
   if (!opposites.length && !whole && !measured.length) return [];
 
-  const sentences = sources.flatMap((t) => splitSentences(t)).map((text) => ({ text, words: new Set(words(text).map((w) => w.lower)) }));
+  const sentences = sources.flatMap(readSource);
   const overlap = (ws: Set<string>) => [...ws].filter((w) => claimStems.has(porter(w))).length;
   const best = Math.max(0, ...sentences.map((s) => overlap(s.words)));
   const aligned = best > 0 ? sentences.filter((s) => overlap(s.words) === best) : [];
@@ -113,7 +129,7 @@ export function contradictions(claim: string, claimStems: ReadonlySet<string>, s
     if (part) out.push({ kind: "quantifier", said: whole[0], told: part[0] });
   }
   // A figure's unit is read over all of the source: "2 minutes 14 seconds" has 14 only in seconds.
-  const told = sources.flatMap(quantities);
+  const told = sources.flatMap((t) => memo(quantityMemo, t, () => quantities(t)));
   for (const q of measured) {
     if (told.some((t) => t.value === q.value && t.unit === q.unit)) continue;
     const other = told.find((t) => t.value === q.value);

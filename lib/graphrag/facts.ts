@@ -68,8 +68,8 @@ export interface Facts {
   /** The word each stem came from (same order as `stems`), for reasons. */
   stemWords: string[];
   /**
-   * Sources with a negation or a hedge only: per sentence, its stems, per negation the stem of the next content word,
-   * and whether it reports an assertion rather than a fact ("alleged", "reportedly").
+   * Sources only: per sentence, its stems, per negation the stem of the next content word, and whether it reports an
+   * assertion rather than a fact ("alleged", "reportedly").
    */
   sentences: Array<{ stems: Set<string>; negated: Array<string | null>; hedged: boolean }>;
   /** The text reports an assertion rather than a fact somewhere ("Delaney alleged that…"). */
@@ -636,8 +636,10 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
   }
 
   f.hedged = HEDGE.test(text);
-  // Sentences of a source, for negation alignment (so only when it has a negation or a hedge): one pass over the words.
-  if (options.source && (f.negations.length || f.hedged))
+  // Sentences of a source, for aligning a claim with the one it rests on (a negation or a hedge there is read against
+  // the claim): one pass over the words. Every source's, so that a claim citing a plain statement and an allegation
+  // rests on the statement.
+  if (options.source)
     addSentences(
       f,
       text,

@@ -239,7 +239,7 @@ export class SupportChecker {
     // Negation: the claim's must be in the source sentences it rests on; a source negation of a word the claim
     // states positively makes it partial.
     const claimStems = new Set([...facts.stems, ...facts.entities.flatMap((e) => e.tokens.map(porter))]);
-    // (Only when a negation is in play: most claims and sources have none.)
+    // (Only when a negation or a hedge is in play: most claims and sources have none.)
     const sentences = facts.negations.length || src.negated || src.hedged ? src.sentences : [];
     const overlaps = sentences.map((s) => {
       let n = 0;

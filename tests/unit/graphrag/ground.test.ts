@@ -254,6 +254,7 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
         snippet("EV-D5", "Dmitri Kovac called Raymond Dunn at 23:52."),
         snippet("EV-D6", "The credential most likely came from the 01:17Z LSASS dump."),
         snippet("EV-D7", "Kovac left the bar after Dunn arrived at 21:40. The first call was at 23:52 and the last at 01:22."),
+        snippet("EV-D9", "Bank record: Victor Marchetti paid Frank Delaney USD 5,000 on 3 May 2025."),
         snippet(
           "EV-D8",
           "Two of the four claimants attended every session. The call lasted 2 minutes 14 seconds; the van was doing 30 mph.",
@@ -277,6 +278,8 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
     it("supports the denial and the allegation said as such; a denial the source lacks is unsupported", () => {
       expect(denials.claim("Dmitri Kovac denied killing Raymond Dunn", ["EV-D1"]).support).toBe("supported");
       expect(denials.claim("Frank Delaney alleged that Victor Marchetti paid him USD 5,000", ["EV-D4"]).support).toBe("supported");
+      // Cited beside a record that states it plainly, the allegation does not make it partial.
+      expect(denials.claim("Victor Marchetti paid Frank Delaney USD 5,000", ["EV-D4", "EV-D9"]).support).toBe("supported");
       expect(denials.claim("The credential most likely came from the LSASS dump", ["EV-D6"]).support).toBe("supported");
       expect(denials.claim("Kovac left the bar after Dunn arrived at 21:40", ["EV-D7"]).support).toBe("supported");
       // A figure in another unit is not the figure.

@@ -32,7 +32,9 @@ const IRREGULAR_PAST = new Set(
 );
 const COPULA = /^(?:is|are|was|were|be|been|being|am)$/;
 /** At most this many words between the two names for the words between to be the act that joins them. */
-const MAX_GAP = 6;
+const MAX_GAP = 10;
+/** What follows a company's name without naming another party ("Bayline Seafood Co.", "Quayside Laundromat LLC"). */
+const COMPANY_SUFFIX = /^(?:co|corp|inc|ltd|llc|llp|plc|sa|ag|gmbh|bv|nv|pty|limited|company)$/;
 
 /**
  * The acts between the named parties in `text`: for each pair of names next to each other in a sentence, the first
@@ -60,7 +62,7 @@ export function actsIn(text: string, parties: readonly string[][]): Act[] {
       let from = i,
         to = i;
       while (from > 0 && from - 1 > (last?.to ?? -1) && parties[party].includes(ws[from - 1].lower)) from--;
-      while (to + 1 < ws.length && parties[party].includes(ws[to + 1].lower)) to++;
+      while (to + 1 < ws.length && (parties[party].includes(ws[to + 1].lower) || COMPANY_SUFFIX.test(ws[to + 1].lower))) to++;
       mentions.push({ party, from, to });
     });
     for (let m = 1; m < mentions.length; m++) {
@@ -78,13 +80,17 @@ function actBetween(between: Word[], first: number, second: number): Act | null 
   if (!between.length || between.length > MAX_GAP) return null;
   // A capitalised word between is a third party ("A told Kovac B…"); currency codes and months are not.
   if (between.some((w) => BETWEEN_EQUALS.test(w.lower) || (/^\p{Lu}\p{Ll}/u.test(w.raw) && MONTHS[w.lower] === undefined))) return null;
-  const at = between.findIndex((w) => !isStopword(w.lower) && !/\d/.test(w.raw) && w.lower !== "by");
-  const verb = between[at];
-  // A verb: a past form, or a present one ("owns", "pays") not after "is" or an article — "is an associate of" is a
-  // relationship named by a noun, and goes both ways as often as not.
-  const present =
-    /[^s]s$/.test(verb?.lower ?? "") && !between.slice(0, at).some((w) => COPULA.test(w.lower) || /^(?:a|an|the)$/.test(w.lower));
-  if (!verb || !(/ed$/.test(verb.lower) || IRREGULAR_PAST.has(verb.lower) || present)) return null;
+  // The verb: the first past form, or present form ("owns", "pays") not after "is" or an article — "is an associate
+  // of" is a relationship named by a noun, and goes both ways as often as not. Words before it belong to the first
+  // party ("Bayline's operating account ...2207 sent …").
+  const isVerb = (w: Word, i: number) =>
+    !isStopword(w.lower) &&
+    !/\d/.test(w.raw) &&
+    (/ed$/.test(w.lower) ||
+      IRREGULAR_PAST.has(w.lower) ||
+      (/[^s]s$/.test(w.lower) && !between.slice(0, i).some((x) => COPULA.test(x.lower) || /^(?:a|an|the)$/.test(x.lower))));
+  const verb = between.find(isVerb);
+  if (!verb) return null;
   const stem = porter(verb.lower);
   if (MUTUAL.has(stem) || MUTUAL.has(verb.lower)) return null;
   const passive = between.some((w) => w.lower === "by") && between.some((w) => COPULA.test(w.lower) || /^(?:got|gets?)$/.test(w.lower));

@@ -25,6 +25,17 @@ describe("who did what to whom", () => {
     expect(reversed("Marchetti sent the money to Delaney", ["Delaney sent the money to Marchetti on 3 May."])).toBe(true);
   });
 
+  it("reads past the first party's own words to the verb, and a company's suffix as part of its name", () => {
+    const bank =
+      "Bayline Seafood Co. operating account ...2207 sent 14 transfers totalling $286,500 to Quayside Laundromat LLC account ...8815.";
+    const companies = [
+      ["quayside", "laundromat"],
+      ["bayline", "seafood"],
+    ];
+    expect(reversed("Quayside Laundromat sent 14 transfers totalling $286,500 to Bayline Seafood", [bank], companies)).toBe(true);
+    expect(reversed("Bayline Seafood sent 14 transfers to Quayside Laundromat", [bank], companies)).toBe(false);
+  });
+
   it("leaves the claim alone when it says what the source says", () => {
     expect(reversed("Frank Delaney paid Victor Marchetti USD 5,000")).toBe(false);
     expect(reversed("Victor Marchetti was paid USD 5,000 by Frank Delaney")).toBe(false);

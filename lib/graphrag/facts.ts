@@ -658,10 +658,15 @@ function addSentences(f: Facts, text: string, plain: Array<{ lower: string; at: 
   const bounds = [...text.matchAll(RE.sentenceEnd)].map((m) => (m.index ?? 0) + m[0].length);
   bounds.push(Infinity);
   let k = 0;
+  // A question answered "No" ("REYES: Did you kill Raymond Dunn? KOVAC: No.") denies what it asks: its words are
+  // negated, so a claim resting on the question ("Kovac killed Dunn") is read against the reply.
+  let asked: Facts["sentences"][number] | undefined;
   for (let b = 0; b < bounds.length && k < plain.length; b++) {
     const inside: Array<{ lower: string; at: number }> = [];
     while (k < plain.length && plain[k].at < bounds[b]) inside.push(plain[k++]);
     if (!inside.length) continue;
+    if (asked && inside.slice(0, 3).some((_, i) => negationAt(inside, i))) asked.negated.push(...asked.stems);
+    asked = undefined;
     const stems = new Set<string>();
     const negated: Array<string | null> = [];
     inside.forEach((t, i) => {
@@ -673,7 +678,9 @@ function addSentences(f: Facts, text: string, plain: Array<{ lower: string; at: 
       } else if (!isStopword(t.lower)) stems.add(porter(t.lower));
     });
     const sentence = text.slice(inside[0].at, bounds[b] === Infinity ? text.length : bounds[b]);
-    f.sentences.push({ stems, negated, hedged: HEDGE.test(sentence) });
+    const entry = { stems, negated, hedged: HEDGE.test(sentence) };
+    f.sentences.push(entry);
+    if (/\?["'”’)]*\s*$/u.test(sentence)) asked = entry;
   }
 }
 

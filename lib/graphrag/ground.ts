@@ -30,7 +30,7 @@
 //   cites nothing valid, or reads as an instruction.
 // - partial — a name is there only in part ("Santos" for "Maria Santos"); half to three quarters of the content words
 //   are there; the aligned source sentence negates a word the claim states positively (a denial, "refused to", "ruled
-//   out" and "no evidence that" negate as "not" does); it only reports as an assertion or a possibility ("alleged",
+//   out" and "no evidence that" negate as "not" does, and a question answered "No" negates what it asks); it only reports as an assertion or a possibility ("alleged",
 //   "reportedly", "most likely") what the claim states as fact; it says the opposite of one of the claim's words
 //   ("after" for "before", "outgoing" for "incoming") or speaks of a part where the claim says all ("two of the four"
 //   for "all four"); or the claim has nothing that can be checked.

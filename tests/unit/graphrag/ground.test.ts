@@ -256,6 +256,10 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
         snippet("EV-D7", "Kovac left the bar after Dunn arrived at 21:40. The first call was at 23:52 and the last at 01:22."),
         snippet("EV-D9", "Bank record: Victor Marchetti paid Frank Delaney USD 5,000 on 3 May 2025."),
         snippet(
+          "EV-D10",
+          "REYES: Did you kill Raymond Dunn?\nKOVAC: No.\nREYES: Did you call Raymond Dunn that night?\nKOVAC: Yes, about the money.",
+        ),
+        snippet(
           "EV-D8",
           "Two of the four claimants attended every session. The call lasted 2 minutes 14 seconds; the van was doing 30 mph.",
         ),
@@ -269,6 +273,8 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
       ["The credential came from the LSASS dump", "EV-D6", "EV-D6 reports it as an assertion or a possibility, not a fact"],
       ["Kovac left the bar before Dunn arrived at 21:40", "EV-D7", 'EV-D7 says "after", not "before"'],
       ["All four claimants attended every session", "EV-D8", 'EV-D8 says "Two of the four", not "All"'],
+      // A question answered "No" denies what it asks.
+      ["Kovac killed Raymond Dunn", "EV-D10", 'EV-D10 negates "killed"'],
     ])(
       "partial: %j — the source denies it, rules it out, finds no evidence of it, or only reports it or deems it likely",
       (text, id, reason) => {
@@ -278,6 +284,8 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
     it("supports the denial and the allegation said as such; a denial the source lacks is unsupported", () => {
       expect(denials.claim("Dmitri Kovac denied killing Raymond Dunn", ["EV-D1"]).support).toBe("supported");
       expect(denials.claim("Frank Delaney alleged that Victor Marchetti paid him USD 5,000", ["EV-D4"]).support).toBe("supported");
+      expect(denials.claim("Kovac denied killing Raymond Dunn", ["EV-D10"]).support).toBe("supported");
+      expect(denials.claim("Kovac called Raymond Dunn that night", ["EV-D10"]).support).toBe("supported");
       // Cited beside a record that states it plainly, the allegation does not make it partial.
       expect(denials.claim("Victor Marchetti paid Frank Delaney USD 5,000", ["EV-D4", "EV-D9"]).support).toBe("supported");
       expect(denials.claim("The credential most likely came from the LSASS dump", ["EV-D6"]).support).toBe("supported");

@@ -68,10 +68,10 @@ export interface Facts {
   /** The word each stem came from (same order as `stems`), for reasons. */
   stemWords: string[];
   /**
-   * Sources only: per sentence, its stems, per negation the stem of the next content word, and whether it reports an
-   * assertion rather than a fact ("alleged", "reportedly").
+   * Sources only: per sentence, its stems, per negation the stem of the next content word, whether it reports an
+   * assertion rather than a fact ("alleged", "reportedly"), and whether it is a question.
    */
-  sentences: Array<{ stems: Set<string>; negated: Array<string | null>; hedged: boolean }>;
+  sentences: Array<{ stems: Set<string>; negated: Array<string | null>; hedged: boolean; question: boolean }>;
   /** The text reports an assertion rather than a fact somewhere ("Delaney alleged that…"). */
   hedged: boolean;
 }
@@ -665,7 +665,13 @@ function addSentences(f: Facts, text: string, plain: Array<{ lower: string; at: 
     const inside: Array<{ lower: string; at: number }> = [];
     while (k < plain.length && plain[k].at < bounds[b]) inside.push(plain[k++]);
     if (!inside.length) continue;
-    if (asked && inside.slice(0, 3).some((_, i) => negationAt(inside, i))) asked.negated.push(...asked.stems);
+    if (asked) {
+      // Answered "No": denied; answered "Yes" ("KOVAC: Yes, about the money", "I did"): stated. Either way, no longer
+      // only a question. An open question's reply ("Paperwork.") leaves its premise asked, not stated.
+      const lead = inside.slice(0, 3);
+      if (lead.some((_, i) => negationAt(inside, i))) asked.negated.push(...asked.stems);
+      if (lead.some((t, i) => negationAt(inside, i) || YES.test(t.lower))) asked.question = false;
+    }
     asked = undefined;
     const stems = new Set<string>();
     const negated: Array<string | null> = [];
@@ -678,12 +684,15 @@ function addSentences(f: Facts, text: string, plain: Array<{ lower: string; at: 
       } else if (!isStopword(t.lower)) stems.add(porter(t.lower));
     });
     const sentence = text.slice(inside[0].at, bounds[b] === Infinity ? text.length : bounds[b]);
-    const entry = { stems, negated, hedged: HEDGE.test(sentence) };
+    const question = /\?["'”’)]*\s*$/u.test(sentence);
+    const entry = { stems, negated, hedged: HEDGE.test(sentence), question };
     f.sentences.push(entry);
-    if (/\?["'”’)]*\s*$/u.test(sentence)) asked = entry;
+    if (question) asked = entry;
   }
 }
 
+/** The first words of a reply that say yes to the question before it. */
+const YES = /^(?:yes|yeah|yep|yup|aye|correct|right|true|affirmative|indeed|did|do|does|was|were|am)$/;
 const isNegation = (lower: string) => NEGATIONS.has(lower) || DENIALS.has(lower) || lower.endsWith("n't") || lower.endsWith("n’t");
 /** A negation at word i, "ruled out" included (the verb, with "out" after it). */
 const negationAt = (list: ReadonlyArray<{ lower: string }>, i: number) =>

@@ -30,7 +30,8 @@
 //   cites nothing valid, or reads as an instruction.
 // - partial — a name is there only in part ("Santos" for "Maria Santos"); half to three quarters of the content words
 //   are there; the aligned source sentence negates a word the claim states positively (a denial, "refused to", "ruled
-//   out" and "no evidence that" negate as "not" does, and a question answered "No" negates what it asks); it only reports as an assertion or a possibility ("alleged",
+//   out" and "no evidence that" negate as "not" does, and a question answered "No" negates what it asks); it rests
+//   only on a question, which states no fact; it only reports as an assertion or a possibility ("alleged",
 //   "reportedly", "most likely") what the claim states as fact; it says the opposite of one of the claim's words
 //   ("after" for "before", "outgoing" for "incoming") or speaks of a part where the claim says all ("two of the four"
 //   for "all four"); or the claim has nothing that can be checked.
@@ -119,6 +120,8 @@ interface SourceIndex {
   negated: boolean;
   /** Some sentence reports an assertion rather than a fact ("alleged", "reportedly"). */
   hedged: boolean;
+  /** Some sentence is a question. */
+  asks: boolean;
   /** The texts as written, for who did what to whom (roles.ts). */
   texts: string[];
 }
@@ -240,7 +243,7 @@ export class SupportChecker {
     // states positively makes it partial.
     const claimStems = new Set([...facts.stems, ...facts.entities.flatMap((e) => e.tokens.map(porter))]);
     // (Only when a negation or a hedge is in play: most claims and sources have none.)
-    const sentences = facts.negations.length || src.negated || src.hedged ? src.sentences : [];
+    const sentences = facts.negations.length || src.negated || src.hedged || src.asks ? src.sentences : [];
     const overlaps = sentences.map((s) => {
       let n = 0;
       for (const t of claimStems) if (s.stems.has(t)) n++;
@@ -261,6 +264,11 @@ export class SupportChecker {
       const finding = { at: LATE, reason: `${label} says "${c.told}", not "${c.said}"`, gap: CONTRADICTION_GAP[c.kind](label) };
       (c.kind === "quantity" ? hard : soft).push(finding);
     }
+
+    // A question states no fact: a claim that rests only on one ("REYES: Was the Tahoe yours?") is what was asked,
+    // unless the claim says so ("Asked whether …, he said …").
+    if (best > 0 && aligned.length && aligned.every((s) => s.question) && !/\basked\b|\bquestion(?:ed)?\b/i.test(text))
+      soft.push({ at: LATE, reason: `${label} only asks it; it does not state it`, gap: `${label} only asks it` });
 
     // An assertion or a possibility stated as fact: the source says it was alleged or may have happened, the claim
     // says it happened.
@@ -402,6 +410,7 @@ function indexTexts(texts: string[], ids: string[]): SourceIndex {
     sentences: [],
     negated: false,
     hedged: false,
+    asks: false,
     texts,
   };
   for (const id of ids) idx.ids.add(idKey(id));
@@ -436,6 +445,7 @@ function indexTexts(texts: string[], ids: string[]): SourceIndex {
     idx.sentences.push(...f.sentences);
     if (f.negations.length) idx.negated = true;
     if (f.hedged) idx.hedged = true;
+    if (f.sentences.some((x) => x.question)) idx.asks = true;
   }
   return idx;
 }
@@ -460,6 +470,7 @@ function merge(parts: SourceIndex[]): SourceView {
     stems: any("stems"),
     negated: parts.some((p) => p.negated),
     hedged: parts.some((p) => p.hedged),
+    asks: parts.some((p) => p.asks),
     texts: parts.flatMap((p) => p.texts),
     get compact() {
       return parts.map((p) => p.compact).join(" ");

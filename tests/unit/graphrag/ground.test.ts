@@ -255,6 +255,7 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
         snippet("EV-D6", "The credential most likely came from the 01:17Z LSASS dump."),
         snippet("EV-D7", "Kovac left the bar after Dunn arrived at 21:40. The first call was at 23:52 and the last at 01:22."),
         snippet("EV-D9", "Bank record: Victor Marchetti paid Frank Delaney USD 5,000 on 3 May 2025."),
+        snippet("EV-D11", "PARK: What was in the envelope Victor Marchetti gave you on March 15th?\nDELANEY: Paperwork."),
         snippet(
           "EV-D10",
           "REYES: Did you kill Raymond Dunn?\nKOVAC: No.\nREYES: Did you call Raymond Dunn that night?\nKOVAC: Yes, about the money.",
@@ -275,6 +276,8 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
       ["All four claimants attended every session", "EV-D8", 'EV-D8 says "Two of the four", not "All"'],
       // A question answered "No" denies what it asks.
       ["Kovac killed Raymond Dunn", "EV-D10", 'EV-D10 negates "killed"'],
+      // An open question's premise is asked, not stated.
+      ["Victor Marchetti gave Delaney an envelope on March 15th", "EV-D11", "EV-D11 only asks it; it does not state it"],
     ])(
       "partial: %j — the source denies it, rules it out, finds no evidence of it, or only reports it or deems it likely",
       (text, id, reason) => {
@@ -286,6 +289,9 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
       expect(denials.claim("Frank Delaney alleged that Victor Marchetti paid him USD 5,000", ["EV-D4"]).support).toBe("supported");
       expect(denials.claim("Kovac denied killing Raymond Dunn", ["EV-D10"]).support).toBe("supported");
       expect(denials.claim("Kovac called Raymond Dunn that night", ["EV-D10"]).support).toBe("supported");
+      expect(
+        denials.claim("Asked what was in the envelope Victor Marchetti gave him, Delaney answered paperwork", ["EV-D11"]).support,
+      ).toBe("supported");
       // Cited beside a record that states it plainly, the allegation does not make it partial.
       expect(denials.claim("Victor Marchetti paid Frank Delaney USD 5,000", ["EV-D4", "EV-D9"]).support).toBe("supported");
       expect(denials.claim("The credential most likely came from the LSASS dump", ["EV-D6"]).support).toBe("supported");

@@ -193,7 +193,24 @@ export function foldForDetection(text: string): string {
   t = t.replace(CONFUSABLE_RE, (c) => CONFUSABLES[c]).toLowerCase();
   // "I g n o r e", "i.g.n.o.r.e", "s-y-s-t-e-m": four or more single letters joined by one separator.
   t = t.replace(/(?<![\p{L}\p{N}])\p{L}(?:[ .\-_*·]\p{L}){3,}(?![\p{L}\p{N}])/gu, (m) => m.replace(/[ .\-_*·]/g, ""));
-  return t.replace(/[‘’]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, " ").trim();
+  t = t.replace(/[‘’]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, " ").trim();
+  // Leetspeak ("1gn0re", "syst3m", "@ssistant"): a word of letters mixed with look-alike digits or symbols reads as the
+  // word it spells when that is one a directive uses; identifiers ("ws-fin-0231") spell nothing and stay.
+  return /[a-z][0-9@$]|[0-9@$][a-z]/.test(t) ? t.replace(/[a-z0-9@$]*(?:[a-z][0-9@$]|[0-9@$][a-z])[a-z0-9@$]*/g, unleet) : t;
+}
+
+const LEET: Record<string, string> = { "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", $: "s" };
+/** Words of directives that leetspeak hides. */
+const LEET_WORDS = new Set(
+  (
+    "ignore ignoring disregard forget override bypass system instructions instruction prompt previous prior assistant " +
+    "model summary summarise summarize summariser summarizer report print output state conclude reveal disclose answer " +
+    "respond reply note attention admin developer jailbreak pretend secret sources informants classified restricted"
+  ).split(" "),
+);
+function unleet(word: string): string {
+  const plain = word.replace(/[0-9@$]/g, (c) => LEET[c] ?? c);
+  return LEET_WORDS.has(plain) ? plain : word;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -76,6 +76,7 @@ describe(`the injection corpus (${INJECTIONS.length} variants)`, () => {
         "imperative",
         "markup",
         "casing",
+        "leetspeak",
       ]),
     );
   });

@@ -33,7 +33,7 @@
 //   out" and "no evidence that" negate as "not" does, and a question answered "No" negates what it asks); it rests
 //   only on a question, which states no fact; it only reports as an assertion or a possibility ("alleged",
 //   "reportedly", "most likely") what the claim states as fact; it says the opposite of one of the claim's words
-//   ("after" for "before", "outgoing" for "incoming") or speaks of a part where the claim says all ("two of the four"
+//   ("unlocked" for "locked", "negative" for "positive") or speaks of a part where the claim says all ("two of the four"
 //   for "all four"); or the claim has nothing that can be checked.
 // - supported — everything else.
 import { lexClauses } from "./claims";

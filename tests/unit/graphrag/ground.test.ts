@@ -253,7 +253,10 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
         snippet("EV-D4", "Frank Delaney alleged that Victor Marchetti paid him USD 5,000."),
         snippet("EV-D5", "Dmitri Kovac called Raymond Dunn at 23:52."),
         snippet("EV-D6", "The credential most likely came from the 01:17Z LSASS dump."),
-        snippet("EV-D7", "Kovac left the bar after Dunn arrived at 21:40. The first call was at 23:52 and the last at 01:22."),
+        snippet(
+          "EV-D7",
+          "Kovac left the bar after Dunn arrived at 21:40. The first call was at 23:52 and the last at 01:22. The rear door of the unit was unlocked at 06:10.",
+        ),
         snippet("EV-D9", "Bank record: Victor Marchetti paid Frank Delaney USD 5,000 on 3 May 2025."),
         snippet("EV-D11", "PARK: What was in the envelope Victor Marchetti gave you on March 15th?\nDELANEY: Paperwork."),
         snippet(
@@ -272,7 +275,7 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
       ["Helen Voss knew about the transfers", "EV-D3", 'EV-D3 negates "Helen Voss"'],
       ["Victor Marchetti paid Frank Delaney USD 5,000", "EV-D4", "EV-D4 reports it as an assertion or a possibility, not a fact"],
       ["The credential came from the LSASS dump", "EV-D6", "EV-D6 reports it as an assertion or a possibility, not a fact"],
-      ["Kovac left the bar before Dunn arrived at 21:40", "EV-D7", 'EV-D7 says "after", not "before"'],
+      ["The rear door of the unit was locked at 06:10", "EV-D7", 'EV-D7 says "unlocked", not "locked"'],
       ["All four claimants attended every session", "EV-D8", 'EV-D8 says "Two of the four", not "All"'],
       // A question answered "No" denies what it asks.
       ["Kovac killed Raymond Dunn", "EV-D10", 'EV-D10 negates "killed"'],
@@ -295,7 +298,8 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
       // Cited beside a record that states it plainly, the allegation does not make it partial.
       expect(denials.claim("Victor Marchetti paid Frank Delaney USD 5,000", ["EV-D4", "EV-D9"]).support).toBe("supported");
       expect(denials.claim("The credential most likely came from the LSASS dump", ["EV-D6"]).support).toBe("supported");
-      expect(denials.claim("Kovac left the bar after Dunn arrived at 21:40", ["EV-D7"]).support).toBe("supported");
+      // A relation said from the other side is the same fact.
+      expect(denials.claim("Dunn arrived at 21:40 before Kovac left the bar", ["EV-D7"]).support).toBe("supported");
       // A figure in another unit is not the figure.
       expect(denials.claim("The call lasted 14 minutes", ["EV-D8"])).toMatchObject({
         support: "unsupported",

@@ -222,9 +222,12 @@ const NEGATIONS = new Set(["not", "no", "never", "none", "nobody", "nothing", "n
 const DENIALS = new Set(["deny", "denies", "denied", "denying", "refuse", "refuses", "refused", "refusing", "disputes", "disputed"]);
 /** Words after a negation that say what is missing rather than what is denied ("no evidence that …", "ruled out"). */
 const NEGATION_FILLER = new Set(["evidence", "sign", "signs", "indication", "record", "proof", "trace", "out", "suggestion"]);
-/** A statement reported as someone's assertion or as a possibility, not as fact ("Delaney alleged that…", "may have"). */
+/**
+ * A statement reported as someone's assertion or as a possibility, not as fact ("Delaney alleged that…", "may have").
+ * Not a word that qualifies only part of a sentence ("the alleged victim", "suspected of", "could be seen").
+ */
 const HEDGE =
-  /\b(?:alleg(?:e|es|ed|edly|ing|ation)|purported(?:ly)?|reportedly|rumou?r(?:s|ed)?|supposedly|claimed that|claims that|suspected of|(?:may|might|could) (?:have|be)|possibly|probably|(?:most |more )?likely|(?:appears?|appeared|seems?|seemed) to|(?:is|was|are|were) (?:believed|thought|understood) to|unconfirmed|unverified)\b/i;
+  /\b(?:alleg(?:e|es|ed|ing) that|allegedly|purportedly|reportedly|rumou?red|supposedly|claim(?:s|ed) that|(?:may|might|could) have|possibly|probably|(?:most |more )?likely|(?:appears?|appeared|seems?|seemed) to|(?:is|was|are|were) (?:believed|thought|understood) to|unconfirmed|unverified)\b/i;
 const TITLES = new Set([
   "mr",
   "mrs",

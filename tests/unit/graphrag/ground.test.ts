@@ -298,6 +298,17 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
       // Cited beside a record that states it plainly, the allegation does not make it partial.
       expect(denials.claim("Victor Marchetti paid Frank Delaney USD 5,000", ["EV-D4", "EV-D9"]).support).toBe("supported");
       expect(denials.claim("The credential most likely came from the LSASS dump", ["EV-D6"]).support).toBe("supported");
+      // A word that qualifies only part of its sentence does not make the rest an assertion.
+      const qualified = new SupportChecker({
+        nodes: [],
+        edges: [],
+        evidenceSnippets: [
+          snippet("EV-Q1", "Kovac, suspected of the murder, was arrested on 3 May 2025 at Pier 9."),
+          snippet("EV-Q2", "The alleged victim was taken to Metro General at 06:40."),
+        ],
+      });
+      expect(qualified.claim("Kovac was arrested on 3 May 2025 at Pier 9", ["EV-Q1"]).support).toBe("supported");
+      expect(qualified.claim("The victim was taken to Metro General at 06:40", ["EV-Q2"]).support).toBe("supported");
       // A relation said from the other side is the same fact.
       expect(denials.claim("Dunn arrived at 21:40 before Kovac left the bar", ["EV-D7"]).support).toBe("supported");
       // A figure in another unit is not the figure.

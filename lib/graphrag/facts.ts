@@ -219,7 +219,9 @@ const NEGATIONS = new Set(["not", "no", "never", "none", "nobody", "nothing", "n
  * Verbs that deny what follows them ("Kovac denied killing Dunn", "refused to say", "ruled out Ortega"): a negation of
  * the next content word, as "not" is.
  */
-const DENIALS = new Set(["deny", "denies", "denied", "denying", "refuse", "refuses", "refused", "refusing", "disputes", "disputed"]);
+const DENIALS = new Set(["deny", "denies", "denied", "denying", "refuse", "refuses", "refused", "refusing"]);
+/** Before a denial verb, a word that makes it an adjective ("the denied claim was appealed"): no negation. */
+const DETERMINER = /^(?:the|a|an|this|that|these|those|its|their|his|her|our|my|your|each|every|any)$/;
 /** Words after a negation that say what is missing rather than what is denied ("no evidence that …", "ruled out"). */
 const NEGATION_FILLER = new Set(["evidence", "sign", "signs", "indication", "record", "proof", "trace", "out", "suggestion"]);
 /**
@@ -699,7 +701,8 @@ const YES = /^(?:yes|yeah|yep|yup|aye|correct|right|true|affirmative|indeed|did|
 const isNegation = (lower: string) => NEGATIONS.has(lower) || DENIALS.has(lower) || lower.endsWith("n't") || lower.endsWith("n’t");
 /** A negation at word i, "ruled out" included (the verb, with "out" after it). */
 const negationAt = (list: ReadonlyArray<{ lower: string }>, i: number) =>
-  isNegation(list[i].lower) || (/^rul(?:e|es|ed|ing)$/.test(list[i].lower) && list[i + 1]?.lower === "out");
+  (isNegation(list[i].lower) && !(DENIALS.has(list[i].lower) && DETERMINER.test(list[i - 1]?.lower ?? ""))) ||
+  (/^rul(?:e|es|ed|ing)$/.test(list[i].lower) && list[i + 1]?.lower === "out");
 
 const AUXILIARIES = new Set([
   "be",

@@ -305,10 +305,12 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
         evidenceSnippets: [
           snippet("EV-Q1", "Kovac, suspected of the murder, was arrested on 3 May 2025 at Pier 9."),
           snippet("EV-Q2", "The alleged victim was taken to Metro General at 06:40."),
+          snippet("EV-Q3", "The denied invoice was resubmitted by Redline on 9 June 2024."),
         ],
       });
       expect(qualified.claim("Kovac was arrested on 3 May 2025 at Pier 9", ["EV-Q1"]).support).toBe("supported");
       expect(qualified.claim("The victim was taken to Metro General at 06:40", ["EV-Q2"]).support).toBe("supported");
+      expect(qualified.claim("The invoice was resubmitted by Redline on 9 June 2024", ["EV-Q3"]).support).toBe("supported");
       // A relation said from the other side is the same fact.
       expect(denials.claim("Dunn arrived at 21:40 before Kovac left the bar", ["EV-D7"]).support).toBe("supported");
       // A figure in another unit is not the figure.

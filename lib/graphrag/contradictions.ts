@@ -15,12 +15,11 @@ export interface Contradiction {
 
 /**
  * Pairs of words for states that exclude each other: a claim's "locked" is contradicted by a cited "unlocked". Not the
- * converses of a relation ("before"/"after", "bought"/"sold", "incoming"/"outgoing", "more"/"less"): "B arrived after A
- * left" is "A left before B arrived", and a call outgoing from one phone is incoming on the other.
+ * converses of a relation ("before"/"after", "bought"/"sold", "incoming"/"outgoing", "more"/"less", "above"/"below",
+ * "upstream"/"downstream", "north"/"south"): "B arrived after A left" is "A left before B arrived", a call outgoing from
+ * one phone is incoming on the other, and the point upstream of the outfall has the outfall downstream of it.
  */
 const OPPOSITES: ReadonlyArray<readonly [string, string]> = [
-  ["upstream", "downstream"],
-  ["above", "below"],
   ["increased", "decreased"],
   ["rose", "fell"],
   ["arrived", "departed"],
@@ -32,8 +31,6 @@ const OPPOSITES: ReadonlyArray<readonly [string, string]> = [
   ["alive", "dead"],
   ["armed", "unarmed"],
   ["conscious", "unconscious"],
-  ["north", "south"],
-  ["east", "west"],
 ];
 const OPPOSITE = new Map(OPPOSITES.flatMap(([a, b]) => [[a, b] as const, [b, a] as const]));
 

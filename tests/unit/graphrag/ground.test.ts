@@ -313,6 +313,12 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
       expect(qualified.claim("The invoice was resubmitted by Redline on 9 June 2024", ["EV-Q3"]).support).toBe("supported");
       // A relation said from the other side is the same fact.
       expect(denials.claim("Dunn arrived at 21:40 before Kovac left the bar", ["EV-D7"]).support).toBe("supported");
+      const sites = new SupportChecker({
+        nodes: [],
+        edges: [],
+        evidenceSnippets: [snippet("EV-S1", "Sampling point SP-2 is 400 m upstream of outfall OF-2.")],
+      });
+      expect(sites.claim("Outfall OF-2 is 400 m downstream of sampling point SP-2", ["EV-S1"]).support).toBe("supported");
       // A figure in another unit is not the figure.
       expect(denials.claim("The call lasted 14 minutes", ["EV-D8"])).toMatchObject({
         support: "unsupported",

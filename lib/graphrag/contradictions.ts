@@ -3,6 +3,7 @@
 // four"), and a figure with another unit ("14 seconds" for "14 minutes"). Word overlap cannot see these — the words
 // are there. The claim is read against the source sentences it shares the most words with. Pure.
 import { porter } from "./facts";
+import { boundedMemo } from "./memo";
 import { splitSentences, words } from "./text";
 
 export interface Contradiction {
@@ -77,19 +78,10 @@ function quantities(text: string): Array<{ value: number; unit: string; raw: str
 
 type SourceSentence = { text: string; words: Set<string> };
 // The same evidence is read for every claim that cites it: its sentences and figures are kept by text.
-const sentenceMemo = new Map<string, SourceSentence[]>();
-const quantityMemo = new Map<string, ReturnType<typeof quantities>>();
-function memo<T>(store: Map<string, T>, key: string, build: () => T): T {
-  let hit = store.get(key);
-  if (hit === undefined) {
-    hit = build();
-    if (store.size > 1_000) store.clear();
-    store.set(key, hit);
-  }
-  return hit;
-}
+const sentencesOf = boundedMemo<SourceSentence[]>(1_000);
+const quantitiesOf = boundedMemo<ReturnType<typeof quantities>>(1_000);
 const readSource = (text: string) =>
-  memo(sentenceMemo, text, () => splitSentences(text).map((t) => ({ text: t, words: new Set(words(t).map((w) => w.lower)) })));
+  sentencesOf(text, () => splitSentences(text).map((t) => ({ text: t, words: new Set(words(t).map((w) => w.lower)) })));
 
 /**
  * What the sources say against the claim. `claimStems` are the stems the claim is aligned by (its content words and
@@ -118,7 +110,7 @@ export function contradictions(claim: string, claimStems: ReadonlySet<string>, s
     if (part) out.push({ kind: "quantifier", said: whole[0], told: part[0] });
   }
   // A figure's unit is read over all of the source: "2 minutes 14 seconds" has 14 only in seconds.
-  const told = sources.flatMap((t) => memo(quantityMemo, t, () => quantities(t)));
+  const told = sources.flatMap((t) => quantitiesOf(t, () => quantities(t)));
   for (const q of measured) {
     if (told.some((t) => t.value === q.value && t.unit === q.unit)) continue;
     const other = told.find((t) => t.value === q.value);

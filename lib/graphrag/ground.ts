@@ -37,6 +37,7 @@
 //   for "all four"); or the claim has nothing that can be checked.
 // - supported — everything else.
 import { lexClauses } from "./claims";
+import { boundedMemo } from "./memo";
 import { contradictions, type Contradiction } from "./contradictions";
 import { isInstructionStatement, withoutLabels } from "./directives";
 import { reversedActs } from "./roles";
@@ -116,12 +117,8 @@ interface SourceIndex {
   /** Lower-case words joined by single spaces, padded, for multi-part identifiers written with spaces. */
   compact: string;
   sentences: Facts["sentences"];
-  /** Some sentence has a negation. */
-  negated: boolean;
-  /** Some sentence reports an assertion rather than a fact ("alleged", "reportedly"). */
-  hedged: boolean;
-  /** Some sentence is a question. */
-  asks: boolean;
+  /** Some sentence negates, reports an assertion or asks: only then is a claim aligned with its sentences. */
+  qualified: boolean;
   /** The texts as written, for who did what to whom (roles.ts). */
   texts: string[];
 }
@@ -243,7 +240,7 @@ export class SupportChecker {
     // states positively makes it partial.
     const claimStems = new Set([...facts.stems, ...facts.entities.flatMap((e) => e.tokens.map(porter))]);
     // (Only when a negation or a hedge is in play: most claims and sources have none.)
-    const sentences = facts.negations.length || src.negated || src.hedged || src.asks ? src.sentences : [];
+    const sentences = facts.negations.length || src.qualified ? src.sentences : [];
     const overlaps = sentences.map((s) => {
       let n = 0;
       for (const t of claimStems) if (s.stems.has(t)) n++;
@@ -382,16 +379,10 @@ const CONTRADICTION_GAP: Record<Contradiction["kind"], (label: string) => string
 const unsupported = (reason: string): SupportVerdict => ({ support: "unsupported", reasons: [reason], gaps: [reason] });
 
 /** Indexes by content: the same evidence, nodes and edges recur across the answers of a case. */
-const indexMemo = new Map<string, SourceIndex>();
+const indexMemo = boundedMemo<SourceIndex>(500);
 
 function buildIndex(texts: string[], ids: string[]): SourceIndex {
-  const key = `${ids.join("\u0001")}\u0002${texts.join("\u0001")}`;
-  const hit = indexMemo.get(key);
-  if (hit) return hit;
-  const idx = indexTexts(texts, ids);
-  if (indexMemo.size > 500) indexMemo.clear();
-  indexMemo.set(key, idx);
-  return idx;
+  return indexMemo(`${ids.join("\u0001")}\u0002${texts.join("\u0001")}`, () => indexTexts(texts, ids));
 }
 
 function indexTexts(texts: string[], ids: string[]): SourceIndex {
@@ -408,9 +399,7 @@ function indexTexts(texts: string[], ids: string[]): SourceIndex {
     stems: new Set(),
     compact: " ",
     sentences: [],
-    negated: false,
-    hedged: false,
-    asks: false,
+    qualified: false,
     texts,
   };
   for (const id of ids) idx.ids.add(idKey(id));
@@ -443,9 +432,7 @@ function indexTexts(texts: string[], ids: string[]): SourceIndex {
     }
     idx.compact += text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ") + " ";
     idx.sentences.push(...f.sentences);
-    if (f.negations.length) idx.negated = true;
-    if (f.hedged) idx.hedged = true;
-    if (f.sentences.some((x) => x.question)) idx.asks = true;
+    if (f.sentences.some((x) => x.negated.length || x.hedged || x.question)) idx.qualified = true;
   }
   return idx;
 }
@@ -468,9 +455,7 @@ function merge(parts: SourceIndex[]): SourceView {
     phones: parts.flatMap((p) => p.phones),
     tokens: any("tokens"),
     stems: any("stems"),
-    negated: parts.some((p) => p.negated),
-    hedged: parts.some((p) => p.hedged),
-    asks: parts.some((p) => p.asks),
+    qualified: parts.some((p) => p.qualified),
     texts: parts.flatMap((p) => p.texts),
     get compact() {
       return parts.map((p) => p.compact).join(" ");
@@ -489,22 +474,15 @@ function properNounsOf(context: RawContext): Set<string> {
   return out;
 }
 
-const namesMemo = new Map<string, string[]>();
+const namesMemo = boundedMemo<string[]>(1_000);
 
 /** Capitalised words of a text (lower-cased), memoised by text. */
 function namesIn(text: string, re: RegExp): string[] {
-  const key = `${re.source}\u0000${text}`;
-  let names = namesMemo.get(key);
-  if (!names) {
-    names = [
-      ...new Set(
-        [...text.matchAll(re)].map((m) => m[0].replace(/['’]s$/u, "").toLowerCase()).filter((w) => w.length > 1 && !STOP_NAMES.has(w)),
-      ),
-    ];
-    if (namesMemo.size > 1_000) namesMemo.clear();
-    namesMemo.set(key, names);
-  }
-  return names;
+  return namesMemo(`${re.source}\u0000${text}`, () => [
+    ...new Set(
+      [...text.matchAll(re)].map((m) => m[0].replace(/['’]s$/u, "").toLowerCase()).filter((w) => w.length > 1 && !STOP_NAMES.has(w)),
+    ),
+  ]);
 }
 
 const STOP_NAMES = new Set([

@@ -243,32 +243,27 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
   });
 
   describe("what the source denies or only reports", () => {
-    const denials = new SupportChecker({
-      nodes: [],
-      edges: [],
-      evidenceSnippets: [
-        snippet("EV-D1", "Interview, 8 May 2025. Dmitri Kovac denied killing Raymond Dunn."),
-        snippet("EV-D2", "Police ruled out Luis Ortega as the driver of the van."),
-        snippet("EV-D3", "There is no evidence that Helen Voss knew about the transfers."),
-        snippet("EV-D4", "Frank Delaney alleged that Victor Marchetti paid him USD 5,000."),
-        snippet("EV-D5", "Dmitri Kovac called Raymond Dunn at 23:52."),
-        snippet("EV-D6", "The credential most likely came from the 01:17Z LSASS dump."),
-        snippet(
-          "EV-D7",
-          "Kovac left the bar after Dunn arrived at 21:40. The first call was at 23:52 and the last at 01:22. The rear door of the unit was unlocked at 06:10.",
-        ),
-        snippet("EV-D9", "Bank record: Victor Marchetti paid Frank Delaney USD 5,000 on 3 May 2025."),
-        snippet("EV-D11", "PARK: What was in the envelope Victor Marchetti gave you on March 15th?\nDELANEY: Paperwork."),
-        snippet(
-          "EV-D10",
-          "REYES: Did you kill Raymond Dunn?\nKOVAC: No.\nREYES: Did you call Raymond Dunn that night?\nKOVAC: Yes, about the money.",
-        ),
-        snippet(
-          "EV-D8",
-          "Two of the four claimants attended every session. The call lasted 2 minutes 14 seconds; the van was doing 30 mph.",
-        ),
-      ],
-    });
+    const checkerOver = (...evidenceSnippets: RawContext["evidenceSnippets"]) =>
+      new SupportChecker({ nodes: [], edges: [], evidenceSnippets });
+    const denials = checkerOver(
+      snippet("EV-D1", "Interview, 8 May 2025. Dmitri Kovac denied killing Raymond Dunn."),
+      snippet("EV-D2", "Police ruled out Luis Ortega as the driver of the van."),
+      snippet("EV-D3", "There is no evidence that Helen Voss knew about the transfers."),
+      snippet("EV-D4", "Frank Delaney alleged that Victor Marchetti paid him USD 5,000."),
+      snippet("EV-D5", "Dmitri Kovac called Raymond Dunn at 23:52."),
+      snippet("EV-D6", "The credential most likely came from the 01:17Z LSASS dump."),
+      snippet(
+        "EV-D7",
+        "Kovac left the bar after Dunn arrived at 21:40. The first call was at 23:52 and the last at 01:22. The rear door of the unit was unlocked at 06:10.",
+      ),
+      snippet("EV-D9", "Bank record: Victor Marchetti paid Frank Delaney USD 5,000 on 3 May 2025."),
+      snippet("EV-D11", "PARK: What was in the envelope Victor Marchetti gave you on March 15th?\nDELANEY: Paperwork."),
+      snippet(
+        "EV-D10",
+        "REYES: Did you kill Raymond Dunn?\nKOVAC: No.\nREYES: Did you call Raymond Dunn that night?\nKOVAC: Yes, about the money.",
+      ),
+      snippet("EV-D8", "Two of the four claimants attended every session. The call lasted 2 minutes 14 seconds; the van was doing 30 mph."),
+    );
     it.each([
       ["Dmitri Kovac killed Raymond Dunn", "EV-D1", 'EV-D1 negates "killed"'],
       ["Luis Ortega was the driver of the van", "EV-D2", 'EV-D2 negates "Luis Ortega"'],
@@ -299,25 +294,17 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
       expect(denials.claim("Victor Marchetti paid Frank Delaney USD 5,000", ["EV-D4", "EV-D9"]).support).toBe("supported");
       expect(denials.claim("The credential most likely came from the LSASS dump", ["EV-D6"]).support).toBe("supported");
       // A word that qualifies only part of its sentence does not make the rest an assertion.
-      const qualified = new SupportChecker({
-        nodes: [],
-        edges: [],
-        evidenceSnippets: [
-          snippet("EV-Q1", "Kovac, suspected of the murder, was arrested on 3 May 2025 at Pier 9."),
-          snippet("EV-Q2", "The alleged victim was taken to Metro General at 06:40."),
-          snippet("EV-Q3", "The denied invoice was resubmitted by Redline on 9 June 2024."),
-        ],
-      });
+      const qualified = checkerOver(
+        snippet("EV-Q1", "Kovac, suspected of the murder, was arrested on 3 May 2025 at Pier 9."),
+        snippet("EV-Q2", "The alleged victim was taken to Metro General at 06:40."),
+        snippet("EV-Q3", "The denied invoice was resubmitted by Redline on 9 June 2024."),
+      );
       expect(qualified.claim("Kovac was arrested on 3 May 2025 at Pier 9", ["EV-Q1"]).support).toBe("supported");
       expect(qualified.claim("The victim was taken to Metro General at 06:40", ["EV-Q2"]).support).toBe("supported");
       expect(qualified.claim("The invoice was resubmitted by Redline on 9 June 2024", ["EV-Q3"]).support).toBe("supported");
       // A relation said from the other side is the same fact.
       expect(denials.claim("Dunn arrived at 21:40 before Kovac left the bar", ["EV-D7"]).support).toBe("supported");
-      const sites = new SupportChecker({
-        nodes: [],
-        edges: [],
-        evidenceSnippets: [snippet("EV-S1", "Sampling point SP-2 is 400 m upstream of outfall OF-2.")],
-      });
+      const sites = checkerOver(snippet("EV-S1", "Sampling point SP-2 is 400 m upstream of outfall OF-2."));
       expect(sites.claim("Outfall OF-2 is 400 m downstream of sampling point SP-2", ["EV-S1"]).support).toBe("supported");
       // A figure in another unit is not the figure.
       expect(denials.claim("The call lasted 14 minutes", ["EV-D8"])).toMatchObject({

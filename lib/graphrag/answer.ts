@@ -464,6 +464,7 @@ function answerOf(p: AnswerParts, ctx: RawContext, compliance?: AnswerCompliance
       r.droppedUnsupportedClaims +
       r.droppedDirectives +
       r.droppedUnsupportedSteps +
+      r.removedLinks +
       r.claimSupport.partial +
       r.partialSteps
     : 0;

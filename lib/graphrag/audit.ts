@@ -129,6 +129,7 @@ export function auditPayload(f: AuditFacts): Record<string, unknown> {
     dropped_unsupported_step_count: f.validation?.droppedUnsupportedSteps ?? 0,
     markers_citations_mismatch: f.validation ? f.validation.markersWithoutEntry + f.validation.entriesWithoutMarker : 0,
     output_neutralised: f.validation?.neutralisedOutput ?? false,
+    removed_link_count: f.validation?.removedLinks ?? 0,
     confidence: f.confidence ?? null,
     needs_review: f.needsReview ?? false,
     model_retries: f.retries ?? 0,

@@ -184,6 +184,12 @@ export function composeUnknownDetails(input: UnknownsInput): UnknownDetail[] {
         `${plural(v.droppedDirectives, "statement")} repeating an instruction found in evidence ${v.droppedDirectives === 1 ? "was" : "were"} removed; instructions in evidence are never answers.`,
       );
     }
+    if (v.removedLinks) {
+      add(
+        "removed_by_validation",
+        `${plural(v.removedLinks, "image, link or address", "images, links or addresses")} the evidence does not hold ${v.removedLinks === 1 ? "was" : "were"} removed from the model's text.`,
+      );
+    }
     if (v.droppedUnsupportedSteps) {
       add(
         "removed_by_validation",

@@ -10,6 +10,7 @@
 import { displayTexts, lexClauses, renderClauses, shapeOf, stripMarkers, type Clause, type RenderedClause } from "./claims";
 import { neutralise, clip } from "./context";
 import { isInstructionStatement } from "./directives";
+import { withoutForeignAddresses, withoutMarkupLinks } from "./links";
 import { SupportChecker, type ClaimSupport } from "./ground";
 import { ACTION_VERB_PATTERN } from "./input";
 import { squash, words, isIdLike } from "./text";
@@ -54,6 +55,8 @@ export interface ValidationReport {
   entriesWithoutMarker: number;
   /** Injection phrases, role prefixes or markup were neutralised in the model's output. */
   neutralisedOutput: boolean;
+  /** Images, active markup and addresses the evidence does not hold, removed from the model's text (links.ts). */
+  removedLinks: number;
   shortened: boolean;
   /** Seed 000 §4.1: every id the model cited was in the context. */
   allCitationsInContext: boolean;
@@ -115,9 +118,12 @@ class Review {
   readonly edgeRef = new Map<string, string>();
   readonly evidenceShapes: Set<string>;
   readonly snippetText: Map<string, string>;
+  /** The evidence shown, lower-cased: an address in the model's free text must be found in it. */
+  private readonly evidenceLower: string;
   readonly support: SupportChecker;
   readonly invalid = new Map<string, number>();
   neutralisedOutput = false;
+  removedLinks = 0;
   droppedUncitedClaims = 0;
   droppedInventedReferences = 0;
   droppedActionStatements = 0;
@@ -141,6 +147,7 @@ class Review {
     }
     this.evidenceShapes = new Set([...this.evidenceIds].map(shapeOf));
     this.snippetText = new Map(context.evidenceSnippets.map((s) => [s.id, normaliseForQuote(s.text)]));
+    this.evidenceLower = context.evidenceSnippets.map((s) => s.text.toLowerCase()).join("\n");
     this.support = new SupportChecker(context);
   }
 
@@ -152,11 +159,29 @@ class Review {
     return isInstructionStatement(text, this.directives);
   }
 
-  /** The model's text, neutralised like evidence (injection phrases, markup, citation tokens), whitespace tidied. */
+  /**
+   * The model's text, neutralised like evidence (injection phrases, markup, citation tokens), without images or active
+   * markup, whitespace tidied. A claim keeps its addresses: one its evidence lacks fails the claim check.
+   */
   clean(text: string) {
     const n = neutralise(text);
     if (n.kinds.some((k) => k !== "citation_token" && k !== "control_chars")) this.neutralisedOutput = true;
-    return squash(n.text.replace(/\[citation token removed\]/g, "")).replace(/\s+([.,;:!?])/g, "$1");
+    const links = withoutMarkupLinks(n.text);
+    this.noteLinks(links.changed);
+    return squash(links.text.replace(/\[citation token removed\]/g, "")).replace(/\s+([.,;:!?])/g, "$1");
+  }
+
+  /** Free text nothing checks (unknowns, justification, a refusal): also no address the evidence shown lacks. */
+  cleanFree(text: string) {
+    const addresses = withoutForeignAddresses(this.clean(text), this.evidenceLower);
+    this.noteLinks(addresses.changed);
+    return addresses.text;
+  }
+
+  private noteLinks(changed: number) {
+    if (!changed) return;
+    this.removedLinks += changed;
+    this.neutralisedOutput = true;
   }
 
   get removed() {
@@ -209,6 +234,7 @@ export function validateAnswer(output: ModelOutput, context: RawContext, options
       markersWithoutEntry: cited.markersWithoutEntry,
       entriesWithoutMarker: cited.entriesWithoutMarker,
       neutralisedOutput: review.neutralisedOutput,
+      removedLinks: review.removedLinks,
       shortened,
       allCitationsInContext: invalidIds.length === 0,
       modelConfidence: outcome.modelConfidence,
@@ -351,15 +377,19 @@ function checkSteps(review: Review, raw: ModelOutput["explanationSteps"]): Expla
   return steps;
 }
 
-/** The model's unknowns (and cited statements of absence) are free text too: one repeating an instruction found in evidence goes. */
+/**
+ * The model's unknowns (and cited statements of absence) are free text too: one repeating an instruction found in
+ * evidence goes, and so does one telling the reader to act ("Upload the case file to …"): an unknown says what is missing.
+ */
 function modelUnknowns(review: Review, raw: string[]): string[] {
   return raw
     .filter((u) => {
-      if (!review.isInstruction(u)) return true;
-      review.droppedDirectives++;
+      if (review.isInstruction(u)) review.droppedDirectives++;
+      else if (isActionStatement(u)) review.droppedActionStatements++;
+      else return true;
       return false;
     })
-    .map((u) => clip(review.clean(u), 500))
+    .map((u) => clip(review.cleanFree(u), 500))
     .filter((u, i, all) => u && all.indexOf(u) === i)
     .slice(0, 20);
 }
@@ -372,12 +402,12 @@ function outcomeOf(review: Review, output: ModelOutput, kept: KeptClause[], answ
   const modelConfidence = output.confidence === null ? null : clamp01(output.confidence);
   const removed = review.removed;
   const partial = kept.filter((k) => k.support === "partial").length;
-  let justification = clip(review.clean(output.confidenceJustification), 1_000);
+  let justification = clip(review.cleanFree(output.confidenceJustification), 1_000);
   if (refused) {
     return {
       responseType: "refused" as const,
       answerText:
-        clip(review.clean(stripMarkers(output.answerText)), 1_000) || "Refused: the request is outside what this assistant may answer.",
+        clip(review.cleanFree(stripMarkers(output.answerText)), 1_000) || "Refused: the request is outside what this assistant may answer.",
       confidence: modelConfidence ?? 1,
       confidenceJustification: justification,
       modelConfidence,

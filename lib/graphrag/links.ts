@@ -51,3 +51,9 @@ export function withoutForeignAddresses(text: string, known: string): { text: st
   });
   return { text: out, changed };
 }
+
+/** Whether `text` holds an image, active markup, a Markdown link or any address at all (a short reason needs none). */
+export function hasLinkOrAddress(text: string): boolean {
+  ADDRESS.lastIndex = 0;
+  return withoutMarkupLinks(text).changed > 0 || ADDRESS.test(text);
+}

@@ -3,6 +3,7 @@
 // offered, a version that differs, a field it was not asked for (labels, risk, an "action"), free text — is dropped
 // and counted by kind, for the ledger. What is left is checked once more against the filter, re-run (suggest.ts).
 import { z } from "zod";
+import { hasLinkOrAddress } from "../graphrag/links";
 import type { ModelPlaybook } from "./view";
 
 export const MAX_PICKS = 3;
@@ -116,7 +117,8 @@ export function readPicks(text: string, offered: readonly ModelPlaybook[], evide
       continue;
     }
     const reason = typeof pick.reason === "string" ? pick.reason.trim() : "";
-    if (!reason || reason.length > MAX_REASON_CHARS || /[\r\n]/.test(reason) || CONTROL.test(reason)) {
+    // A reason is one line of words: a link or an image in it is a way out of the case (links.ts).
+    if (!reason || reason.length > MAX_REASON_CHARS || /[\r\n]/.test(reason) || CONTROL.test(reason) || hasLinkOrAddress(reason)) {
       report.dropped.bad_reason++;
       continue;
     }

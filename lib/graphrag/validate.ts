@@ -13,7 +13,7 @@ import { isInstructionStatement } from "./directives";
 import { withoutForeignAddresses, withoutMarkupLinks } from "./links";
 import { SupportChecker, type ClaimSupport } from "./ground";
 import { ACTION_VERB_PATTERN } from "./input";
-import { squash, words, isIdLike } from "./text";
+import { isIdLike, splitSentences, squash, words } from "./text";
 import type { ModelOutput } from "./model-output";
 import { HARD_LIMITS, type AnswerClaim, type Citation, type ExplanationStep, type RawContext } from "./types";
 
@@ -103,6 +103,19 @@ const ACTION_STATEMENTS = [
   /\b(?:i|we)\s+(?:would\s+)?(?:recommend|suggest|advise)\b/iu,
 ];
 const isActionStatement = (text: string) => ACTION_STATEMENTS.some((re) => re.test(text));
+
+/**
+ * What an unknown may be: a statement that something is not known or not in the evidence, or the open question itself
+ * ("Whether Kovac returned to the dock", "Who fired the shots?"), or a bare topic ("The motive"). A statement of fact
+ * in the unknowns ("Kovac killed Dunn") would reach the reader with no citation and no check: it goes, as an uncited
+ * statement in the answer text does.
+ */
+const UNCERTAIN =
+  /\b(?:unknown|unclear|uncertain|unconfirmed|unverified|undetermined|unexplained|unresolved|unanswered|unidentified|unaccounted|unestablished|undocumented|unrecorded|unstated|not\s+(?:yet\s+|been\s+|fully\s+|clearly\s+)*(?:known|clear|confirmed|verified|established|documented|recorded|stated|mentioned|identified|determined|shown|explained|addressed|covered|available|visible|given|specified|provided|described|answered|traced|located|found)|(?:does|do|did)\s*(?:not|n['’]t)\s+(?:\w+\s+)?(?:say|state|show|mention|indicate|identify|establish|explain|specify|record|address|cover|answer|name|give|include|contain|confirm|prove|tell|describe|reveal)|no\s+(?:\w+\s+)?(?:evidence|record|information|indication|data|mention|document|item|statement|source|detail)s?|lacks?|lacking|missing|absent|pending|awaited|outstanding|unavailable|inconclusive|insufficient|uncorroborated|disputed|contested|ambiguous|conflicting|contradictory|speculative|not\s+enough|further\s+(?:evidence|information|investigation|analysis|inquir(?:y|ies)|enquir(?:y|ies))|beyond\s+(?:the\s+)?(?:evidence|context)|outside\s+(?:the\s+)?(?:evidence|context)|remains?\s+(?:open|to\s+be)|cannot\s+be|could\s+not\s+be)\b/iu;
+const OPEN_QUESTION = /^\s*(?:whether|if|who|whom|whose|what|when|where|why|how|which)\b|\?\s*$/iu;
+/** A finite verb: an auxiliary or a past tense ("Kovac is…", "Kovac killed…"); a topic ("The motive for the killing") has none. */
+const FINITE = /\b(?:is|are|was|were|has|have|had|did|does|will|would|shall|should|must|can|could|may|might)\b|\b\p{L}{2,}ed\b/iu;
+const isGapStatement = (text: string) => GAP.test(text) || UNCERTAIN.test(text) || OPEN_QUESTION.test(text) || !FINITE.test(text);
 
 interface KeptClause extends Omit<Clause, "ids"> {
   ids: string[];
@@ -379,13 +392,15 @@ function checkSteps(review: Review, raw: ModelOutput["explanationSteps"]): Expla
 
 /**
  * The model's unknowns (and cited statements of absence) are free text too: one repeating an instruction found in
- * evidence goes, and so does one telling the reader to act ("Upload the case file to …"): an unknown says what is missing.
+ * evidence goes, so does one telling the reader to act ("Upload the case file to …"), and so does one stating a fact:
+ * an unknown says what is missing.
  */
 function modelUnknowns(review: Review, raw: string[]): string[] {
   return raw
     .filter((u) => {
       if (review.isInstruction(u)) review.droppedDirectives++;
       else if (isActionStatement(u)) review.droppedActionStatements++;
+      else if (!isGapStatement(stripMarkers(u))) review.droppedUncitedClaims++;
       else return true;
       return false;
     })
@@ -395,14 +410,30 @@ function modelUnknowns(review: Review, raw: string[]): string[] {
 }
 
 /**
+ * The model's confidence justification, sentence by sentence: one that repeats an instruction found in evidence, or
+ * states a name, amount, date, time or identifier that nothing shown holds, is a claim with no citation and goes.
+ */
+function justificationOf(review: Review, raw: string): string {
+  return splitSentences(review.cleanFree(raw))
+    .filter((s) => {
+      if (review.isInstruction(s)) review.droppedDirectives++;
+      else if (review.support.unbacked(s).length) review.droppedUncitedClaims++;
+      else return true;
+      return false;
+    })
+    .join(" ");
+}
+
+/**
  * 5. Outcome, confidence and justification. Confidence: the model's, scaled by the share of its statements that
  *    survived, a partly supported claim counting half.
  */
 function outcomeOf(review: Review, output: ModelOutput, kept: KeptClause[], answerText: string, refused: boolean) {
   const modelConfidence = output.confidence === null ? null : clamp01(output.confidence);
+  // First: what it removes counts with the rest.
+  let justification = clip(justificationOf(review, output.confidenceJustification), 1_000);
   const removed = review.removed;
   const partial = kept.filter((k) => k.support === "partial").length;
-  let justification = clip(review.cleanFree(output.confidenceJustification), 1_000);
   if (refused) {
     return {
       responseType: "refused" as const,

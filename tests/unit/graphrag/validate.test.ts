@@ -118,6 +118,50 @@ describe("citation validation", () => {
     expect(v.report.droppedUncitedClaims).toBe(0);
   });
 
+  it("keeps unknowns that say what is missing; an unknown that states a fact is an uncited claim and goes", () => {
+    const gaps = [
+      "The evidence does not state who installed the malware.",
+      "It is unclear whether Anna returned to the office.",
+      "Whether Anna knew about the beacon",
+      "Who configured WS-1 before May?",
+      "The motive for the intrusion",
+      "Anna's whereabouts between 22:00 and 06:00 are not documented.",
+      "The source of the 5,000 USD remains unexplained.",
+      "There is no record of what was sent.",
+      "The identity of the operator could not be determined from the evidence shown.",
+      "The cited records do not cover the period after 3 May.",
+      "The lab results for the second drive are pending.",
+      "Evidence is insufficient to establish intent.",
+      "Only one source mentions the beacon; it is uncorroborated.",
+      "Nothing in the evidence links Anna to 203.0.113.47.",
+    ];
+    const facts = [
+      "Anna installed the malware.",
+      "Anna is the operator of the ring.",
+      "The data was sent to 203.0.113.47 on 5 May.",
+      "Anna has admitted the intrusion.",
+    ];
+    const v = validateAnswer(out({ answerText: "Anna used WS-1 [evidence: EV-Y-001].", unknowns: [...gaps, ...facts] }), ctx);
+    expect(v.unknowns).toEqual(gaps);
+    expect(v.report.droppedUncitedClaims).toBe(facts.length);
+  });
+
+  it("the confidence justification keeps its reasoning and loses what it states that nothing shown holds", () => {
+    const v = validateAnswer(
+      out({
+        answerText: "Anna used WS-1 [evidence: EV-Y-001].",
+        confidenceJustification:
+          "EV-Y-001 states it directly and 2 of 2 items agree, so 0.8. Anna was paid 250,000 USD by Boris Kade on 9 June 2024 for it. WS-1 beaconed to 203.0.113.47.",
+      }),
+      ctx,
+    );
+    expect(v.confidenceJustification).toMatch(
+      /^EV-Y-001 states it directly and 2 of 2 items agree, so 0\.8\. WS-1 beaconed to 203\.0\.113\.47\. Lowered/,
+    );
+    expect(v.confidenceJustification).not.toMatch(/250,000|Boris|June/);
+    expect(v.report.droppedUncitedClaims).toBe(1);
+  });
+
   it("answers no_evidence (not unable) when the model only states what is missing", () => {
     const v = validateAnswer(out({ answerText: "The available evidence does not identify the supplier.", confidence: 0.7 }), ctx);
     expect(v.responseType).toBe("no_evidence");

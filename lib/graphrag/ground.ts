@@ -41,6 +41,7 @@ import { boundedMemo } from "./memo";
 import { contradictions, type Contradiction } from "./contradictions";
 import { isInstructionStatement, withoutLabels } from "./directives";
 import { reversedActs } from "./roles";
+import { misdatedTimes, momentsOf } from "./moments";
 import { dateKeys, extractFacts, idKey, porter, type Facts } from "./facts";
 import type { ClaimSupport, ContextEdge, ContextNode, ContextSnippet, RawContext } from "./types";
 
@@ -109,6 +110,9 @@ interface SourceIndex {
   dates: Set<string>;
   years: Set<number>;
   times: Set<number>;
+  /** Each time with the dates it falls under, and times no date governs (moments.ts). */
+  moments: Set<string>;
+  loose: Set<number>;
   ids: Set<string>;
   phones: string[];
   tokens: Set<string>;
@@ -316,6 +320,10 @@ export class SupportChecker {
       if (!ok) hard.push(missing(d.at, "date", d.raw));
     }
     for (const t of facts.times) if (!src.times.has(t.minutes)) hard.push(missing(t.at, "time", t.raw));
+    for (const t of misdatedTimes(facts, src)) {
+      const day = facts.dates[0].raw;
+      hard.push({ at: t.at, reason: `time ${t.raw} not on ${day} in ${label}`, gap: `a time not on that date in ${label}` });
+    }
     for (const id of facts.ids) {
       const ok =
         id.kind === "phone"
@@ -418,6 +426,8 @@ function indexTexts(texts: string[], ids: string[]): SourceIndex {
     dates: new Set(),
     years: new Set(),
     times: new Set(),
+    moments: new Set(),
+    loose: new Set(),
     ids: new Set(),
     phones: [],
     tokens: new Set(),
@@ -445,6 +455,9 @@ function indexTexts(texts: string[], ids: string[]): SourceIndex {
       }
     }
     for (const t of f.times) idx.times.add(t.minutes);
+    const m = momentsOf(text, f);
+    m.moments.forEach((x) => idx.moments.add(x));
+    m.loose.forEach((x) => idx.loose.add(x));
     for (const id of f.ids) {
       if (id.kind === "phone") idx.phones.push(id.key);
       else idx.ids.add(id.key);
@@ -463,7 +476,7 @@ function indexTexts(texts: string[], ids: string[]): SourceIndex {
 }
 
 type Has<T> = { has(value: T): boolean };
-type SetKeys = "values" | "percents" | "dates" | "years" | "times" | "ids" | "tokens" | "stems";
+type SetKeys = "values" | "percents" | "dates" | "years" | "times" | "moments" | "loose" | "ids" | "tokens" | "stems";
 type SourceView = Omit<SourceIndex, SetKeys> & { [K in SetKeys]: Has<SourceIndex[K] extends Set<infer T> ? T : never> };
 
 /** Several sources read as one, without copying their sets. */
@@ -476,6 +489,8 @@ function merge(parts: SourceIndex[]): SourceView {
     dates: any("dates"),
     years: any("years"),
     times: any("times"),
+    moments: any("moments"),
+    loose: any("loose"),
     ids: any("ids"),
     phones: parts.flatMap((p) => p.phones),
     tokens: any("tokens"),

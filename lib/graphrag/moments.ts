@@ -1,0 +1,94 @@
+// Which day each time of day in a source falls on. A log, a call record or a statement gives times under dates
+// ("12 Apr 2025. 06:18 dispatched … 06:24 on scene"; "04/05 | 10:30 …" then "05/05 | 22:30 …"): a claim that pairs a
+// time with a date must find them paired in what it cites — "seen at 10:30 on 5 May" is not supported by a source
+// that has 10:30 on 4 May and 22:30 on 5 May, though each value is there.
+import { dateKeys, type Facts, type TimeFact } from "./facts";
+
+export interface Moments {
+  /** `${dateKey}@${minutes}` for every time and each date it falls under. */
+  moments: Set<string>;
+  /** Times with an occurrence no date governs: never judged. */
+  loose: Set<number>;
+}
+
+/** Words that move the day on or back from the last date given. */
+const RELATIVE_DAY =
+  /\b(?:next|following|previous|preceding)\s+(?:day|morning|afternoon|evening|night)|\bday\s+(?:after|before)|\b(?:overnight|midnight|tomorrow|yesterday|the\s+night\s+before|that\s+night|later\s+that\s+week|earlier\s+that\s+week|days?\s+later|hours?\s+later)\b/iu;
+
+/** Sentence or line ends: a stop before a word (not after an initial or a common abbreviation), or a line break. */
+const BREAK = /(?<!\b(?:\p{Lu}|[Dd]r|[Mm]rs?|[Mm]s|[Nn]o|[Ss]t|[Cc]o|[Ll]td|[Ii]nc|approx|acct|vs|e\.g|i\.e|ca))[.!?](?=\s+[\p{L}\d])|\n/gu;
+
+/**
+ * The dates each time of `text` falls under, as a reader of a log or a statement takes them:
+ * - a date right after it ("at 22:30 on 5 May", "03:18Z, 14 May", "01:22-03:36 UTC on 03 Mar");
+ * - else the nearest date before it in its own sentence or line ("04/05/2025 | 10:30", "On 4 May, at 10:30");
+ * - else a date just after it in its sentence ("10:30 that Friday, 5 May");
+ * - else, its line naming no day, every date before it: a heading's, an interview's, one its dialogue mentions —
+ *   which of them is not said, so only a day named after the time, or never, is ruled out.
+ * A time with no date before it, or counted on from its date ("the next morning at 06:18"), is loose: never judged.
+ */
+export function momentsOf(text: string, facts: Pick<Facts, "dates" | "times">): Moments {
+  const out: Moments = { moments: new Set(), loose: new Set() };
+  if (!facts.times.length) return out;
+  const breaks = [...text.matchAll(BREAK)].map((m) => m.index);
+  const sentenceAt = (at: number) => {
+    let i = 0;
+    while (i < breaks.length && breaks[i] < at) i++;
+    return i;
+  };
+  const dates = facts.dates.map((d) => ({ keys: d.readings.flatMap(dateKeys), at: d.at, sentence: sentenceAt(d.at) }));
+  for (const t of facts.times) {
+    const end = t.at + t.raw.length;
+    const sentence = sentenceAt(t.at);
+    const own = dates.filter((d) => d.sentence === sentence);
+    const next = own.find((d) => d.at >= end);
+    const previous = own.filter((d) => d.at <= t.at).pop();
+    const earlier = dates.filter((d) => d.at < t.at);
+    const governing =
+      next && SAME_MOMENT.test(text.slice(end, next.at))
+        ? [next]
+        : previous
+          ? [previous]
+          : next && next.at - end <= NEAR
+            ? [next]
+            : // Its line names no day: any day named before it may be its day (a log's heading, an interview's date,
+              // a day its dialogue mentions); only one named after it, or never, is ruled out.
+              earlier;
+    // "The next morning at 06:18": a day counted from the date, not the date itself.
+    const from = governing.length ? Math.max(...governing.map((d) => d.at)) : t.at;
+    if (!governing.length || RELATIVE_DAY.test(text.slice(Math.min(from, t.at), Math.max(from, t.at)))) {
+      out.loose.add(t.minutes);
+      continue;
+    }
+    for (const d of governing) for (const k of d.keys) out.moments.add(`${k}@${t.minutes}`);
+  }
+  return out;
+}
+
+/** What stands between a time and the date it is on: "22:30 on 5 May", "03:18Z, 14 May", "01:22-03:36 UTC on 03 Mar". */
+const SAME_MOMENT =
+  /^\s*(?:(?:-|–|—|to|and|until|till)\s*\d{1,2}[:.h]?\d{2}(?::\d{2})?\s*)?(?:(?:hrs?|h|z|utc|gmt|local(?:\s+time)?|am|pm)\b\.?\s*)?(?:,\s*)?(?:(?:on|of)\s+)?(?:the\s+)?$/iu;
+/** How far after a time a date of its sentence may still be its day ("between 02:41 and 03:18 on 14 May"). */
+const NEAR = 20;
+
+type Has<T> = { has(value: T): boolean };
+
+/**
+ * The claim's times that its source has, but never on the claim's date. Judged only when the claim names one date
+ * (with two, which time goes with which is the claim's own reading) and every occurrence of the time in the source
+ * falls under some date.
+ */
+export function misdatedTimes(
+  claim: Pick<Facts, "dates" | "times">,
+  src: { moments: Has<string>; loose: Has<number>; times: Has<number> },
+): TimeFact[] {
+  const days = new Set(claim.dates.map((d) => d.raw));
+  if (days.size !== 1 || !claim.times.length) return [];
+  // A day is compared as a day: "5 May 2025" is not met by a time under 4 May because both are in May 2025.
+  const keys = claim.dates.flatMap((d) =>
+    d.readings.flatMap((r) => dateKeys(r).filter((k) => r.d === undefined || k.split("-").length > 2)),
+  );
+  return claim.times.filter(
+    (t) => src.times.has(t.minutes) && !src.loose.has(t.minutes) && !keys.some((k) => src.moments.has(`${k}@${t.minutes}`)),
+  );
+}

@@ -3,6 +3,7 @@
 // time with a date must find them paired in what it cites — "seen at 10:30 on 5 May" is not supported by a source
 // that has 10:30 on 4 May and 22:30 on 5 May, though each value is there.
 import { dateKeys, type Facts, type TimeFact } from "./facts";
+import { sentenceSpans } from "./text";
 
 export interface Moments {
   /** `${dateKey}@${minutes}` for every time and each date it falls under. */
@@ -14,9 +15,6 @@ export interface Moments {
 /** Words that move the day on or back from the last date given. */
 const RELATIVE_DAY =
   /\b(?:next|following|previous|preceding)\s+(?:day|morning|afternoon|evening|night)|\bday\s+(?:after|before)|\b(?:overnight|midnight|tomorrow|yesterday|the\s+night\s+before|that\s+night|later\s+that\s+week|earlier\s+that\s+week|days?\s+later|hours?\s+later)\b/iu;
-
-/** Sentence or line ends: a stop before a word (not after an initial or a common abbreviation), or a line break. */
-const BREAK = /(?<!\b(?:\p{Lu}|[Dd]r|[Mm]rs?|[Mm]s|[Nn]o|[Ss]t|[Cc]o|[Ll]td|[Ii]nc|approx|acct|vs|e\.g|i\.e|ca))[.!?](?=\s+[\p{L}\d])|\n/gu;
 
 /**
  * The dates each time of `text` falls under, as a reader of a log or a statement takes them:
@@ -30,12 +28,8 @@ const BREAK = /(?<!\b(?:\p{Lu}|[Dd]r|[Mm]rs?|[Mm]s|[Nn]o|[Ss]t|[Cc]o|[Ll]td|[Ii]
 export function momentsOf(text: string, facts: Pick<Facts, "dates" | "times">): Moments {
   const out: Moments = { moments: new Set(), loose: new Set() };
   if (!facts.times.length) return out;
-  const breaks = [...text.matchAll(BREAK)].map((m) => m.index);
-  const sentenceAt = (at: number) => {
-    let i = 0;
-    while (i < breaks.length && breaks[i] < at) i++;
-    return i;
-  };
+  const spans = sentenceSpans(text);
+  const sentenceAt = (at: number) => spans.findIndex((x) => at < x.end);
   const dates = facts.dates.map((d) => ({ keys: d.readings.flatMap(dateKeys), at: d.at, sentence: sentenceAt(d.at) }));
   for (const t of facts.times) {
     const end = t.at + t.raw.length;

@@ -42,6 +42,7 @@ import { contradictions, type Contradiction } from "./contradictions";
 import { isInstructionStatement, withoutLabels } from "./directives";
 import { reversedActs } from "./roles";
 import { misdatedTimes, momentsOf } from "./moments";
+import { misattributed } from "./speakers";
 import { dateKeys, extractFacts, idKey, porter, type Facts } from "./facts";
 import type { ClaimSupport, ContextEdge, ContextNode, ContextSnippet, RawContext } from "./types";
 
@@ -218,6 +219,15 @@ export class SupportChecker {
         });
       }
     }
+
+    // Words credited to the wrong speaker ("Kovac admitted …" for what the detective said to him).
+    const speaker = misattributed(text, facts.entities, src.texts);
+    if (speaker)
+      hard.push({
+        at: LATE,
+        reason: `in ${label} it is ${speaker.by} who says it, not ${speaker.said}`,
+        gap: `another speaker's words in ${label}`,
+      });
 
     // Negation: the claim's must be in the source sentences it rests on; a source negation of a word the claim
     // states positively makes it partial.

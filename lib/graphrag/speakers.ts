@@ -5,6 +5,7 @@
 // the person denied, admitted or confirmed something reads a reply with the question it answers ("REYES: Did you kill
 // Dunn? KOVAC: No." is Kovac denying killing Dunn); one that they said it needs their own words. Pure.
 import { porter } from "./facts";
+import { boundedMemo } from "./memo";
 import { isStopword, words } from "./text";
 
 /** A transcript line: a speaker label in capitals, a colon, what they said ("L. DUNN:", "IO MWANGI:", "DS BRENNAN:"). */
@@ -38,6 +39,11 @@ const stemsOf = (text: string) =>
 
 /** The labelled lines of a transcript, each reply with the stems of the question before it; none when it is not one. */
 export function transcriptLines(text: string): Line[] {
+  return linesMemo(text, () => readLines(text));
+}
+const linesMemo = boundedMemo<Line[]>(1_000);
+
+function readLines(text: string): Line[] {
   const out: Line[] = [];
   let question: { speaker: string; stems: Set<string> } | undefined;
   for (const raw of text.split("\n")) {

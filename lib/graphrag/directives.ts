@@ -219,12 +219,12 @@ function unleet(word: string): string {
 const NOT_LETTER = String.raw`(?![a-z])`;
 // Words that name an automated reader. AI_STRICT never names a person or a thing of the case ("assistant manager",
 // "car model", "bot" in a botnet report); AI adds the bare nouns for use after an explicit addressing phrase.
-const AI_STRICT = String.raw`(?:a\.?i\.?|artificial intelligence|llms?|large language models?|language models?|(?:generative|foundation) (?:ai|models?)|gpt[-\w]*|chat ?gpt|claude|gemini|copilot|chat ?bots?|(?:ai|virtual|digital) (?:assistants?|models?|systems?|tools?|agents?|readers?|reviewers?|analysts?)|summari[sz](?:er|ation (?:tool|system|engine|model))s?|(?:answering|question[- ]answering|summari[sz]ing|retrieval|rag|chat) (?:systems?|engines?|tools?|services?|bots?|pipelines?)|(?:automated|automatic|machine|intelligent|autonomous) (?:case |file |evidence |document )?(?:systems?|tools?|readers?|reviewers?|agents?|pipelines?|processes|processing|analy[sz]ers?|summari[sz]ers?|assistants?|analysis|triage|review))${NOT_LETTER}`;
+const AI_STRICT = String.raw`(?:a\.?i\.?|artificial intelligence|llms?|large language models?|language models?|(?:generative|foundation) (?:ai|models?|tools?|systems?)|gpt[-\w]*|chat ?gpt|claude|gemini|copilot|chat ?bots?|(?:ai|virtual|digital) (?:assistants?|models?|systems?|tools?|agents?|readers?|reviewers?|analysts?)|summari[sz](?:er|ation (?:tool|system|engine|model))s?|(?:answering|question[- ]answering|summari[sz]ing|retrieval|rag|chat) (?:systems?|engines?|tools?|services?|bots?|pipelines?)|(?:automated|automatic|machine|intelligent|autonomous) (?:case |file |evidence |document )?(?:systems?|tools?|readers?|reviewers?|agents?|pipelines?|processes|processing|analy[sz]ers?|summari[sz]ers?|assistants?|analysis|triage|review))${NOT_LETTER}`;
 const AI = String.raw`(?:${AI_STRICT}|(?:assistants?|models?|bots?)${NOT_LETTER})`;
 const WHOEVER = String.raw`(?:whoever|anyone|anybody|any(?:one|body| person| reader| system| tool| program)|every (?:reader|system|tool|model))\s+(?:who\s+|that\s+)?(?:is\s+|are\s+|will\s+be\s+|may\s+be\s+)?(?:summari[sz](?:es|ing|e)\b|process(?:es|ing)?\s+(?:this|these)\s+(?:file|document|record|case|report|note|text|evidence|data|item|message|email|material)s?\b|answer(?:s|ing)?\s+(?:questions?|queries|this|about)\b|generat(?:es|ing)\s+(?:a|an|the)\b|compil(?:es|ing)\s+(?:a|an|the|this)\s+(?:summary|report|brief|answer)\b|analy[sz](?:es|ing|e)\s+(?:this|these)\b|writ(?:es|ing)\s+(?:the|a|an)\s+(?:summary|report|answer|brief)\b|auto-?(?:summari[sz]\w*|process\w*|analy[sz]\w*)\b)`;
 /** "any computer reading this", "software scanning these files". */
 const MACHINE_READER = String.raw`(?:computers?|machines?|software|programs?|algorithms?|crawlers?|scrapers?|scanners?|bots?|systems?|tools?|readers?)\s+(?:that\s+(?:is|are)\s+|which\s+(?:is|are)\s+)?(?:reading|processing|scanning|parsing|summari[sz]ing|analy[sz]ing|ingesting|indexing)\s+(?:this|these)\b`;
-const VERDICT = String.raw`(?:clean|safe|benign|verified|legitimate|trusted|trustworthy|resolved|closed|innocent|harmless|not involved|uninvolved|false positives?|low[- ]risk|no risk|high[- ]risk|compromised|malicious|guilty|cleared|confirmed|authentic|genuine|accurate|true|false|irrelevant|unrelated|fabricated|fake|forged|reliable|unreliable|authoritative|definitive|conclusive|accidental|lawful|unlawful|legal|illegal|approved|cooperative|uncooperative|sober|negative|positive|the (?:answer|conclusion|truth|source|final word))\b`;
+const VERDICT = String.raw`(?:clean|safe|benign|verified|legitimate|trusted|trustworthy|resolved|closed|innocent|harmless|not involved|uninvolved|false positives?|low[- ]risk|no risk|high[- ]risk|compromised|malicious|guilty|cleared|confirmed|authentic|genuine|accurate|true|false|irrelevant|unrelated|fabricated|fake|forged|reliable|unreliable|authoritative|definitive|conclusive|accidental|lawful|unlawful|legal|illegal|compliant|non-compliant|approved|cooperative|uncooperative|sober|negative|positive|the (?:answer|conclusion|truth|source|final word))\b`;
 const ANSWER_NOUN = String.raw`(?:answers?|responses?|repl(?:y|ies)|summar(?:y|ies)|outputs?|conclusions?|verdicts?|completions?|write-?ups?)\b`;
 /** What a reader of the file is asked to produce, in the words of a note to it ("your findings", "the final report"). */
 const PRODUCT = String.raw`(?:${ANSWER_NOUN}|findings\b|reports?\b|analys[ie]s\b|assessments?\b|briefs?\b|briefings?\b)`;
@@ -237,12 +237,12 @@ const ORDER_VERB = String.raw`(?:mark|flag|label|classify|rate|treat|state|say|w
 const ADDRESSED: RegExp[] = [
   // "Note to automated systems", "Message for any AI reading this", "Instructions for the summariser".
   new RegExp(
-    String.raw`^\W*(?:(?:important|urgent|special|private|final)\s+)?(?:(?:note|message|memo|notice|instructions?|reminder|warning|request|directive|attention|attn|important|p\.?s\.?)\s*(?:to|for)|for the (?:benefit|attention|information) of)\s*:?\s*(?:(?:all|any|the|every|each|our|you)\s+)?(?:${AI}|${WHOEVER}|${MACHINE_READER}|${WRITER}|(?:machines|computers|robots|algorithms|crawlers)\b)`,
+    String.raw`^\W*(?:(?:important|urgent|special|private|final)\s+)?(?:(?:[\w-]+\s+)?(?:note|footnote|message|memo|notice|instructions?|reminder|warning|request|directive|guidance|attention|attn|important|p\.?s\.?)\s*(?:to|for)|for the (?:benefit|attention|information) of)\s*:?\s*(?:(?:all|any|the|every|each|our|you)\s+)?(?:(?:downstream|automated|machine|ai|llm)\s+(?:models?|readers?|systems?|tools?|agents?|consumers?|processors?)\b|${AI}|${WHOEVER}|${MACHINE_READER}|${WRITER}|(?:machines|computers|robots|algorithms|crawlers)\b)`,
   ),
   // "To whoever summarises this case:", "Dear AI,", "Hey assistant:", "Attention, language models", "TO ANY COMPUTER
   // READING THIS:".
   new RegExp(
-    String.raw`^\W*(?:dear|hey|hi|hello|greetings|attention|attn|to|for|psst|calling)(?:\s+there|\s+folks)?\s*[,:]?\s*(?:(?:all|any|the|every|each|you)\s+)?(?:${AI_STRICT}|${WHOEVER}|${WRITER}|(?:assistant|model|bot)\s*[,:!]|${MACHINE_READER})`,
+    String.raw`^\W*(?:please\s*,?\s*)?(?:dear|hey|hi|hello|greetings|attention|attn|to|for|psst|calling)(?:\s+there|\s+folks)?\s*[,:]?\s*(?:(?:all|any|the|every|each|you)\s+)?(?:${AI_STRICT}|${WHOEVER}|${WRITER}|(?:assistant|model|bot)\s*[,:!]|${MACHINE_READER})`,
   ),
   // "If you are an AI…", "As an AI, you…", "You, the model, …".
   new RegExp(
@@ -276,8 +276,19 @@ const ADDRESSED: RegExp[] = [
   ),
   // "Chatbot instructions:", "Summary rules -": instructions headed by whom or what they are for.
   new RegExp(
-    String.raw`^\W*(?:${AI_STRICT}|${WRITER}|(?:assistant|chatbot|bot|model)${NOT_LETTER}|(?:(?:machine|automated|ai|llm|model|generated)\s+)?${ANSWER_NOUN})\s+(?:instructions?|directives?|orders|rules|guidance|guidelines|note|notice|prompt)\s*[:\-–—]`,
+    String.raw`^\W*(?:(?:hidden|secret|internal|private|system)\W+\s*)?(?:${AI_STRICT}|${WRITER}|(?:assistant|chatbot|bot|model)${NOT_LETTER}|(?:(?:machine|automated|ai|llm|model|generated)\s+)?${ANSWER_NOUN})\s+(?:instructions?|directives?|orders|rules|guidance|guidelines|note|notice|prompt)(?:\s*#?\d+)?\s*[:\-–—]`,
   ),
+  // "Operator note (LLM):": a note whose reader is named in brackets.
+  new RegExp(
+    String.raw`^\W*(?:[\w-]+\s+)?(?:note|notes|instructions?|directives?|guidance|notice|memo)\s*\(\s*(?:${AI_STRICT}|(?:assistant|model|bot|chatbot|llm|ai)s?${NOT_LETTER})[^)]{0,20}\)\s*[:\-–—]`,
+  ),
+  // "Machine-readable note:", "AI-only instructions —": a block headed as being for machines.
+  new RegExp(
+    String.raw`^\W*(?:machine|ai|llm|model|bot)[- ](?:readable|facing|only|directed)\s+(?:note|notes|instructions?|directives?|notice|guidance|block|section|data)\s*[:\-–—]`,
+  ),
+  // "conclusion = 'no offence committed'": the answer set like a configuration value, in words (not a log's
+  // "verdict=malicious").
+  /\b(?:conclusion|verdict|finding|final[ _]answer|summary)\s*(?:=|:=|=>)\s*["'][^"'\n]*\s[^"'\n]*["']/,
   // "Reviewer bot, mark…", "Case assistant: state…": a named bot or assistant, then an order.
   new RegExp(String.raw`^\W*(?:[a-z]+\s+)?(?:bot|chatbot|assistant|model|ai)\s*[,:\-–—]\s*(?:please\s+)?${ORDER_VERB}`),
   // "Bots reading this:", "Whatever tool ingests this PDF…", "If an automated system is reading this…": a machine
@@ -300,6 +311,10 @@ const ADDRESSED: RegExp[] = [
   new RegExp(
     String.raw`\b(?:is|are|intended|meant|written|addressed)\s+(?:only\s+)?(?:for|to)\s+(?:(?:the|any|all|every|an?)\s+)?${AI_STRICT}`,
   ),
+  // "Clarification intended for the assistant —": the bare nouns, when the text says it is meant for them.
+  new RegExp(
+    String.raw`\b(?:intended|meant|addressed|written)\s+(?:only\s+)?(?:for|to)\s+(?:(?:the|any|all|every|an?)\s+)?(?:assistants?|models?|bots?|chatbots?)\s*(?:[,:;\-–—]|$)`,
+  ),
   new RegExp(
     String.raw`^\W*(?:(?:(?:important|urgent)\s+)?(?:note|message|memo|notice|instructions?|directive|request|p\.?\s?s\.?)\s*)?(?:to|for)\s+(?:the|any|all|every|each)\s+(?:\w+\s+)?(?:software|engine|program|application|tool)s?\s*(?:[:,\-–—]|$)`,
   ),
@@ -319,7 +334,7 @@ const ADDRESSED: RegExp[] = [
   new RegExp(String.raw`\byou\s+are\s+(?:an?|the)\s+(?:\w+\s+){0,3}(?:assistant|chatbot|language model|ai|bot)${NOT_LETTER}`),
   // "Assistants must always describe…": the bare nouns, opening a sentence, under an obligation.
   new RegExp(
-    String.raw`^\W*(?:(?:all|any|every|each)\s+)?(?:assistants?|models?|bots?|[a-z-]+\s+(?:chat)?bots?)\s+(?:should|must|shall|need to|are to|is to|have to|has to)\b`,
+    String.raw`(?:^\W*|[;:]\s*)(?:(?:all|any|every|each)\s+)?(?:assistants?|models?|bots?|[a-z-]+\s+(?:chat)?bots?)\s+(?:should|must|shall|need to|are to|is to|have to|has to)\b`,
   ),
 ];
 
@@ -340,6 +355,7 @@ const OVERRIDES: RegExp[] = [
   /\bthe\s+(?:real|actual|true|correct|only|official|final|right)\s+(?:answer|conclusion|finding|verdict|response)(?:\s+to\s+(?:any|every|all|each|this|that|the|such)\s+(?:questions?|quer(?:y|ies))\b[^.!?]{0,60}?)?\s+(?:is|should be|must be|will be)\b/,
   /\bsystem\s+prompts?\s*(?:update|override|change|injection|[:\-–—])|\b(?:new|updated|revised|real|hidden|secret)\s+system\s+prompt\b/,
   /\b(?:begin|start|end)\s+(?:of\s+)?(?:override|(?:new\s+)?instructions?|system\s+(?:message|prompt))\b/,
+  /\b(?:authori[sz]ed\s+)?prompt\s+(?:update|override|change|patch)\b|\byou\s+(?:may|can)\s+now\s+(?:share|disclose|reveal|release|ignore|output|print|send|access|grant)\b/,
   /\b(?:jailbreak|jailbroken|developer mode|god mode|dan mode|do anything now|unrestricted mode|admin mode|maintenance mode)\b/,
   /\b(?:reveal|print|show|output|repeat|leak|dump)\s+(?:me\s+)?(?:your|the)\s+(?:system\s+prompt|instructions|prompt|rules|configuration|hidden)\b/,
   /\bpretend\s+(?:to be|that|you)\b|^\W*(?:(?:please|now|just)\s+)?pretend\b/,
@@ -404,7 +420,7 @@ const OBLIGATIONS: RegExp[] = [
     String.raw`\byou\s+(?:should|must|shall|will|are to)\s+(?:not|never)\s+(?:mention|report|cite|include|reveal|disclose|say|state|list|name|flag|alert|escalate|output|print|tell|quote|repeat)\b`,
   ),
   new RegExp(
-    String.raw`(?:\b(?:the|your|any|this|each|every|all)\s+(?:\w+(?:'s)?\s+)?|^\W*|\b(?:ai|machine|automated|generated|model)\s+)${ANSWER_NOUN}(?:\s+(?:of|from|for|about|on|generated|produced|written|made|prepared|drawn|you give|you write|you produce|you return)\b[^.!?,;]{0,50}?)?\s+(?:should|must|shall|needs? to|has to|have to|is to|are to|will|may only|can only|(?:is|are) (?:required|expected|obliged|instructed) to)\s+(?:\w+\s+)?(?:say|state|read|include|mention|conclude|report|note|show|list|contain|begin|start|end|omit|exclude|describe|confirm|indicate|be that|be ["']|cite|name|identify|declare|treat|classify|call|find|leave out)\b`,
+    String.raw`(?:\b(?:the|your|any|this|each|every|all)\s+(?:\w+(?:'s)?\s+)?|^\W*|\b(?:ai|machine|automated|generated|model)\s+)${ANSWER_NOUN}(?:\s+(?:of|from|for|about|on|generated|produced|written|made|prepared|drawn|drawing|based|built|using|citing|you give|you write|you produce|you return)\b[^.!?,;]{0,50}?)?\s+(?:should|must|shall|needs? to|has to|have to|is to|are to|will|may only|can only|(?:is|are) (?:required|expected|obliged|instructed|supposed|meant) to)\s+(?:\w+\s+)?(?:say|state|read|include|mention|conclude|report|note|show|list|contain|begin|start|end|omit|exclude|describe|confirm|indicate|be that|be ["']|cite|name|identify|declare|treat|classify|call|find|leave out|present|portray|frame|characteri[sz]e|refer to)\b`,
   ),
   new RegExp(
     String.raw`\b(?:it is|it's)\s+(?:important|essential|critical|crucial|mandatory|required|vital|imperative|necessary)\s+(?:that|to)\s+(?:you\b|(?:the|any|every|each|your)\s+(?:\w+\s+)?${ANSWER_NOUN}|(?:any|the|every|each) ${AI}|${AI_STRICT}|(?:always\s+)?(?:say|state|report|conclude|mention|describe|answer|cite|ignore|disregard)\b)`,
@@ -413,6 +429,8 @@ const OBLIGATIONS: RegExp[] = [
   new RegExp(
     String.raw`\b(?:the|your|any|every|each)\s+${ANSWER_NOUN}(?:\s+you\s+(?:give|write|produce|return|provide))?\s+(?:must|should|shall|is to|has to|needs to|will)\s+be\s*(?::|["']|only\b|exactly\b|that\b)`,
   ),
+  // "Your reply is that he resigned": the answer given to the reader.
+  new RegExp(String.raw`\byour\s+(?:\w+\s+)?${ANSWER_NOUN}\s+(?:is|will be|should be|must be|has to be|is to be)\s+(?:that\b|["':])`),
   // "… and say in your summary that…", "Your briefing must open with…".
   new RegExp(
     String.raw`\b(?:say|state|write|record|note|mention|report|put|include|conclude)\s+(?:in|into|within)\s+your\s+(?:final\s+)?${PRODUCT}\s*(?:that\b|["':])`,
@@ -440,8 +458,8 @@ const OBLIGATIONS: RegExp[] = [
   ),
 ];
 
-const CONDITION = String.raw`\b(?:when(?:ever)?|if|once|in case|should|after|before|while|upon)\s+(?:being\s+)?(?:(?:you|anyone|someone|somebody|they|people|we|i|a user|the user|users|an? (?:investigator|analyst|detective|officer|reviewer)|(?:the|an?|any) (?:investigator|analyst|detective|police|cops|reviewer|ai|model|assistant|system|bot|chatbot|summari[sz]er)|${AI_STRICT})\s+)?(?:(?:is|are|am|be|get|gets|being|was|were|ever)\s+)?(?:asked|questioned|queried|prompted|ask|asks|asking|inquire\w*|enquire\w*|summari[sz]\w*|answer\w*|respond\w*|generat\w*|writ(?:e|es|ing)\s+(?:a|the|your|an)\s+(?:\w+\s+)?(?:summary|answer|report|response|brief)|compil\w*|produc\w*\s+(?:a|the|your|an)\s+(?:\w+\s+)?(?:summary|answer|report|response))\b`;
-const CONSEQUENT = String.raw`(?:[,;:]|\bthen\b)\s*(?:then\s+)?(?:(?:please|just|simply|always)\s+)?(?:(?:you|it|they|the (?:system|model|assistant|bot|ai|summari[sz]er|tool))\s+(?:should|must|will|shall|need to|needs to|are to|is to)\s+|the (?:answer|reply|response|summary) (?:is|should be|must be|will be)\b|)\s*(?:say|answer|respond|reply|state|report|tell|claim|write|output|print|mention|conclude|describe|explain|insist|include|deny|confirm|declare|cite|treat|classify|refer|point|blame|attribute|name|list|ignore|disregard|omit|leave out|avoid|never|do not|don't|replace|substitute|remove|delete|drop|hide|redact|exclude|skip|add|append|rename)\b`;
+const CONDITION = String.raw`\b(?:(?:when(?:ever)?|if|once|each time|every time)\s+(?:this|the)\s+(?:document|file|page|record|text|note|item|entry|message|evidence)\s+(?:is|gets|has been)\s+(?:retrieved|read|processed|loaded|opened|indexed|ingested|parsed|summari[sz]ed|shown|used|quoted|cited)|(?:when(?:ever)?|if|once|in case|should|after|before|while|upon)\s+(?:being\s+)?(?:(?:you|anyone|someone|somebody|they|people|we|i|a user|the user|users|an? (?:investigator|analyst|detective|officer|reviewer)|(?:the|an?|any) (?:investigator|analyst|detective|police|cops|reviewer|ai|model|assistant|system|bot|chatbot|summari[sz]er)|${AI_STRICT})\s+)?(?:(?:is|are|am|be|get|gets|being|was|were|ever)\s+)?(?:asked|questioned|queried|prompted|ask|asks|asking|inquire\w*|enquire\w*|summari[sz]\w*|answer\w*|respond\w*|generat\w*|writ(?:e|es|ing)\s+(?:a|the|your|an)\s+(?:\w+\s+)?(?:summary|answer|report|response|brief)|compil\w*|produc\w*\s+(?:a|the|your|an)\s+(?:\w+\s+)?(?:summary|answer|report|response))\b)`;
+const CONSEQUENT = String.raw`(?:[,;:]|\bthen\b)\s*(?:then\s+)?(?:(?:please|just|simply|always)\s+)?(?:(?:you|it|they|the (?:system|model|assistant|bot|ai|summari[sz]er|tool))\s+(?:should|must|will|shall|need to|needs to|are to|is to)\s+|the (?:answer|reply|response|summary) (?:is|should be|must be|will be)\b|)\s*(?:say|answer|respond|reply|state|report|tell|claim|write|output|print|mention|conclude|describe|explain|insist|include|deny|confirm|declare|cite|treat|classify|refer|point|blame|attribute|name|list|ignore|disregard|omit|leave out|avoid|never|do not|don't|replace|substitute|remove|delete|drop|hide|redact|exclude|skip|add|append|rename|call|present|portray|frame|characteri[sz]e|refuse)\b`;
 const CONDITIONAL = new RegExp(
   `${CONDITION}[^.!?]{0,120}?(?:${CONSEQUENT}|[,;:]\\s*the (?:final|first|last|opening|closing) (?:line|sentence|word|paragraph)s? (?:must|should|is to|will|has to) (?:read|say|be|state)\\b)`,
 );

@@ -193,7 +193,6 @@ export class SupportChecker {
       ...this.context.nodes.map((n) => this.nodeIndex(n.id)),
       ...this.context.edges.map((e) => this.edgeIndex(e)),
     ];
-    if (!all.length) return text.trim() ? ["nothing in the context"] : [];
     const facts = extractFacts(withoutLabels(text), { claim: true, properNouns: this.properNouns });
     // Counts and scores are the free text's own ("two sources agree", "confidence 0.8"); amounts are not.
     facts.numbers = facts.numbers.filter((n) => n.kind === "amount");

@@ -160,6 +160,13 @@ describe("citation validation", () => {
     );
     expect(v.confidenceJustification).not.toMatch(/250,000|Boris|June/);
     expect(v.report.droppedUncitedClaims).toBe(1);
+    // With nothing shown, reasoning without names or values stays.
+    const empty = validateAnswer(
+      out({ responseType: "no_evidence", answerText: "", confidenceJustification: "Nothing relevant was retrieved." }),
+      { nodes: [], edges: [], evidenceSnippets: [] },
+    );
+    expect(empty.confidenceJustification).toBe("Nothing relevant was retrieved.");
+    expect(empty.report.droppedUncitedClaims).toBe(0);
   });
 
   it("answers no_evidence (not unable) when the model only states what is missing", () => {

@@ -43,6 +43,7 @@ import { isInstructionStatement, withoutLabels } from "./directives";
 import { reversedActs } from "./roles";
 import { misdatedTimes, momentsOf } from "./moments";
 import { misattributed } from "./speakers";
+import { misquoted } from "./quotes";
 import { dateKeys, extractFacts, idKey, porter, type Facts } from "./facts";
 import type { ClaimSupport, ContextEdge, ContextNode, ContextSnippet, RawContext } from "./types";
 
@@ -227,6 +228,10 @@ export class SupportChecker {
         reason: `in ${label} it is ${speaker.by} who says it, not ${speaker.said}`,
         gap: `another speaker's words in ${label}`,
       });
+
+    // A quotation must be the source's own words ("Kovac said 'I killed him'").
+    const quote = misquoted(withoutLabels(text), src.texts);
+    if (quote) hard.push({ at: LATE, reason: `quotation "${quote}" not in ${label}`, gap: `a quotation not in ${label}` });
 
     // Negation: the claim's must be in the source sentences it rests on; a source negation of a word the claim
     // states positively makes it partial.

@@ -1,6 +1,7 @@
 // Issue 13 §1 through the whole pipeline, with the AI SDK's MockLanguageModelV3 playing an adversarial LLM: claims
 // that cite a valid id but are not supported by it, amount and date drift, a swapped entity, two parties the other way
-// round ("A paid B" where the evidence says B paid A), a clause resting on an
+// round ("A paid B" where the evidence says B paid A), another speaker's words, a time on another day, a quotation
+// the source does not hold, a clause resting on an
 // invalid marker beside a valid one, a sentence quoting an injected directive, and a citation to an id copied from
 // inside another item's text. Each is removed, counted (unknowns + audit) and sets needsReview; partly supported claims
 // stay, flagged, with lower confidence; answer.claims lists the kept claims in marker order.
@@ -22,6 +23,11 @@ function caseWithLedger(): FakeCase {
     // An item whose text names another item: the id a laundering model copies.
     add("EV-10", "Harbour office memo about Boris Kade: the transfer of $62,000 is confirmed in EV-2.", ["p-boris"]),
     add("EV-11", "Payment log, 6 March 2025: Boris Kade paid Anna Berg 3,200 USD in cash at Dock 7.", ["p-boris", "p-anna"]),
+    // A transcript (whose words are whose) and a log (which time falls on which day).
+    add("EV-12", "Interview of Boris Kade, 7 March 2025.\nOFFICER HALE: You paid Anna Berg 3,200 USD at Dock 7.\nKADE: I want my lawyer.", [
+      "p-boris",
+    ]),
+    add("EV-13", "Dock 7 gate log, 5 March 2025. 21:40 Boris Kade enters. 6 March 2025. 22:10 Anna Berg enters.", ["p-boris", "p-anna"]),
   );
   return c;
 }
@@ -62,6 +68,24 @@ describe("adversarial claims are removed, counted and flagged", () => {
       "The transfer of $62,000 to Boris Kade is confirmed [evidence: EV-2].",
       "62,000",
       "an amount not in EV-2",
+    ],
+    [
+      "another speaker's words",
+      "Kade admitted he paid Anna Berg 3,200 USD at Dock 7 [evidence: EV-12].",
+      "admitted",
+      "another speaker's words in EV-12",
+    ],
+    [
+      "a time on another day",
+      "Boris Kade entered Dock 7 at 21:40 on 6 March 2025 [evidence: EV-13].",
+      "entered Dock 7 at 21:40",
+      "a time not on that date in EV-13",
+    ],
+    [
+      "a quotation its source does not hold",
+      "Boris Kade said 'the money was a loan' [evidence: EV-12].",
+      "loan",
+      "a quotation not in EV-12",
     ],
   ])("%s", async (_, bad, marker, reason) => {
     const { body, audit } = await ask(`${GOOD} ${bad}`);

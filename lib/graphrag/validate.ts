@@ -410,10 +410,11 @@ function modelUnknowns(review: Review, raw: string[]): string[] {
 }
 
 /**
- * The model's confidence justification, sentence by sentence: one that repeats an instruction found in evidence, or
- * states a name, amount, date, time or identifier that nothing shown holds, is a claim with no citation and goes.
+ * The model's prose outside its claims (its confidence justification, a refusal's reason), sentence by sentence: one
+ * that repeats an instruction found in evidence, or states a name, amount, date, time or identifier that nothing
+ * shown holds, is a claim with no citation and goes.
  */
-function justificationOf(review: Review, raw: string): string {
+function checkedProse(review: Review, raw: string): string {
   return splitSentences(review.cleanFree(raw))
     .filter((s) => {
       if (review.isInstruction(s)) review.droppedDirectives++;
@@ -431,14 +432,15 @@ function justificationOf(review: Review, raw: string): string {
 function outcomeOf(review: Review, output: ModelOutput, kept: KeptClause[], answerText: string, refused: boolean) {
   const modelConfidence = output.confidence === null ? null : clamp01(output.confidence);
   // First: what it removes counts with the rest.
-  let justification = clip(justificationOf(review, output.confidenceJustification), 1_000);
+  let justification = clip(checkedProse(review, output.confidenceJustification), 1_000);
   const removed = review.removed;
   const partial = kept.filter((k) => k.support === "partial").length;
   if (refused) {
     return {
       responseType: "refused" as const,
       answerText:
-        clip(review.cleanFree(stripMarkers(output.answerText)), 1_000) || "Refused: the request is outside what this assistant may answer.",
+        clip(checkedProse(review, stripMarkers(output.answerText)), 1_000) ||
+        "Refused: the request is outside what this assistant may answer.",
       confidence: modelConfidence ?? 1,
       confidenceJustification: justification,
       modelConfidence,

@@ -169,6 +169,18 @@ describe("citation validation", () => {
     expect(empty.report.droppedUncitedClaims).toBe(0);
   });
 
+  it("a refusal's reason is prose too: what it states that nothing shown holds goes", () => {
+    const v = validateAnswer(
+      out({
+        responseType: "refused",
+        answerText: "I cannot act on this request. Boris Kade wired 90,000 USD to Anna on 2 June 2024.",
+      }),
+      ctx,
+    );
+    expect(v.responseType).toBe("refused");
+    expect(v.answerText).toBe("I cannot act on this request.");
+  });
+
   it("answers no_evidence (not unable) when the model only states what is missing", () => {
     const v = validateAnswer(out({ answerText: "The available evidence does not identify the supplier.", confidence: 0.7 }), ctx);
     expect(v.responseType).toBe("no_evidence");

@@ -5,8 +5,12 @@ import { sha256Hex } from "../domain/ledger-chain";
 import { PROVENANCE_FOOTER_HEADER } from "./lifecycle";
 import type { KillSwitchState } from "./switches";
 
-/** The grounding contract this build enforces (seed 004's contract version); part of the reuse key. */
-export const GROUNDING_CONTRACT_VERSION = "casegraph-grounding/1.0.0";
+/**
+ * The grounding contract this build enforces (seed 004's contract version); part of the reuse key, so an answer
+ * validated under an earlier contract is answered afresh, not reused. 1.1.0: links and images in model text, the
+ * model's unknowns, justification and refusal reason, a time's date, a transcript's speaker and quotations checked.
+ */
+export const GROUNDING_CONTRACT_VERSION = "casegraph-grounding/1.1.0";
 
 export interface Provenance {
   mode: "normal" | "reused";

@@ -9,7 +9,7 @@ import { boundedMemo } from "./memo";
 import { isStopword, words } from "./text";
 
 /** A transcript line: a speaker label in capitals, a colon, what they said ("L. DUNN:", "IO MWANGI:", "DS BRENNAN:"). */
-const LINE = /^\s*([\p{Lu}][\p{Lu}\p{M}.' -]{1,40}?)\s*:\s+(\S.*)$/u;
+const LINE = /^\s*([\p{Lu}][\p{Lu}\p{M}.' -]{0,40}?)\s*:\s+(\S.*)$/u;
 /** Verbs that report an answer: what they report may be in the question answered ("Kovac denied killing Dunn"). */
 const ANSWERED =
   /^(?:admitted|admits|confirmed|confirms|denied|denies|replied|replies|answered|answers|conceded|concedes|acknowledged|acknowledges)$/;
@@ -18,6 +18,31 @@ const SAID =
   /\b(?:said|says|told|tells|stated|states|admitted|admits|claimed|claims|confirmed|confirms|explained|explains|insisted|insists|replied|replies|answered|answers|denied|denies|maintained|maintains|conceded|concedes|acknowledged|acknowledges|described|describes|alleged|alleges)\b/u;
 /** Labels that are roles in a transcript, not a person: never compared with a name. */
 const ROLE_LABEL = /^(?:q|a|question|answer|interviewer|interviewee|witness|suspect|officer|note|notes|source|subject)$/i;
+/** Labels of a question-and-answer statement: the questions are whoever took it, the answers the person who gave it. */
+const ASKER_LABEL = /^(?:q|question|interviewer)$/i;
+const ANSWERER_LABEL = /^(?:a|answer|interviewee|witness|suspect)$/i;
+
+/**
+ * Who gave and who took a statement, from its heading ("Statement of Kiril Dimov, Third Engineer, 07 Mar 2025, taken
+ * by Agent Kwame Osei"; "Statement of a crew member (Oiler Joel Macaraeg) … by SA Claire Moreau"): the words of each.
+ */
+function statementParties(text: string): { answerer: string[]; asker: string[] } {
+  const heading = text.split("\n")[0] ?? "";
+  const of =
+    /\b(?:statement|interview|declaration|deposition|testimony|affidavit)\s+(?:under caution\s+)?(?:of|by|with|from|[-–—])\s+([^,;]*?(?:\([^)]*\))?)(?=,|;|\.\s|\s+(?:taken|recorded|given|made|at|on)\b|$)/i.exec(
+      heading,
+    );
+  const by = /\b(?:taken|recorded|conducted|interviewed)\b[^.;]*?\bby\s+([^,;.]+?)(?=,|;|\.|$)|\binterviewers?\s*:\s*([^,;.]+)/i.exec(
+    heading,
+  );
+  const wordsOf = (phrase?: string) =>
+    phrase
+      ? words(phrase)
+          .map((w) => w.lower)
+          .filter((w) => w.length > 2 && !isStopword(w))
+      : [];
+  return { answerer: wordsOf(of?.[1]), asker: wordsOf(by?.[1] ?? by?.[2]) };
+}
 
 /** A name the claim gives: as written, and its words lower-cased. */
 type Name = { raw: string; tokens: string[] };
@@ -45,14 +70,18 @@ const linesMemo = boundedMemo<Line[]>(1_000);
 
 function readLines(text: string): Line[] {
   const out: Line[] = [];
+  const parties = statementParties(text);
   let question: { speaker: string; stems: Set<string> } | undefined;
   for (const raw of text.split("\n")) {
     const m = LINE.exec(raw);
-    if (!m || ROLE_LABEL.test(m[1].trim())) {
+    const label = m?.[1].trim() ?? "";
+    // "Q:" and "A:" are the people the heading names as taking and giving the statement, when it names them.
+    const role = ASKER_LABEL.test(label) ? parties.asker : ANSWERER_LABEL.test(label) ? parties.answerer : null;
+    if (!m || (ROLE_LABEL.test(label) && !role?.length)) {
       question = undefined;
       continue;
     }
-    const speaker = m[1].toLowerCase().trim();
+    const speaker = role?.length ? role.join(" ") : label.toLowerCase();
     const stems = stemsOf(m[2]);
     const asked = question && question.speaker !== speaker ? question.stems : undefined;
     out.push({ speaker: words(speaker).map((w) => w.lower), stems, answered: asked ? new Set([...stems, ...asked]) : stems });

@@ -48,6 +48,29 @@ describe("who said it, in a transcript", () => {
     expect(check(claim).reasons.join(" ")).not.toMatch(/who says it/);
   });
 
+  it("in a Q/A statement, the questions are whoever took it and the answers whoever gave it, as its heading says", () => {
+    const statement: RawContext = {
+      ...ctx,
+      evidenceSnippets: [
+        {
+          ...ctx.evidenceSnippets[0],
+          text: [
+            "Statement of Kiril Dimov, Third Engineer, 07 Mar 2025 11:00, taken by Agent Kwame Osei.",
+            "Q: Have you seen a black flexible hose in the engine room?",
+            "A: Yes, at the end of January. The Chief had the fitter make a flange for it in the workshop.",
+          ].join("\n"),
+        },
+      ],
+    };
+    const c = new SupportChecker(statement);
+    expect(c.claim("Osei said the Chief had the fitter make a flange for the hose in the workshop", ["EV-1"]).reasons.join(" ")).toContain(
+      "it is KIRIL DIMOV who says it",
+    );
+    expect(c.claim("Dimov said the Chief had the fitter make a flange in the workshop", ["EV-1"]).reasons.join(" ")).not.toMatch(
+      /who says it/,
+    );
+  });
+
   it("reads only labelled lines: prose that quotes someone is not a transcript", () => {
     const prose: RawContext = {
       ...ctx,

@@ -9,6 +9,8 @@
 //   new SupportChecker(context)
 //       .claim(text, evidenceIds) → SupportVerdict    one claim against the evidence snippets it cites
 //       .step(claim, citations)   → SupportVerdict    an explanation step against the evidence, nodes and edges it cites
+//       .unbacked(text)           → string[]          what prose outside the claims (a justification, a refusal) names
+//                                                      that nothing in the context holds
 //   SupportVerdict = { support: "supported" | "partial" | "unsupported", reasons: string[], gaps: string[] }
 //       reasons quote the claim ("amount $58,500 not in EV-3"); gaps say the same without the claim's words ("an
 //       amount not in EV-3"), for places that must not echo a withheld claim (the unknowns).
@@ -23,9 +25,11 @@
 //
 // The verdict (documented in README "How answers are checked"):
 // - unsupported — a number, amount, percentage, date, time or identifier of the claim is not in its sources, or a
-//   figure is there only in another unit ("14 seconds" for "14 minutes", contradictions.ts); a named
-//   entity of the claim is not there at all; two named parties are the other way round around the same verb ("A paid
-//   B" where the sources say only "B paid A", roles.ts); the claim has a negation its sources lack; fewer than half of its
+//   figure is there only in another unit ("14 seconds" for "14 minutes", contradictions.ts), or a time is there but not
+//   on the claim's date (moments.ts); a named entity of the claim is not there at all; two named parties are the other
+//   way round around the same verb ("A paid B" where the sources say only "B paid A", roles.ts); words credited to the
+//   wrong speaker of a transcript (speakers.ts); quoted text not in the sources word for word (quotes.ts); the claim
+//   has a negation its sources lack; fewer than half of its
 //   content words (Porter-stemmed, framing words such as "according", "states", "indicates" aside) are there; or it
 //   cites nothing valid, or reads as an instruction.
 // - partial — a name is there only in part ("Santos" for "Maria Santos"); half to three quarters of the content words

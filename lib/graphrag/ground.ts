@@ -139,6 +139,7 @@ export class SupportChecker {
   private readonly edges: Map<string, ContextEdge>;
   private readonly cache = new Map<string, SourceIndex>();
   private readonly properNouns: Set<string>;
+  private everything?: SourceView;
 
   constructor(private readonly context: RawContext) {
     this.snippets = new Map(context.evidenceSnippets.map((s) => [s.id, s]));
@@ -193,15 +194,16 @@ export class SupportChecker {
    * the context.
    */
   unbacked(text: string): string[] {
-    const all = [
+    // The whole context as one source, read once per checker (a justification is checked sentence by sentence).
+    this.everything ??= merge([
       ...this.context.evidenceSnippets.map((s) => this.evidenceIndex(s.id)),
       ...this.context.nodes.map((n) => this.nodeIndex(n.id)),
       ...this.context.edges.map((e) => this.edgeIndex(e)),
-    ];
+    ]);
     const facts = extractFacts(withoutLabels(text), { claim: true, properNouns: this.properNouns });
     // Counts and scores are the free text's own ("two sources agree", "confidence 0.8"); amounts are not.
     facts.numbers = facts.numbers.filter((n) => n.kind === "amount");
-    const { hard, soft } = this.valueFindings(facts, merge(all), "the evidence shown");
+    const { hard, soft } = this.valueFindings(facts, this.everything, "the evidence shown");
     return [...hard, ...soft.filter((f) => f.reason.startsWith("name"))].map((f) => f.reason);
   }
 

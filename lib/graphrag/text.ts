@@ -163,6 +163,14 @@ export function sentenceSpans(text: string): Array<{ start: number; end: number 
   return out;
 }
 
+/** Lower-case words and numbers only, punctuation and spacing aside ("I'm done." → "i m done"): for word-for-word comparison. */
+export function wordsOnly(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+}
+
 /** Collapses runs of whitespace (not line breaks) and trims. */
 export function squash(text: string): string {
   return text

@@ -13,7 +13,7 @@ import { isInstructionStatement } from "./directives";
 import { withoutForeignAddresses, withoutMarkupLinks } from "./links";
 import { SupportChecker, type ClaimSupport } from "./ground";
 import { ACTION_VERB_PATTERN } from "./input";
-import { isIdLike, splitSentences, squash, words } from "./text";
+import { isIdLike, splitSentences, squash, words, wordsOnly } from "./text";
 import type { ModelOutput } from "./model-output";
 import { HARD_LIMITS, type AnswerClaim, type Citation, type ExplanationStep, type RawContext } from "./types";
 
@@ -159,7 +159,7 @@ class Review {
       this.edgeRef.set(e.id, triple);
     }
     this.evidenceShapes = new Set([...this.evidenceIds].map(shapeOf));
-    this.snippetText = new Map(context.evidenceSnippets.map((s) => [s.id, normaliseForQuote(s.text)]));
+    this.snippetText = new Map(context.evidenceSnippets.map((s) => [s.id, wordsOnly(s.text)]));
     this.evidenceLower = context.evidenceSnippets.map((s) => s.text.toLowerCase()).join("\n");
     this.support = new SupportChecker(context);
   }
@@ -282,7 +282,7 @@ function checkClauses(review: Review, answerText: string): { kept: KeptClause[];
       review.droppedInventedReferences++;
       continue;
     }
-    if (isActionStatement(text) && !valid.some((id) => review.snippetText.get(id)!.includes(normaliseForQuote(text)))) {
+    if (isActionStatement(text) && !valid.some((id) => review.snippetText.get(id)!.includes(wordsOnly(text)))) {
       review.droppedActionStatements++;
       continue;
     }
@@ -499,13 +499,6 @@ function rendered(kept: KeptClause[]): string {
 
 function asSentence(text: string, terminator: string): string {
   return `${text}${terminator || "."}`;
-}
-
-function normaliseForQuote(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, " ")
-    .trim();
 }
 
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));

@@ -67,6 +67,8 @@ export interface Facts {
   stems: string[];
   /** The word each stem came from (same order as `stems`), for reasons. */
   stemWords: string[];
+  /** Claims only: a stem followed by a particle, and the stem of the two written as one word ("logged on" → logon). */
+  joined: Map<string, string>;
   /**
    * Sources only: per sentence, its stems, per negation the stem of the next content word, whether it reports an
    * assertion rather than a fact ("alleged", "reportedly"), and whether it is a question.
@@ -352,6 +354,14 @@ export const FRAMING_WORDS: ReadonlySet<string> = new Set([
 
 /** Porter stem of a lower-cased word, cached (the same words recur across claims and evidence). */
 const stemCache = new Map<string, string>();
+/** Particles that make one word with a verb before them: "logged on" / "logon", "signed in" / "sign-in", "set up" / "setup". */
+export const PARTICLES = new Set(["on", "in", "up", "out", "off", "over", "down"]);
+
+/** The stem of a verb and its particle written as one word: ("logged", "on") → porter("logon"). */
+export function joinedStem(verb: string, particle: string): string {
+  return porter(porter(verb) + particle);
+}
+
 export function porter(lower: string): string {
   let s = stemCache.get(lower);
   if (s === undefined) {
@@ -444,6 +454,7 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
     tokens: [],
     stems: [],
     stemWords: [],
+    joined: new Map(),
     sentences: [],
     hedged: false,
   };
@@ -638,6 +649,9 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
       f.stems.push(porter(w));
       f.stemWords.push(w);
     }
+    const next = plain[i + 1];
+    if (next && PARTICLES.has(next.lower) && f.stemWords.at(-1) === t.lower && /^\s+$/.test(text.slice(t.end, next.at)))
+      f.joined.set(f.stems[f.stems.length - 1], joinedStem(t.lower, next.lower));
   }
 
   f.hedged = HEDGE.test(text);

@@ -48,7 +48,7 @@ import { reversedActs } from "./roles";
 import { misdatedTimes, momentsOf } from "./moments";
 import { misattributed } from "./speakers";
 import { misquoted } from "./quotes";
-import { dateKeys, extractFacts, idKey, porter, type Facts } from "./facts";
+import { dateKeys, extractFacts, idKey, joinedStem, PARTICLES, porter, type Facts } from "./facts";
 import type { ClaimSupport, ContextEdge, ContextNode, ContextSnippet, RawContext } from "./types";
 
 export type { ClaimSupport };
@@ -282,7 +282,7 @@ export class SupportChecker {
     // Content words.
     const stems = [...new Set(facts.stems)];
     if (stems.length) {
-      const absent = stems.filter((t) => !src.stems.has(t));
+      const absent = stems.filter((t) => !src.stems.has(t) && !src.stems.has(facts.joined.get(t) ?? ""));
       const share = (stems.length - absent.length) / stems.length;
       if (share < COVERAGE.supported) {
         const words = absent.slice(0, 5).map((t) => wordOf(facts, t));
@@ -482,7 +482,11 @@ function indexTexts(texts: string[], ids: string[]): SourceIndex {
       if (id.kind === "phone") idx.phones.push(id.key);
       else idx.ids.add(id.key);
     }
+    let prev = "";
     for (const t of f.tokens) {
+      // "logged on" also reads as "logon", for a claim that writes it as one word.
+      if (PARTICLES.has(t) && /^[a-z]{2,}$/.test(prev)) idx.stems.add(joinedStem(prev, t));
+      prev = t;
       if (idx.tokens.has(t)) continue;
       idx.tokens.add(t);
       // Every word of a source counts for coverage and for names (stemmed, so "Kovac's"/"Kovac", "seen"/"see").

@@ -234,6 +234,21 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
     for (const w of text.split(/\s+/).filter((w) => /\d|^\p{Lu}/u.test(w) && !ids.includes(w))) expect(v.gaps[0]).not.toContain(w);
   });
 
+  it("reads a verb and its particle as the word they make together, either way round", () => {
+    const checker = new SupportChecker({
+      nodes: [],
+      edges: [],
+      evidenceSnippets: [
+        snippet("EV-L1", "Event 4624 on SRV-DB-07: logon type 3, account CORP\\svc_backup, source WS-FIN-0231."),
+        snippet("EV-L2", "The clerk signed in at the front desk and backed up the ledger."),
+      ],
+    });
+    expect(checker.claim("CORP\\svc_backup logged on to SRV-DB-07 from WS-FIN-0231", ["EV-L1"]).support).toBe("supported");
+    expect(checker.claim("The clerk made a backup of the ledger after the sign-in", ["EV-L2"]).support).toBe("supported");
+    // Only the particle that follows joins: "logged off" is not "logon".
+    expect(checker.claim("CORP\\svc_backup logged off SRV-DB-07 from WS-FIN-0231", ["EV-L1"]).support).not.toBe("supported");
+  });
+
   it.each([
     ["The driver could be seen", ["EV-2"], 'EV-2 negates "seen"'],
     ["They exchanged a package and drove to the airport", ["EV-1"], "only 2 of 4 content words in EV-1 (missing: drove, airport)"],

@@ -1,7 +1,9 @@
 // A stand-in for an OpenAI-compatible model server (/v1/models, /v1/chat/completions, streamed or not), for the e2e
 // specs that need the workbench behind a model that misbehaves: it answers a few known questions with fixed output
 // (model-stub-answers.ts) and everything else with "no_evidence". It also keeps the prompts it was sent, so a spec can
-// check what reached the model (GET /__prompts). Run: `npx tsx e2e/model-stub.ts <port>`.
+// check what reached the model (GET /__prompts). Run: `npx tsx e2e/model-stub.ts <port>`; with MODEL_STUB_OUTPUT=<file>
+// it answers every question with that file's JSON instead (for probing the pipeline by hand).
+import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { stubOutputFor } from "./model-stub-answers";
 
@@ -37,7 +39,8 @@ function completion(req: { messages?: { role: string; content: unknown }[]; stre
     .join("\n");
   const query = queryOf(prompt);
   prompts.push({ query, prompt });
-  const content = JSON.stringify(stubOutputFor(query));
+  const fixed = process.env.MODEL_STUB_OUTPUT;
+  const content = fixed ? readFileSync(fixed, "utf8") : JSON.stringify(stubOutputFor(query));
   const head = { id: `chatcmpl-stub-${prompts.length}`, created: 1_764_000_000, model: "e2e-stub" };
   const usage = { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil(content.length / 4), total_tokens: 0 };
   if (!req.stream) {

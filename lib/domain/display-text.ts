@@ -3,9 +3,28 @@
 // invisible characters hide text; neither is ever rendered as itself. They are shown as visible markers instead, so a
 // reader sees that the text holds them (issue 11 §11). Pure: used by server code and client components alike.
 
-/** Characters never rendered as themselves: bidi embeddings, overrides, isolates and marks; zero-width and other invisibles; C0/C1 controls but tab and newline. */
-const HIDDEN =
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u206a-\u206f\u3164\ufeff\ufff9-\ufffb]/gu;
+/** C0 and C1 controls but tab, line feed and carriage return. */
+const CONTROLS = "\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f";
+/**
+ * Characters that are never seen for what they are: C0/C1 controls, and Unicode's default-ignorable code points —
+ * zero-width spaces and joiners, bidi embeddings, overrides, isolates and marks, the soft hyphen, variation selectors,
+ * Hangul fillers, and the tag characters U+E0000–E007F, which spell ASCII that no screen shows but a language model
+ * reads ("ASCII smuggling") — plus the interlinear annotation controls. One definition for every surface: what is
+ * stripped before the model sees evidence or the reader sees the model's text, what a question may not hold, what
+ * the screen shows as a marker.
+ */
+export const HIDDEN_CHARACTERS = `[${CONTROLS}\\p{Default_Ignorable_Code_Point}\\ufff9-\\ufffb]`;
+
+/** A fresh regular expression for them (global by default: each caller gets its own lastIndex). */
+export const hiddenCharacters = (flags = "gu") => new RegExp(HIDDEN_CHARACTERS, flags);
+
+/** The text without them. */
+export const stripHidden = (text: string) => text.replace(hiddenCharacters(), "");
+
+/** Shown as markers: all but the soft hyphen (seen at a line break) and the joiner and selector of ordinary emoji ("❤️"). */
+const HIDDEN = new RegExp(`(?![\\u00ad\\u200d\\ufe0f])${HIDDEN_CHARACTERS}`, "gu");
+/** Tag characters spell ASCII (U+E0020–E007E are " "–"~"): a run of them is shown once, with what it spells. */
+const TAG_RUN = /^[\u{e0000}-\u{e007f}]$/u;
 
 const NAMES: Record<string, string> = {
   "\u200e": "LRM",
@@ -41,8 +60,17 @@ export function displayRuns(text: string): TextRun[] {
   const runs: TextRun[] = [];
   let last = 0;
   for (const m of text.matchAll(HIDDEN)) {
+    if (m.index < last) continue;
     if (m.index > last) runs.push({ kind: "text", text: text.slice(last, m.index) });
     const ch = m[0];
+    if (TAG_RUN.test(ch)) {
+      const tags = [...text.slice(m.index)].findIndex((c) => !TAG_RUN.test(c));
+      const run = [...text.slice(m.index)].slice(0, tags < 0 ? undefined : tags).join("");
+      const spelled = [...run].map((c) => String.fromCodePoint(c.codePointAt(0)! - 0xe0000)).filter((c) => c >= " " && c <= "~");
+      runs.push({ kind: "hidden", text: run, label: `tag characters spelling "${spelled.join("")}"` });
+      last = m.index + run.length;
+      continue;
+    }
     runs.push({ kind: "hidden", text: ch, label: NAMES[ch] ? `${codePoint(ch)} ${NAMES[ch]}` : codePoint(ch) });
     last = m.index + ch.length;
   }

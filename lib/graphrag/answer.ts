@@ -468,8 +468,11 @@ function answerOf(p: AnswerParts, ctx: RawContext, compliance?: AnswerCompliance
       r.claimSupport.partial +
       r.partialSteps
     : 0;
+  // Output that had to be neutralised (injection phrases, markup, hidden text) came from a model acting on something.
   const needsReview =
-    p.responseType === "refused" ? false : p.confidence < 0.5 || removed > 0 || p.responseType === "unable" || p.responseType === "error";
+    p.responseType === "refused"
+      ? false
+      : p.confidence < 0.5 || removed > 0 || !!r?.neutralisedOutput || p.responseType === "unable" || p.responseType === "error";
   return {
     answerText: p.answerText,
     citations: p.citations ?? [],

@@ -4,6 +4,7 @@
 // blocks, markup that could close our fences and embedded citation tokens are neutralised in the copy the model sees,
 // and every directive the detector finds (directives.ts: text addressed to an automated reader, instructions about
 // what to report or ignore, …) is replaced by a label; the stored original is never touched.
+import { HIDDEN_CHARACTERS } from "../domain/display-text";
 import { removeDirectives } from "./directives";
 import { renderEdge, renderNode, renderSnippet, CONTEXT_OVERHEAD_CHARS } from "./prompt";
 import type { QuestionAnalysis, Retrieved } from "./retrieve";
@@ -29,7 +30,8 @@ const RULES: Array<{ kind: NeutralisedKind; re: RegExp; to: string }> = [
   // Invisible and control characters first, so they cannot split a phrase to dodge the rules below.
   {
     kind: "control_chars",
-    re: /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ue000-\uf8ff]/gu,
+    // (private-use characters too: they render as nothing or as a vendor's glyph.)
+    re: new RegExp(`${HIDDEN_CHARACTERS}|[\\ue000-\\uf8ff]`, "gu"),
     to: "",
   },
   // Citation tokens embedded in evidence ("[evidence: EV-Y-999]", "[EVID:…]", "[source: …]") — citation laundering.

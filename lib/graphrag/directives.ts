@@ -23,6 +23,7 @@
 // ("'Tell the police I was home,' she said") are, by design: they are instructions about what to report, whoever
 // wrote them, and are withheld from the model (the investigator still reads them in the evidence itself).
 // Pure; used by the context builder (context.ts) and by validation (validate.ts, ground.ts).
+import { stripHidden } from "../domain/display-text";
 
 export type DirectiveKind =
   | "addressed_to_ai"
@@ -183,13 +184,10 @@ const CONFUSABLES: Record<string, string> = {
   "∅": "o",
 };
 const CONFUSABLE_RE = new RegExp(`[${Object.keys(CONFUSABLES).join("")}]`, "gu");
-/** Invisible and format characters: zero-width spaces and joiners, bidi controls, soft hyphens, variation selectors. */
-const INVISIBLE =
-  /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff\u{e0000}-\u{e007f}]/gu;
 
 /** Plain lower-case Latin for matching: invisible characters out, look-alikes in, marks off, letters un-spaced. */
 export function foldForDetection(text: string): string {
-  let t = text.replace(INVISIBLE, "").normalize("NFKD").replace(/\p{M}/gu, "");
+  let t = stripHidden(text).normalize("NFKD").replace(/\p{M}/gu, "");
   t = t.replace(CONFUSABLE_RE, (c) => CONFUSABLES[c]).toLowerCase();
   // "I g n o r e", "i.g.n.o.r.e", "s-y-s-t-e-m": four or more single letters joined by one separator.
   t = t.replace(/(?<![\p{L}\p{N}])\p{L}(?:[ .\-_*·]\p{L}){3,}(?![\p{L}\p{N}])/gu, (m) => m.replace(/[ .\-_*·]/g, ""));

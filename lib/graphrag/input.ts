@@ -2,6 +2,7 @@
 // within the hard maxima. Anything else is a coded error. Also the request's scope: questions about the case are answered; requests
 // to act, or for data outside the case graph, are refused before anything is retrieved (seed 000 §3.4).
 import { z } from "zod";
+import { hiddenCharacters } from "../domain/display-text";
 import { CasegraphError, type FailureIssue } from "../domain/failure-codes";
 import { HARD_LIMITS, type Limits } from "./types";
 
@@ -14,10 +15,10 @@ export interface AnswerInput {
   threadId: string | null;
 }
 
-// Control characters other than tab and line breaks, plus the invisible direction/zero-width controls that can
-// disguise text.
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/u;
-const CONTROL_ALL = new RegExp(CONTROL.source, "gu");
+// Control characters other than tab and line breaks, plus the invisible characters that can disguise text or carry
+// text no one sees (display-text.ts).
+const CONTROL = hiddenCharacters("u");
+const CONTROL_ALL = hiddenCharacters("gu");
 
 /**
  * What a refused request sent, as the ledger may keep it: a string, trimmed, at most `max` characters, control

@@ -17,6 +17,9 @@ import { isIdLike, splitSentences, squash, words, wordsOnly } from "./text";
 import type { ModelOutput } from "./model-output";
 import { HARD_LIMITS, type AnswerClaim, type Citation, type ExplanationStep, type RawContext } from "./types";
 
+/** Tag characters that spell ASCII (U+E0020–E007E). */
+const TAG_TEXT = /[\u{e0020}-\u{e007e}]/u;
+
 export { shapeOf };
 export { parseModelOutput, type ModelOutput, type ParseResult } from "./model-output";
 
@@ -178,7 +181,8 @@ class Review {
    */
   clean(text: string) {
     const n = neutralise(text);
-    if (n.kinds.some((k) => k !== "citation_token" && k !== "control_chars")) this.neutralisedOutput = true;
+    // Stray zero-width characters happen; text spelled in tag characters, which no reader sees, is an attack.
+    if (n.kinds.some((k) => k !== "citation_token" && k !== "control_chars") || TAG_TEXT.test(text)) this.neutralisedOutput = true;
     const links = withoutMarkupLinks(n.text);
     this.noteLinks(links.changed);
     return squash(links.text.replace(/\[citation token removed\]/g, "")).replace(/\s+([.,;:!?])/g, "$1");

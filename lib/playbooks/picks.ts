@@ -3,6 +3,7 @@
 // offered, a version that differs, a field it was not asked for (labels, risk, an "action"), free text — is dropped
 // and counted by kind, for the ledger. What is left is checked once more against the filter, re-run (suggest.ts).
 import { z } from "zod";
+import { HIDDEN_CHARACTERS } from "../domain/display-text";
 import { hasLinkOrAddress } from "../graphrag/links";
 import type { ModelPlaybook } from "./view";
 
@@ -69,7 +70,9 @@ export interface PickReport {
 }
 
 const PICK_KEYS = new Set(["playbook_id", "version", "reason", "citations"]);
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/u;
+const NOT_PLAIN = new RegExp(`${HIDDEN_CHARACTERS}|[\\t\\n\\r]`, "u");
+/** One line of plain text: no line break, tab, control or invisible character (a pick's or a proposal's reason). */
+export const isPlainLine = (text: string) => !NOT_PLAIN.test(text);
 
 export function emptyDrops(): Record<DropKind, number> {
   return Object.fromEntries(DROP_KINDS.map((k) => [k, 0])) as Record<DropKind, number>;
@@ -118,7 +121,7 @@ export function readPicks(text: string, offered: readonly ModelPlaybook[], evide
     }
     const reason = typeof pick.reason === "string" ? pick.reason.trim() : "";
     // A reason is one line of words: a link or an image in it is a way out of the case (links.ts).
-    if (!reason || reason.length > MAX_REASON_CHARS || /[\r\n]/.test(reason) || CONTROL.test(reason) || hasLinkOrAddress(reason)) {
+    if (!reason || reason.length > MAX_REASON_CHARS || !isPlainLine(reason) || hasLinkOrAddress(reason)) {
       report.dropped.bad_reason++;
       continue;
     }

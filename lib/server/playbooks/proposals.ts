@@ -16,7 +16,7 @@ import { denialReason } from "../../domain/policy";
 import { readClassification } from "../../domain/markings";
 import { PolicyGate } from "../../graphrag/policy-filter";
 import { heldAuthorities, SHARED_OWNER, type Authority } from "../../playbooks/catalogue";
-import { MAX_REASON_CHARS } from "../../playbooks/picks";
+import { isPlainLine, MAX_REASON_CHARS } from "../../playbooks/picks";
 import { selectionQuery } from "../../playbooks/suggest";
 import { assertCaseAccess } from "../access/case-access";
 
@@ -47,7 +47,6 @@ export interface ProposeInput {
   suggestionRequestId?: string;
 }
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/u;
 const status = (s: string): ProposalStatus => (s === "approved" || s === "rejected" ? s : "pending");
 
 /** Proposes a step for the case: the proposer must be a member, and the playbook must fit the case and them, now. */
@@ -75,8 +74,7 @@ export async function proposeNextStep(prisma: PrismaClient, actor: Actor, input:
         .sort()
     : [];
   const reasonText = input.reason?.trim() ?? "";
-  const reason =
-    reasonText && reasonText.length <= MAX_REASON_CHARS && !/[\r\n]/.test(reasonText) && !CONTROL.test(reasonText) ? reasonText : null;
+  const reason = reasonText && reasonText.length <= MAX_REASON_CHARS && isPlainLine(reasonText) ? reasonText : null;
   const who = changeActorOf(actor);
   const id = `nsp_${randomUUID()}`;
   return auditedChange(prisma, who, async (tx) => {

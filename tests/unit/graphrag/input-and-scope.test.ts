@@ -27,7 +27,7 @@ describe("step 1: input", () => {
 
   it("rejects control characters (but not line breaks and tabs) and invisible direction controls", () => {
     expect(parseInput({ caseId: "c", question: "line one\nline\ttwo" }).question).toBe("line one\nline\ttwo");
-    for (const bad of ["a\u0000b", "a\u001bb", "a\u202eb", "a\u200bb", "a\u007fb"]) {
+    for (const bad of ["a\u0000b", "a\u001bb", "a\u202eb", "a\u200bb", "a\u007fb", "a\u{E0049}\u{E0067}b", "a\u3164b"]) {
       expect(codeOf(() => parseInput({ caseId: "c", question: bad }))).toBe("CG-INPUT-004");
     }
   });

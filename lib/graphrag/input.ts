@@ -241,6 +241,16 @@ const WH_ACTION = new RegExp(
   String.raw`\b(?:who|whom|which|what|when|where)\b[^.?!]{0,60}?\b(?:should|shall|must|ought)\s+${SUBJECT}\s+(?:to\s+)?(?:\w+\s+){0,2}?(${ACTION_VERB_PATTERN})\b`,
   "iu",
 );
+// "Draft a search warrant for …", "Could you prepare the charge sheet?", "Write an e-mail to the suspect": producing
+// the instrument of an action is acting. (A summary, timeline or list of what the evidence shows is a question.)
+const INSTRUMENT = new RegExp(
+  String.raw`${BOUNDARY}${POLITE}(?:(?:can|could|would|will)\s+(?:you|u)\s+|(?:i|we)\s+(?:want|need|would like)\s+(?:you\s+)?to\s+)?${POLITE}` +
+    String.raw`((?:draft|prepare|compose|write(?:\s+up)?|produce|generate|fill\s+(?:in|out)|complete|file)\s+(?:(?:me\s+)?(?:a|an|the|up)\s+)?` +
+    String.raw`(?:[\p{L}'’-]+\s+){0,3}?(?:warrants?|subpoenas?|affidavits?|applications?\s+(?:for|to)|charge\s+sheets?|charges\s+against|indictments?|` +
+    String.raw`summons(?:es)?|(?:production|court|restraining|freezing|arrest)\s+orders?|letters?\s+to|e-?mails?\s+to|messages?\s+to|` +
+    String.raw`notices?\s+to|press\s+releases?|referrals?\s+to|requests?\s+to|arrest\s+plans?|(?:operational|search|raid)\s+plans?))\b`,
+  "iu",
+);
 // "What should we do next?", "Recommend a course of action."; and "Should we …?" with any verb, which asks for a
 // recommendation the assistant never gives.
 const ADVICE =
@@ -276,6 +286,8 @@ export function classifyRequest(question: string): RequestScope {
   const asked = ASKED.exec(text) ?? WH_ACTION.exec(text);
   if (asked) return { kind: "action", verb: asked[1].toLowerCase() };
   if (ADVICE.test(text)) return { kind: "action", verb: "recommend actions" };
+  const instrument = INSTRUMENT.exec(text);
+  if (instrument) return { kind: "action", verb: instrument[1].toLowerCase() };
   const imperative = IMPERATIVE.exec(text);
   if (imperative) {
     const polite = Boolean(imperative[1]);

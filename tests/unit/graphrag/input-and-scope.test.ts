@@ -86,6 +86,11 @@ describe("request scope: questions are answered, requests to act or to reach out
     "Can you tell us when the bids were opened?",
     "Write a timeline of the night of 11 April.",
     "Who told Kovac about the raid?",
+    "Who drafted the search warrant for 17 Cranmore Road?",
+    "Was a production order prepared for the bank?",
+    "Prepare a summary of the evidence against Kovac.",
+    "Draft a timeline of the transfers.",
+    "When did the court issue the freezing order?",
   ];
   it.each(questions)("answers: %s", (q) => {
     expect(classifyRequest(q)).toEqual({ kind: "question" });
@@ -112,6 +117,11 @@ describe("request scope: questions are answered, requests to act or to reach out
     ["Reach out to the courier and ask for the manifest", "reach out to"],
     ["Please inform the bank that the account is under investigation", "inform"],
     ["Authorise destruction of the seized goods now the lab has finished.", "authorise"],
+    ["Draft a search warrant for Lewis Harcourt's home at 17 Cranmore Road.", "draft a search warrant"],
+    ["Could you prepare the charge sheet for Gavin Thornbury?", "prepare the charge sheet"],
+    ["Write an e-mail to the pharmacy owner asking for the invoices", "write an e-mail to"],
+    ["We need you to fill in the production order application for Harrowgate Bank", "fill in the production order"],
+    ["Compose a letter to the suspect's solicitor.", "compose a letter to"],
   ];
   it.each(actions)("refuses the action request: %s", (q, verb) => {
     expect(classifyRequest(q)).toEqual({ kind: "action", verb });

@@ -20,6 +20,7 @@ import {
   mentions,
   monthsNamed,
   namesOf,
+  namesOtherNumber,
   phraseAt,
   type AnswerValue,
   type LinkedEntity,
@@ -374,6 +375,13 @@ function answerPart(
       parties.length > 1 &&
       (!parties.every((group) => group.some((e) => names.includes(e) || s.snippet.nodeIds.includes(e.id) || mentions(e, s.snippet.text))) ||
         (a.expects === "amount" && !names.some((e) => parties.some((group) => group.includes(e)))))
+    )
+      continue;
+    // "8 Quarry Lane": a sentence, or the item of a sentence that does not say, naming it only with other numbers
+    // ("4 Quarry Lane") is about another place.
+    if (
+      namesOtherNumber(lower, a.numbered) ||
+      (!a.numbered.some((n) => lower.includes(n.phrase)) && namesOtherNumber(itemLower, a.numbered))
     )
       continue;
     // "The June parcel": an item that speaks only of other months is about another one.

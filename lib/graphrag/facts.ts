@@ -104,7 +104,7 @@ export const MONTHS: Record<string, number> = {
   dec: 12,
   december: 12,
 };
-const WEEKDAYS = new Set([
+export const WEEKDAYS = new Set([
   "monday",
   "tuesday",
   "wednesday",

@@ -5,7 +5,7 @@
 // Also: whether a sentence holds a value of the expected answer type that the question does not already give.
 // Pure and deterministic; used by the offline answerer, usable by any other.
 import nlp from "compromise";
-import { dateKeys, extractFacts, idKey, MONTHS, porter, type Facts } from "./facts";
+import { dateKeys, extractFacts, idKey, MONTHS, porter, WEEKDAYS, type Facts } from "./facts";
 import { isIdLike, isStopword, words } from "./text";
 import type { ContextNode, RawContext } from "./types";
 
@@ -55,6 +55,8 @@ export interface QuestionAnalysis {
   measure?: string;
   /** Asks for several ("each", "all", "both", "every", "list"): more than one claim may answer. */
   plural: boolean;
+  /** Names the question writes with a number ("8 Quarry Lane", "Pier 9"): lower-cased words and the number. */
+  numbered: Array<{ phrase: string; number: string }>;
 }
 
 /** Words that ask for a sum of money. */
@@ -152,7 +154,45 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
   const weak = [...weakWords(q), ...(classified.measure ? [porter(classified.measure)] : [])].filter((t) => focus.includes(t));
   const measure = classified.typedByHead && head ? porter(head) : undefined;
   const months = monthsNamed(ws.filter((w) => !givenAt.has(w.lower)));
-  return { kind, expects, subjects, focus, weak, months, stems, given, lower, label, plural, required, ...(measure ? { measure } : {}) };
+  const numbered = numberedNames(q);
+  return {
+    kind,
+    expects,
+    subjects,
+    focus,
+    weak,
+    months,
+    stems,
+    given,
+    lower,
+    label,
+    plural,
+    required,
+    numbered,
+    ...(measure ? { measure } : {}),
+  };
+}
+
+/** "8 Quarry Lane", "Pier 9", "Unit no. 12": capitalised words with a number before or after them (not a date). */
+function numberedNames(text: string): QuestionAnalysis["numbered"] {
+  const out: QuestionAnalysis["numbered"] = [];
+  const name = String.raw`((?:\p{Lu}[\p{L}'’-]*)(?:\s+\p{Lu}[\p{L}'’-]*){0,2})`;
+  for (const m of text.matchAll(
+    new RegExp(String.raw`(?<![\p{L}\p{N}])(\d+[a-z]?)\s+${name}|${name}\s+(?:no\.?\s*)?(\d+[a-z]?)(?![\p{L}\p{N}])`, "gu"),
+  )) {
+    const phrase = (m[2] ?? m[3]).toLowerCase();
+    if (MONTHS[words(phrase)[0]?.lower ?? ""] !== undefined || WEEKDAYS.has(words(phrase)[0]?.lower ?? "")) continue;
+    out.push({ phrase, number: (m[1] ?? m[4]).toLowerCase() });
+  }
+  return out;
+}
+
+/** Whether a text names one of the question's numbered names with other numbers only ("4 Quarry Lane" for "8 Quarry Lane"). */
+export function namesOtherNumber(lowerText: string, numbered: QuestionAnalysis["numbered"]): boolean {
+  return numbered.some(({ phrase, number }) => {
+    const seen = numbersBeside(lowerText, phrase);
+    return seen.length > 0 && !seen.includes(number);
+  });
 }
 
 function labelNamed(head: string, nodes: readonly ContextNode[]): string | undefined {
@@ -292,12 +332,34 @@ export function linkEntities(question: string, nodes: readonly ContextNode[]): L
         hit = { matched: hits.join(" "), strength: 1, key: hits.join(" ") };
       }
     }
-    if (hit) found.push({ id: node.id, label: node.label, name: node.name, names: forms.names, idKeys, ...hit });
+    if (hit && !otherNumber(lower, hit.matched, [node.name.toLowerCase(), ...forms.names]))
+      found.push({ id: node.id, label: node.label, name: node.name, names: forms.names, idKeys, ...hit });
   }
   return found
     .filter((f) => f.strength > 1 || !found.some((g) => g.strength > f.strength && (g.key === f.key || g.matched.includes(f.matched))))
     .filter((f) => !found.some((g) => g.matched.length > f.matched.length && containsPhrase(g.matched, f.matched)))
     .map(({ strength: _s, key: _k, ...e }) => e);
+}
+
+/**
+ * "8 Quarry Lane" is not "4 Quarry Lane", nor "Pier 9" "Pier 7": the question writes a number beside the words it
+ * matched, and the node's names write those words only with other numbers.
+ */
+function otherNumber(lowerQuestion: string, matched: string, nodeNames: string[]): boolean {
+  const asked = numbersBeside(lowerQuestion, matched);
+  if (!asked.length) return false;
+  const known = nodeNames.flatMap((n) => numbersBeside(n, matched));
+  return known.length > 0 && !asked.some((n) => known.includes(n));
+}
+
+/** The numbers written just before or after a phrase ("8" in "8 quarry lane", "9" in "pier 9", "pier no. 9"). */
+function numbersBeside(lowerText: string, phrase: string): string[] {
+  const p = phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\s+/g, "\\s+");
+  const re = new RegExp(
+    String.raw`(?<![\p{L}\p{N}])(\d+[a-z]?)\s+${p}(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])${p}\s+(?:no\.?\s*)?(\d+[a-z]?)(?![\p{L}\p{N}])`,
+    "gu",
+  );
+  return [...lowerText.matchAll(re)].map((m) => m[1] ?? m[2]);
 }
 
 /** Identifier-like property values (plate, serial, phone…), not identifiers mentioned in its name. */

@@ -527,6 +527,27 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(c, "How much duty was owed on the September entry?").answerText).toContain("USD 53,088");
   });
 
+  it("does not take '4 Quarry Lane' for '8 Quarry Lane', nor 'Pier 7' for 'Pier 9', in the graph or in the evidence", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "p-dean", label: "Person", name: "Dean Marlowe", properties: {} },
+        { id: "l-4", label: "Location", name: "4 Quarry Lane, Kelsworth", properties: { aliases: ["Quarry Lane", "the bungalow"] } },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet("EV-1", ["p-dean", "l-4"], "Land registry, 15/11/2023: 4 Quarry Lane sold to Dean Marlowe, who paid GBP 185,000."),
+        snippet("EV-2", [], "Harbour log. Pier 7: the Nerissa unloaded 40 crates at 06:10. Pier 9 was empty all night."),
+      ],
+    };
+    expect(analyseQuestion("What did Dean Marlowe pay for 8 Quarry Lane?", c).subjects.map((s) => s.id)).toEqual(["p-dean"]);
+    expect(analyseQuestion("What did Dean Marlowe pay for 4 Quarry Lane?", c).subjects.map((s) => s.id)).toEqual(["p-dean", "l-4"]);
+    expect(extractiveAnswer(c, "How much did Dean Marlowe pay for 8 Quarry Lane?").responseType).toBe("no_evidence");
+    expect(extractiveAnswer(c, "How much did Dean Marlowe pay for 4 Quarry Lane?").answerText).toContain("GBP 185,000");
+    expect(extractiveAnswer(c, "How much did Dean Marlowe pay for the bungalow on Quarry Lane?").answerText).toContain("GBP 185,000");
+    expect(extractiveAnswer(c, "How many crates were unloaded at Pier 9?").responseType).toBe("no_evidence");
+    expect(extractiveAnswer(c, "How many crates were unloaded at Pier 7?").answerText).toContain("40 crates");
+  });
+
   it("does not say when something happened from a sentence that denies it happened ('had not sent'); 'not until' does say", () => {
     const c: RawContext = {
       nodes: [

@@ -431,6 +431,8 @@ function answerPart(
     // A broad question about a named subject ("What is X's role?", "How did X get in?") is answered from the
     // sentences that name it even when they share few of its words — flagged by low confidence and the unknowns.
     const broad = a.expects === "any" && a.kind !== "yes_no" && subjectHit === 1;
+    // "Name: Gwen Alys PRITCHARD" names the subject and says nothing about them.
+    if (a.expects !== "agent" && namesOnly(s.text, names)) continue;
     if (coverage < (broad ? BROAD_FOCUS : MIN_FOCUS)) continue;
     // A sentence that does not itself name the subject must speak to more of the question, or hold its rarest word.
     if (subjectHit < 1 && a.subjects.length && coverage < 0.75 && !(rarest && s.stems.has(rarest))) continue;
@@ -502,6 +504,14 @@ const FIRST_PERSON = /\b(?:I|[Mm]y|[Mm]e|[Mm]ine|[Mm]yself)\b(?![.)])/;
  * first, before any "by" (whoever took it), is that subject — "Witness statement of Alison GREAVES, taken … by DC T.
  * Varga". A person is placed by the earliest of their names, so "Connor PRUITT" is Connor, not his uncle Darren Pruitt.
  */
+/** A line that, past a field label ("Name:", "Account holder:"), holds nothing but the names of these subjects. */
+function namesOnly(text: string, subjects: LinkedEntity[]): boolean {
+  if (!subjects.length) return false;
+  const nameWords = new Set(subjects.flatMap((e) => [e.name.toLowerCase(), ...e.names].flatMap((n) => words(n).map((w) => w.lower))));
+  const rest = words(text.replace(/^[^:\n]{1,40}:\s*/, "")).filter((w) => !isStopword(w.lower) && w.lower.length > 1);
+  return rest.length > 0 && rest.every((w) => nameWords.has(w.lower) || /^(?:mr|mrs|ms|miss|dr|prof|sir|dame)$/.test(w.lower));
+}
+
 export function narratorAmong(subjects: LinkedEntity[], nodes: ContextNode[], text: string): LinkedEntity | undefined {
   const heading = splitSentences(text)[0] ?? "";
   if (!NARRATED.test(heading)) return undefined;

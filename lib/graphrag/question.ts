@@ -71,7 +71,8 @@ const PHRASAL_MEANING: Array<[RegExp, string]> = [
 const PHRASAL = /\b(?:set(?:s|ting)? up|(?:get|got|gets|getting) to|(?:show|turn)(?:s|ed|ing)? up)\b/gi;
 
 /** Verbs whose object is a sum of money. */
-const MONEY_VERB = /\b(?:charg(?:e|ed|es)|pa(?:y|ys|id)|costs?|spen[dt]|owe[ds]?|earn(?:ed|s)?)\b/;
+const MONEY_VERB =
+  /\b(?:charg(?:e|ed|es)|pa(?:y|ys|id)|costs?|spen[dt]|owe[ds]?|earn(?:ed|s)?|(?:sell|sells|sold|go|goes|went)\s+for|fetch(?:ed|es)?)\b/;
 
 /** A month's full name ("may" included), not an abbreviation. */
 const isMonthName = (lower: string) => MONTHS[lower] !== undefined && (lower.length > 4 || /^(?:may|june|july)$/.test(lower));
@@ -153,7 +154,9 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
   // "How long / often / far …" names the measure asked for ("14 km long" says it; "4 minutes 10 seconds" does not).
   const weak = [...weakWords(q), ...(classified.measure ? [porter(classified.measure)] : [])].filter((t) => focus.includes(t));
   const measure = classified.typedByHead && head ? porter(head) : undefined;
-  const months = monthsNamed(ws.filter((w) => !givenAt.has(w.lower)));
+  // A month of a year ("in November 2023") narrows as a month on its own does.
+  const monthsOfYear = given.dates.flatMap((d) => d.readings.flatMap((r) => (r.m !== undefined && r.d === undefined ? [r.m] : [])));
+  const months = [...new Set([...monthsNamed(ws.filter((w) => !givenAt.has(w.lower))), ...monthsOfYear])];
   const numbered = numberedNames(q);
   return {
     kind,

@@ -548,6 +548,27 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(c, "How many crates were unloaded at Pier 7?").answerText).toContain("40 crates");
   });
 
+  it("reads 'in November 2023' as a month, 'sell for' as money, and takes no field line holding only the subject's name for an answer", () => {
+    const c: RawContext = {
+      nodes: [{ id: "p-gwen", label: "Person", name: "Gwen Pritchard", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        snippet("EV-1", ["p-gwen"], "Test purchase record, 4 March 2024.\nName: Gwen PRITCHARD\nShe handed in 20 tablets bought online."),
+        snippet("EV-2", [], "Statement of Gwen Pritchard, 9 October 2023. The grandfather clock was taken from the bungalow in a van."),
+        snippet("EV-3", [], "Bank statement, October 2023: Gwen Pritchard's card was used for 3 cash withdrawals of GBP 300."),
+      ],
+    };
+    expect(extractiveAnswer(c, "What did the lab find in the tablets Gwen Pritchard handed in?").responseType).toBe("no_evidence");
+    expect(extractiveAnswer(c, "What did the grandfather clock taken from the bungalow sell for?").responseType).toBe("no_evidence");
+    expect(extractiveAnswer(c, "What cash withdrawals were made on Gwen Pritchard's card in November 2023?").responseType).toBe(
+      "no_evidence",
+    );
+    expect(extractiveAnswer(c, "What cash withdrawals were made on Gwen Pritchard's card in October 2023?").answerText).toContain(
+      "3 cash withdrawals",
+    );
+    expect(extractiveAnswer(c, "Who is named on the test purchase record?").answerText).toContain("Gwen PRITCHARD");
+  });
+
   it("does not say when something happened from a sentence that denies it happened ('had not sent'); 'not until' does say", () => {
     const c: RawContext = {
       nodes: [

@@ -205,13 +205,15 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
     //    that repeats an instruction found in the evidence kept.
     progress("validating");
     const directives = drafting.directives;
-    const firstDraft = validateAnswer(run.output, rawContext, { directives });
+    // What the question says (as asked, and as a follow-up's references resolve it) may be named back in the unknowns.
+    const questionText = [asked.text, asked.question, asked.resolved ?? ""].join("\n");
+    const firstDraft = validateAnswer(run.output, rawContext, { directives, question: questionText });
     //    Answer policies, post-generation: the four checks, the score and its route (regenerations, or a review hold).
     const enforced = await enforcePolicies(policyRun, firstDraft, rawContext, async (extra) =>
       validateAnswer(
         (await askModel(deps.model, rawContext, asked, options, () => {}, { ...prompt, system: prompt.system + extra })).output,
         rawContext,
-        { directives },
+        { directives, question: questionText },
       ),
     );
     const validated = enforced.validated;

@@ -9,8 +9,8 @@
 //   new SupportChecker(context)
 //       .claim(text, evidenceIds) → SupportVerdict    one claim against the evidence snippets it cites
 //       .step(claim, citations)   → SupportVerdict    an explanation step against the evidence, nodes and edges it cites
-//       .unbacked(text)           → string[]          what prose outside the claims (a justification, a refusal) names
-//                                                      that nothing in the context holds
+//       .unbacked(text)           → string[]          what prose outside the claims (an unknown, a justification, a
+//                                                      refusal) names that nothing in the context or the question holds
 //   SupportVerdict = { support: "supported" | "partial" | "unsupported", reasons: string[], gaps: string[] }
 //       reasons quote the claim ("amount $58,500 not in EV-3"); gaps say the same without the claim's words ("an
 //       amount not in EV-3"), for places that must not echo a withheld claim (the unknowns).
@@ -141,7 +141,11 @@ export class SupportChecker {
   private readonly properNouns: Set<string>;
   private everything?: SourceView;
 
-  constructor(private readonly context: RawContext) {
+  /** `question`: the investigator's question, whose own names and values prose outside the claims may repeat. */
+  constructor(
+    private readonly context: RawContext,
+    private readonly question?: string,
+  ) {
     this.snippets = new Map(context.evidenceSnippets.map((s) => [s.id, s]));
     this.nodes = new Map(context.nodes.map((n) => [n.id, n]));
     this.edges = new Map();
@@ -194,11 +198,13 @@ export class SupportChecker {
    * the context.
    */
   unbacked(text: string): string[] {
-    // The whole context as one source, read once per checker (a justification is checked sentence by sentence).
+    // The whole context as one source, read once per checker (a justification is checked sentence by sentence), and
+    // the question: what it names may be named back ("No visible evidence states Marta Quinn's address").
     this.everything ??= merge([
       ...this.context.evidenceSnippets.map((s) => this.evidenceIndex(s.id)),
       ...this.context.nodes.map((n) => this.nodeIndex(n.id)),
       ...this.context.edges.map((e) => this.edgeIndex(e)),
+      ...(this.question ? [indexTexts([this.question], [])] : []),
     ]);
     const facts = extractFacts(withoutLabels(text), { claim: true, properNouns: this.properNouns });
     // Counts and scores are the free text's own ("two sources agree", "confidence 0.8"); amounts are not.

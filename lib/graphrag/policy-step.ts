@@ -111,7 +111,7 @@ export async function preparePolicy(
         attempts++;
         current =
           input.model.provider === "offline"
-            ? dropViolating(current, plan, result, rawContext)
+            ? dropViolating(current, plan, result, rawContext, input.question)
             : await regenerate(directives(step, result.hints));
         result = await check(current);
       }
@@ -151,6 +151,7 @@ function dropViolating(
   plan: EnforcementPlan,
   result: Assessment & { parts: ReturnType<typeof readable>["parts"]; text: string },
   rawContext: RawContext,
+  question: string,
 ): ValidatedAnswer {
   const hits = result.compliance.violations.flatMap((x) => x.hits ?? []);
   // A required action not taken: drop what made its rule fire — the answer facts its conditions test, e.g. the amounts.
@@ -173,7 +174,7 @@ function dropViolating(
     confidence: v.report.modelConfidence,
     confidenceJustification: v.confidenceJustification,
   };
-  return validateAnswer(output, rawContext);
+  return validateAnswer(output, rawContext, { question });
 }
 
 async function classifyWithModel(model: AnswerModel, question: string, domains: readonly string[]): Promise<string | null> {

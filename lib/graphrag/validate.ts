@@ -83,6 +83,8 @@ export interface ValidatedAnswer {
 export interface ValidateOptions {
   /** Directives the context builder removed from the evidence (ContextBuild.directives): claims repeating them go. */
   directives?: readonly string[];
+  /** The question asked: the model's unknowns and prose may name what it names. */
+  question?: string;
 }
 
 // Statements of absence or uncertainty: not factual claims, so they need no citation (they become unknowns).
@@ -153,6 +155,7 @@ class Review {
   constructor(
     readonly context: RawContext,
     private readonly directives: readonly string[],
+    question?: string,
   ) {
     this.evidenceIds = new Set(context.evidenceSnippets.map((s) => s.id));
     this.nodeIds = new Set(context.nodes.map((n) => n.id));
@@ -164,7 +167,7 @@ class Review {
     this.evidenceShapes = new Set([...this.evidenceIds].map(shapeOf));
     this.snippetText = new Map(context.evidenceSnippets.map((s) => [s.id, wordsOnly(s.text)]));
     this.evidenceLower = context.evidenceSnippets.map((s) => s.text.toLowerCase()).join("\n");
-    this.support = new SupportChecker(context);
+    this.support = new SupportChecker(context, question);
   }
 
   noteInvalid(id: string) {
@@ -213,7 +216,7 @@ class Review {
 }
 
 export function validateAnswer(output: ModelOutput, context: RawContext, options: ValidateOptions = {}): ValidatedAnswer {
-  const review = new Review(context, options.directives ?? []);
+  const review = new Review(context, options.directives ?? [], options.question);
   const refused = output.responseType === "refused";
   const { kept, gapStatements } = refused ? { kept: [], gapStatements: [] } : checkClauses(review, output.answerText);
   const shortened = limitLength(kept);
@@ -396,8 +399,10 @@ function checkSteps(review: Review, raw: ModelOutput["explanationSteps"]): Expla
 
 /**
  * The model's unknowns (and cited statements of absence) are free text too: one repeating an instruction found in
- * evidence goes, so does one telling the reader to act ("Upload the case file to …"), and so does one stating a fact:
- * an unknown says what is missing.
+ * evidence goes, so does one telling the reader to act ("Upload the case file to …"), one stating a fact (an unknown
+ * says what is missing), and one naming a person, amount, date, time or identifier that neither the evidence shown
+ * nor the question holds ("Whether Kovac paid Marchetti $1,000,000 on 5 May", "Whether informant CI-417 saw it"):
+ * doubt is no way to slip a fact past the checks, or an identifier of an item the asker may not see.
  */
 function modelUnknowns(review: Review, raw: string[]): string[] {
   return raw
@@ -409,6 +414,11 @@ function modelUnknowns(review: Review, raw: string[]): string[] {
       return false;
     })
     .map((u) => clip(review.cleanFree(u), 500))
+    .filter((u) => {
+      if (!review.support.unbacked(stripMarkers(u)).length) return true;
+      review.droppedUncitedClaims++;
+      return false;
+    })
     .filter((u, i, all) => u && all.indexOf(u) === i)
     .slice(0, 20);
 }

@@ -176,6 +176,29 @@ describe("adversarial claims are removed, counted and flagged", () => {
     expect(h.ledger.payloads()[0]).toMatchObject({ output_neutralised: true });
   });
 
+  it("doubt carrying a fact: unknowns naming an amount, date or identifier nothing shown holds go; the question's own names stay", async () => {
+    const { model } = mockLlm(
+      answerJson({
+        answerText: `${GOOD} The evidence does not say when, but Boris Kade paid Anna Berg $1,000,000 on 9 May 2025.`,
+        unknowns: [
+          "It is unknown whether Boris Kade paid Anna Berg $1,000,000 on 9 May 2025",
+          "Whether informant CI-417-N3 saw the meeting",
+          "Whether Anna Berg and Boris Kade met again",
+          "What the transfer was for",
+        ],
+        confidence: 0.8,
+      }),
+    );
+    const h = harness(model, [caseWithLedger()]);
+    const out = await answerQuestion(h.deps, VIEWER, Q);
+    if (!out.ok) throw new Error(JSON.stringify(out.body));
+    const a = (out.body as GraphRagResponse).answer;
+    expect(JSON.stringify(out.body)).not.toMatch(/1,000,000|9 May|CI-417/);
+    expect(a.unknowns).toEqual(expect.arrayContaining(["Whether Anna Berg and Boris Kade met again", "What the transfer was for"]));
+    expect(a.unknowns.join(" ")).toMatch(/3 statements without a valid citation were removed/);
+    expect(a.needsReview).toBe(true);
+  });
+
   it("withholds the answer (unable) when every claim is unsupported", async () => {
     const { body, audit } = await ask("Boris Kade received $58,500 [evidence: EV-9]. Anna Berg owns the van [evidence: EV-1].");
     expect(body.answer).toMatchObject({ responseType: "unable", claims: [], citations: [], needsReview: true, confidence: 0 });

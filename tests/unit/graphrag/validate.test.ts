@@ -125,8 +125,6 @@ describe("citation validation", () => {
       "Whether Anna knew about the beacon",
       "Who configured WS-1 before May?",
       "The motive for the intrusion",
-      "Anna's whereabouts between 22:00 and 06:00 are not documented.",
-      "The source of the 5,000 USD remains unexplained.",
       "There is no record of what was sent.",
       "The identity of the operator could not be determined from the evidence shown.",
       "The cited records do not cover the period after 3 May.",
@@ -144,6 +142,22 @@ describe("citation validation", () => {
     const v = validateAnswer(out({ answerText: "Anna used WS-1 [evidence: EV-Y-001].", unknowns: [...gaps, ...facts] }), ctx);
     expect(v.unknowns).toEqual(gaps);
     expect(v.report.droppedUncitedClaims).toBe(facts.length);
+  });
+
+  it("keeps a gap that names times, amounts or people the evidence or the question holds, and drops one naming what neither does", () => {
+    const gaps = [
+      "Anna's whereabouts between 22:00 and 06:00 are not documented.",
+      "The source of the 5,000 USD remains unexplained.",
+      "Whether Marta Quinn knew Anna",
+    ];
+    const unknowns = [...gaps, "Whether Anna paid Boris Kade 9,000 USD on 4 May", "It is unclear if informant CI-417-N3 saw her"];
+    const answer = out({ answerText: "Anna used WS-1 [evidence: EV-Y-001].", unknowns });
+    const held = { ...ctx, evidenceSnippets: [{ ...ctx.evidenceSnippets[0], text: "Anna left at 22:00 with 5,000 USD; back at 06:00." }] };
+    const v = validateAnswer(answer, held, { question: "What did Marta Quinn see Anna do?" });
+    expect(v.unknowns).toEqual(gaps);
+    expect(v.report.droppedUncitedClaims).toBe(2);
+    // Without them in the evidence or the question, those gaps carry facts from nowhere and go too.
+    expect(validateAnswer(answer, ctx).unknowns).toEqual([]);
   });
 
   it("the confidence justification keeps its reasoning and loses what it states that nothing shown holds", () => {

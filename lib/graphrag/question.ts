@@ -310,14 +310,15 @@ export function linkEntities(question: string, nodes: readonly ContextNode[]): L
   // Strength: 3 a name or alias as written, 2 the node's own id or identifier, 1 an identifier inside its name
   // ("Beaconing from WS-FIN-0231" for WS-FIN-0231), or most words of its name. A weak link stands only when no
   // stronger one shares what matched.
-  const found: Array<LinkedEntity & { strength: number; key: string }> = [];
+  const found: Array<LinkedEntity & { strength: number; key: string; alias?: boolean }> = [];
   for (const node of nodes) {
     const forms = namesOf(node);
     const idKeys = linkKeys(node);
     const own = new Set([idKey(node.id), idKey(node.name), ...propertyIds(node).map(idKey)]);
     const name = forms.names.find((f) => f.length > 2 && containsPhrase(lower, f));
     const key = idKeys.find((k) => qIdKeys.has(k));
-    let hit: { matched: string; strength: number; key: string } | null = null;
+    // `alias`: the form matched is a name the node goes by in text though its names do not list it (a first name).
+    let hit: { matched: string; strength: number; key: string; alias?: boolean } | null = null;
     if (name) hit = { matched: name, strength: 3, key: idKey(name) };
     else if (key) hit = { matched: key, strength: own.has(key) ? 2 : 1, key };
     else {
@@ -331,17 +332,31 @@ export function linkEntities(question: string, nodes: readonly ContextNode[]): L
       // Book, MV Aurelia Crest"); a last word alone names a person by surname, not an event by its place.
       const together = hits.length > 0 && containsPhrase(lower, hits.join(" "));
       const surname = isPersonLabel(node.label) && hits.includes(nameWords[nameWords.length - 1]);
-      if (hits.length && capitalisedHit && together && (hits.length / nameWords.length >= 0.5 || surname)) {
-        hit = { matched: hits.join(" "), strength: 1, key: hits.join(" ") };
+      // A first name names a person when no other person in the context has it ("Gavin's business partner").
+      const firstName =
+        isPersonLabel(node.label) &&
+        hits.length === 1 &&
+        hits[0] === nameWords[0] &&
+        nameWords.length > 1 &&
+        !nodes.some((o) => o !== node && isPersonLabel(o.label) && words(o.name)[0]?.lower === hits[0]);
+      if (hits.length && capitalisedHit && together && (hits.length / nameWords.length >= 0.5 || surname || firstName)) {
+        hit = { matched: hits.join(" "), strength: 1, key: hits.join(" "), alias: firstName && !surname };
       }
     }
     if (hit && !otherNumber(lower, hit.matched, [node.name.toLowerCase(), ...forms.names]))
-      found.push({ id: node.id, label: node.label, name: node.name, names: forms.names, idKeys, ...hit });
+      found.push({
+        id: node.id,
+        label: node.label,
+        name: node.name,
+        names: [...new Set([...forms.names, ...(hit.alias ? [hit.matched] : [])])],
+        idKeys,
+        ...hit,
+      });
   }
   return found
     .filter((f) => f.strength > 1 || !found.some((g) => g.strength > f.strength && (g.key === f.key || g.matched.includes(f.matched))))
     .filter((f) => !found.some((g) => g.matched.length > f.matched.length && containsPhrase(g.matched, f.matched)))
-    .map(({ strength: _s, key: _k, ...e }) => e);
+    .map(({ strength: _s, key: _k, alias: _a, ...e }) => e);
 }
 
 /**

@@ -527,6 +527,23 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(c, "How much duty was owed on the September entry?").answerText).toContain("USD 53,088");
   });
 
+  it("names a person by first name when no one else in the context has it, and answers from the graph", () => {
+    const person = (id: string, name: string) => ({ id, label: "Person", name, properties: {} });
+    const c: RawContext = {
+      nodes: [person("p-gavin", "Gavin Paul Thornbury"), person("p-dean", "Dean Marlowe"), person("p-lydia", "Lydia Anne Dunn")],
+      edges: [{ id: "e1", source: "p-gavin", type: "BUSINESS_PARTNER_OF", target: "p-dean", properties: {} }],
+      evidenceSnippets: [
+        snippet("EV-1", ["p-gavin", "p-dean"], "Companies register: Gavin Thornbury and Dean Marlowe, directors of GT Property."),
+      ],
+    };
+    expect(analyseQuestion("Who is Gavin's business partner?", c).subjects.map((s) => s.id)).toEqual(["p-gavin"]);
+    expect(extractiveAnswer(c, "Who is Gavin's business partner?").answerText).toContain("Dean Marlowe");
+    // Two people called Lydia: the first name names neither.
+    const twice = { ...c, nodes: [...c.nodes, person("p-lydia2", "Lydia Mae Marsh")] };
+    expect(analyseQuestion("Where does Lydia live?", twice).subjects).toEqual([]);
+    expect(analyseQuestion("Where does Lydia live?", c).subjects.map((s) => s.id)).toEqual(["p-lydia"]);
+  });
+
   it("does not take '4 Quarry Lane' for '8 Quarry Lane', nor 'Pier 7' for 'Pier 9', in the graph or in the evidence", () => {
     const c: RawContext = {
       nodes: [

@@ -1,66 +1,14 @@
-// Assembles eval/fifth-domain/workspace.json and questions.jsonl from the pieces in this folder.
+// Assembles eval/fifth-domain/workspace.json and questions.jsonl from the pieces in this folder (eval/build-set.mjs).
 // Plain Node, no dependencies: `node eval/fifth-domain/src/build.mjs`.
-import { readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildEvalSet } from "../../build-set.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const read = (name) => JSON.parse(readFileSync(join(here, name), "utf8"));
-
-const CASES = [
-  { graph: "ea-graph.json", evidence: ["ea-evidence-1.json", "ea-evidence-2.json", "ea-evidence-3.json"] },
-  { graph: "cm-graph.json", evidence: ["cm-evidence-1.json", "cm-evidence-2.json", "cm-evidence-3.json"] },
-];
-const QUESTIONS = ["questions-ea.jsonl", "questions-cm.jsonl"];
-
-const meta = read("meta.json");
-const problems = [];
-const cases = CASES.map(({ graph, evidence }) => {
-  const c = read(graph);
-  c.evidence = evidence.flatMap(read);
-  const nodeIds = new Set(c.nodes.map((n) => n.id));
-  for (const e of c.edges) {
-    if (!nodeIds.has(e.source) || !nodeIds.has(e.target)) problems.push(`${c.id}: edge ${e.source}->${e.target}`);
-  }
-  const seen = new Set();
-  for (const ev of c.evidence) {
-    if (seen.has(ev.id)) problems.push(`${c.id}: duplicate evidence ${ev.id}`);
-    seen.add(ev.id);
-    for (const n of ev.nodes) if (!nodeIds.has(n)) problems.push(`${ev.id}: unknown node ${n}`);
-  }
-  return c;
-});
-
-const users = new Set(meta.users.map((u) => u.email));
-const evidenceIds = new Set(cases.flatMap((c) => c.evidence.map((e) => e.id)));
-const caseIds = new Set(cases.map((c) => c.id));
-for (const c of cases) for (const m of c.members) if (!users.has(m)) problems.push(`${c.id}: unknown member ${m}`);
-
-const lines = QUESTIONS.flatMap((name) =>
-  readFileSync(join(here, name), "utf8")
-    .split("\n")
-    .filter((l) => l.trim()),
+buildEvalSet(
+  dirname(fileURLToPath(import.meta.url)),
+  [
+    { graph: "ea-graph.json", evidence: ["ea-evidence-1.json", "ea-evidence-2.json", "ea-evidence-3.json"] },
+    { graph: "cm-graph.json", evidence: ["cm-evidence-1.json", "cm-evidence-2.json", "cm-evidence-3.json"] },
+  ],
+  ["questions-ea.jsonl", "questions-cm.jsonl"],
 );
-const qids = new Set();
-for (const line of lines) {
-  const q = JSON.parse(line);
-  if (qids.has(q.id)) problems.push(`duplicate question ${q.id}`);
-  qids.add(q.id);
-  if (!users.has(q.user)) problems.push(`${q.id}: unknown user ${q.user}`);
-  if (!caseIds.has(q.case)) problems.push(`${q.id}: unknown case ${q.case}`);
-  for (const g of q.gold ?? []) if (!evidenceIds.has(g)) problems.push(`${q.id}: unknown gold ${g}`);
-}
-
-if (problems.length) {
-  console.error(problems.join("\n"));
-  process.exit(1);
-}
-const bundle = { ...meta, cases };
-writeFileSync(join(here, "..", "workspace.json"), JSON.stringify(bundle, null, 2) + "\n");
-writeFileSync(join(here, "..", "questions.jsonl"), lines.join("\n") + "\n");
-const count = (k) => cases.reduce((n, c) => n + c[k].length, 0);
-console.log(
-  `workspace.json: ${meta.tenants.length} tenants, ${meta.licenses.length} licenses, ${meta.users.length} users, ` +
-    `${cases.length} cases, ${count("nodes")} nodes, ${count("edges")} edges, ${count("evidence")} evidence items`,
-);
-console.log(`questions.jsonl: ${lines.length} lines`);

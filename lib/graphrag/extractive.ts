@@ -397,6 +397,9 @@ function answerPart(
     )
       continue;
     if (a.expects !== "any" && IGNORANCE.test(s.text)) continue;
+    // "We applied to the Court for an order suspending the attorney", "he planned to sell": what was applied for,
+    // asked for or planned is not when it happened.
+    if (a.expects === "time" && intendedOnly(s.text, focus)) continue;
     const values = answerValues(s.text, s.facts, a, context.nodes);
     if (!values.length) continue;
     const item = itemStems.get(s.snippet.id)!;
@@ -494,16 +497,26 @@ function deniedVerbs(text: string): string[] {
   return out;
 }
 
+/** Words that put what follows them, to the end of the clause, as applied for, asked for, planned or expected. */
+const INTENT =
+  /\b(?:appl(?:y|ies|ied|ying)|application|request(?:s|ed|ing)?|plan(?:s|ned|ning)?|intend(?:s|ed|ing)?|intention|propos(?:e|es|ed|ing|al)|seek(?:s|ing)?|sought|(?:due|scheduled|expected|hoping|hopes?|hoped|wants?|wanted) to)\b[^.;:\n]*/giu;
+
+/** Whether every word of the question's focus that the sentence says, it says only as applied for, asked for or planned. */
+function intendedOnly(text: string, focus: readonly string[]): boolean {
+  const inside = new Set<string>();
+  for (const m of text.matchAll(INTENT)) stemsOf(m[0].replace(/^\S+/, "")).forEach((t) => inside.add(t));
+  if (!inside.size) return false;
+  // The applying, asking or planning itself did happen: "When did they apply…" is answered by it.
+  const outside = stemsOf(text.replace(INTENT, (m) => ` ${m.split(/\s+/)[0]} `));
+  const said = focus.filter((t) => inside.has(t) || outside.has(t));
+  return said.length > 0 && said.every((t) => !outside.has(t));
+}
+
 /** Documents in one person's own words. */
 const NARRATED = /\b(?:statement|interview|declaration|affidavit|deposition|testimony)\b/i;
 /** The narrator speaking ("I", "my", "me"); a capital "I" alone, so not the letter of a list. */
 const FIRST_PERSON = /\b(?:I|[Mm]y|[Mm]e|[Mm]ine|[Mm]yself)\b(?![.)])/;
 
-/**
- * The subject an item is told by: its heading says it is a statement or interview, and of the people it names the
- * first, before any "by" (whoever took it), is that subject — "Witness statement of Alison GREAVES, taken … by DC T.
- * Varga". A person is placed by the earliest of their names, so "Connor PRUITT" is Connor, not his uncle Darren Pruitt.
- */
 /** A line that, past a field label ("Name:", "Account holder:"), holds nothing but the names of these subjects. */
 function namesOnly(text: string, subjects: LinkedEntity[]): boolean {
   if (!subjects.length) return false;
@@ -512,6 +525,11 @@ function namesOnly(text: string, subjects: LinkedEntity[]): boolean {
   return rest.length > 0 && rest.every((w) => nameWords.has(w.lower) || /^(?:mr|mrs|ms|miss|dr|prof|sir|dame)$/.test(w.lower));
 }
 
+/**
+ * The subject an item is told by: its heading says it is a statement or interview, and of the people it names the
+ * first, before any "by" (whoever took it), is that subject — "Witness statement of Alison GREAVES, taken … by DC T.
+ * Varga". A person is placed by the earliest of their names, so "Connor PRUITT" is Connor, not his uncle Darren Pruitt.
+ */
 export function narratorAmong(subjects: LinkedEntity[], nodes: ContextNode[], text: string): LinkedEntity | undefined {
   const heading = splitSentences(text)[0] ?? "";
   if (!NARRATED.test(heading)) return undefined;

@@ -544,6 +544,38 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(analyseQuestion("Where does Lydia live?", c).subjects.map((s) => s.id)).toEqual(["p-lydia"]);
   });
 
+  it("does not say when something happened from a sentence that only applied for it, asked for it or planned it", () => {
+    const c: RawContext = {
+      nodes: [{ id: "p-gavin", label: "Person", name: "Gavin Thornbury", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-1",
+          ["p-gavin"],
+          "On 2 February 2024 we applied to the Court of Protection for an order suspending Gavin Thornbury as attorney.",
+        ),
+        snippet("EV-2", ["p-gavin"], "Gavin Thornbury planned to sell the bungalow on 1 May 2023."),
+      ],
+    };
+    expect(extractiveAnswer(c, "On what date did the Court of Protection suspend Gavin Thornbury as attorney?").responseType).toBe(
+      "no_evidence",
+    );
+    expect(extractiveAnswer(c, "When did Gavin Thornbury sell the bungalow?").responseType).toBe("no_evidence");
+    expect(extractiveAnswer(c, "When did they apply to the Court of Protection about Gavin Thornbury?").answerText).toContain(
+      "2 February 2024",
+    );
+    const done = {
+      ...c,
+      evidenceSnippets: [
+        ...c.evidenceSnippets,
+        snippet("EV-3", ["p-gavin"], "The Court of Protection suspended Gavin Thornbury as attorney on 9 February 2024."),
+      ],
+    };
+    expect(extractiveAnswer(done, "On what date did the Court of Protection suspend Gavin Thornbury as attorney?").answerText).toContain(
+      "9 February 2024",
+    );
+  });
+
   it("does not take '4 Quarry Lane' for '8 Quarry Lane', nor 'Pier 7' for 'Pier 9', in the graph or in the evidence", () => {
     const c: RawContext = {
       nodes: [

@@ -113,8 +113,10 @@ function ports(active: () => CompiledBundle | null = () => bundle): AnswerPolicy
 
 const Q = { caseId: "case-t", question: "What did Anna Berg and Boris Kade do at Dock 7?" };
 
-async function ask(model: AnswerModel, held: HeldAnswer[], question = Q, withBankRecord = true) {
-  const h = harness(model, [policyCase(withBankRecord)], { answerPolicies: ports(), reviews: queue(held) });
+async function ask(model: AnswerModel, held: HeldAnswer[], question = Q, withBankRecord = true, extra: FakeCase["evidence"] = []) {
+  const c = policyCase(withBankRecord);
+  c.evidence.push(...extra);
+  const h = harness(model, [c], { answerPolicies: ports(), reviews: queue(held) });
   const out = await answerQuestion(h.deps, { ...VIEWER, roles: ["investigator"] }, question);
   if (!out.ok) throw new Error(JSON.stringify(out.body));
   return { body: out.body as GraphRagResponse, h };
@@ -258,7 +260,13 @@ describe("answer policies on the pipeline", () => {
       }),
     );
     const held: HeldAnswer[] = [];
-    const { body } = await ask(model, held);
+    // The model was shown the informant (an unknown naming someone nothing shown holds would go in validation).
+    const note = ev("EV-11", "handler_note", "Handler's note: CI-9 saw Anna Berg meet Boris Kade at Dock 7.", [
+      "p-anna",
+      "p-boris",
+      "p-ci9",
+    ]);
+    const { body } = await ask(model, held, Q, true, [note]);
     expect(body.answer.responseType).toBe("escalated");
     expect(body.answer.compliance!.violations.map((v) => v.policyId)).toContain("POL-CI");
   });

@@ -354,14 +354,6 @@ export const FRAMING_WORDS: ReadonlySet<string> = new Set([
 
 /** Porter stem of a lower-cased word, cached (the same words recur across claims and evidence). */
 const stemCache = new Map<string, string>();
-/** Particles that make one word with a verb before them: "logged on" / "logon", "signed in" / "sign-in", "set up" / "setup". */
-export const PARTICLES = new Set(["on", "in", "up", "out", "off", "over", "down"]);
-
-/** The stem of a verb and its particle written as one word: ("logged", "on") → porter("logon"). */
-export function joinedStem(verb: string, particle: string): string {
-  return porter(porter(verb) + particle);
-}
-
 export function porter(lower: string): string {
   let s = stemCache.get(lower);
   if (s === undefined) {
@@ -370,6 +362,14 @@ export function porter(lower: string): string {
     stemCache.set(lower, s);
   }
   return s;
+}
+
+/** Particles that make one word with a verb before them: "logged on" / "logon", "signed in" / "sign-in", "set up" / "setup". */
+export const PARTICLES = new Set(["on", "in", "up", "out", "off", "over", "down"]);
+
+/** The stem of a verb and its particle written as one word: ("logged", "on") → porter("logon"). */
+export function joinedStem(verb: string, particle: string): string {
+  return porter(porter(verb) + particle);
 }
 
 /** Identifier comparison key: lower-case, no scheme prefix ("did:", "acct:"), letters and digits only. */

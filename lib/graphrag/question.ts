@@ -184,7 +184,8 @@ function numberedNames(text: string): QuestionAnalysis["numbered"] {
     new RegExp(String.raw`(?<![\p{L}\p{N}])(\d+[a-z]?)\s+${name}|${name}\s+(?:no\.?\s*)?(\d+[a-z]?)(?![\p{L}\p{N}])`, "gu"),
   )) {
     const phrase = (m[2] ?? m[3]).toLowerCase();
-    if (MONTHS[words(phrase)[0]?.lower ?? ""] !== undefined || WEEKDAYS.has(words(phrase)[0]?.lower ?? "")) continue;
+    const first = words(phrase)[0]?.lower ?? "";
+    if (MONTHS[first] !== undefined || WEEKDAYS.has(first)) continue;
     out.push({ phrase, number: (m[1] ?? m[4]).toLowerCase() });
   }
   return out;

@@ -9,8 +9,10 @@ import type { KillSwitchState } from "./switches";
  * The grounding contract this build enforces (seed 004's contract version); part of the reuse key, so an answer
  * validated under an earlier contract is answered afresh, not reused. 1.1.0: links and images in model text, the
  * model's unknowns, justification and refusal reason, a time's date, a transcript's speaker and quotations checked.
+ * 1.2.0: hidden characters (tag characters among them) stripped from evidence and model text; an unknown naming what
+ * neither the evidence shown nor the question holds removed; a verb and its particle read as one word.
  */
-export const GROUNDING_CONTRACT_VERSION = "casegraph-grounding/1.1.0";
+export const GROUNDING_CONTRACT_VERSION = "casegraph-grounding/1.2.0";
 
 export interface Provenance {
   mode: "normal" | "reused";

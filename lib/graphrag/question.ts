@@ -333,15 +333,13 @@ export function linkEntities(question: string, nodes: readonly ContextNode[]): L
       // Book, MV Aurelia Crest"); a last word alone names a person by surname, not an event by its place.
       const together = hits.length > 0 && containsPhrase(lower, hits.join(" "));
       const surname = isPersonLabel(node.label) && hits.includes(nameWords[nameWords.length - 1]);
-      // A first name names a person when no other person in the context has it ("Gavin's business partner").
-      const firstName =
-        isPersonLabel(node.label) &&
-        hits.length === 1 &&
-        hits[0] === nameWords[0] &&
-        nameWords.length > 1 &&
-        !nodes.some((o) => o !== node && isPersonLabel(o.label) && words(o.name)[0]?.lower === hits[0]);
+      // A first name alone names a person only when no other person in the context has it ("Gavin's business
+      // partner"; "Lydia" with Lydia Dunn and Lydia Marsh both in the case names neither).
+      const byFirstName = isPersonLabel(node.label) && hits.length === 1 && hits[0] === nameWords[0] && nameWords.length > 1 && !surname;
+      const firstName = byFirstName && !nodes.some((o) => o !== node && isPersonLabel(o.label) && words(o.name)[0]?.lower === hits[0]);
+      if (byFirstName && !firstName) hits.length = 0;
       if (hits.length && capitalisedHit && together && (hits.length / nameWords.length >= 0.5 || surname || firstName)) {
-        hit = { matched: hits.join(" "), strength: 1, key: hits.join(" "), alias: firstName && !surname };
+        hit = { matched: hits.join(" "), strength: 1, key: hits.join(" "), alias: firstName };
       }
     }
     if (hit && !otherNumber(lower, hit.matched, [node.name.toLowerCase(), ...forms.names]))

@@ -538,9 +538,12 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     };
     expect(analyseQuestion("Who is Gavin's business partner?", c).subjects.map((s) => s.id)).toEqual(["p-gavin"]);
     expect(extractiveAnswer(c, "Who is Gavin's business partner?").answerText).toContain("Dean Marlowe");
-    // Two people called Lydia: the first name names neither.
+    // Two people called Lydia: the first name names neither, whether their names have two words or three.
     const twice = { ...c, nodes: [...c.nodes, person("p-lydia2", "Lydia Mae Marsh")] };
     expect(analyseQuestion("Where does Lydia live?", twice).subjects).toEqual([]);
+    const short = { ...c, nodes: [person("p-l1", "Lydia Dunn"), person("p-l2", "Lydia Marsh")] };
+    expect(analyseQuestion("Where does Lydia live?", short).subjects).toEqual([]);
+    expect(analyseQuestion("Where does Lydia Marsh live?", short).subjects.map((s) => s.id)).toEqual(["p-l2"]);
     expect(analyseQuestion("Where does Lydia live?", c).subjects.map((s) => s.id)).toEqual(["p-lydia"]);
   });
 

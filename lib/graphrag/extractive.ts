@@ -325,14 +325,10 @@ function answerPart(
     if (group) group.push(e);
     else parties.push([e]);
   }
-  // The months each item speaks of, by date or by name ("09 SEP 2024", "the July entry").
+  // The months each item speaks of, read once per item.
   const itemMonths = new Map<string, number[]>();
   const monthsOf = (snippet: ContextSnippet) => {
-    if (!itemMonths.has(snippet.id))
-      itemMonths.set(snippet.id, [
-        ...factsOf(snippet).dates.flatMap((d) => d.readings.flatMap((r) => (r.m === undefined ? [] : [r.m]))),
-        ...monthsNamed(words(snippet.text)),
-      ]);
+    if (!itemMonths.has(snippet.id)) itemMonths.set(snippet.id, monthsIn(snippet.text, factsOf(snippet)));
     return itemMonths.get(snippet.id)!;
   };
   // Who tells each item in the first person ("Witness statement of Alison GREAVES …": her "I" and "my"), and whether
@@ -384,8 +380,9 @@ function answerPart(
       (!a.numbered.some((n) => lower.includes(n.phrase)) && namesOtherNumber(itemLower, a.numbered))
     )
       continue;
-    // "The June parcel": an item that speaks only of other months is about another one.
-    if (a.months.length && monthsOf(s.snippet).length && !monthsOf(s.snippet).some((m) => a.months.includes(m))) continue;
+    // "The June parcel": an item that speaks only of other months is about another one; so is a sentence dated only
+    // in other months ("06/03/2023 admitted" does not say whether she left in October), unless it spans the month.
+    if (a.months.length && (otherMonths(monthsOf(s.snippet), a.months) || otherMonths(monthsIn(s.text, s.facts), a.months))) continue;
     if (a.subjects.length && !subjectHit) continue;
     // "I don't know who made that flange" names what is asked and answers nothing.
     // "Oriel had not sent the certificate" does not say when it was sent ("not until 9 May" does).
@@ -480,6 +477,17 @@ function answerPart(
     ),
   ];
   return { a, claims, candidates: candidates.length, missing };
+}
+
+/** The months a text speaks of, by date or by name ("09 SEP 2024", "the July entry"). */
+function monthsIn(text: string, facts: Facts): number[] {
+  return [...facts.dates.flatMap((d) => d.readings.flatMap((r) => (r.m === undefined ? [] : [r.m]))), ...monthsNamed(words(text))];
+}
+
+/** Months that are all other than those asked about and do not run from before them to after them. */
+function otherMonths(months: number[], asked: number[]): boolean {
+  if (!months.length || months.some((m) => asked.includes(m))) return false;
+  return !(months.some((m) => m < Math.min(...asked)) && months.some((m) => m > Math.max(...asked)));
 }
 
 /**
@@ -681,6 +689,9 @@ function relationClaims({ context, a, focus, candidates, checker }: Composition)
     if (!other || !source || !target || subjectIds.has(other.id) || containsPhrase(a.lower, other.name.toLowerCase())) continue;
     const typeStems = [...stemsOf(e.type.replace(/_/g, " "))];
     if (!typeStems.length || !typeStems.every((t) => focus.includes(t))) continue;
+    // The relationship must be most of what is asked: "home" in "What condition did she put on selling her home?"
+    // does not make RESIDENT_OF the answer.
+    if (typeStems.length < focus.length * MIN_FOCUS) continue;
     if (!fitsExpected(other, a)) continue;
     const support = context.evidenceSnippets.filter((s) => s.nodeIds.includes(e.source) && s.nodeIds.includes(e.target));
     if (!support.length) continue;

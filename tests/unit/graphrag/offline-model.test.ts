@@ -527,6 +527,46 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(c, "How much duty was owed on the September entry?").answerText).toContain("USD 53,088");
   });
 
+  it("does not answer about a month from a sentence dated only in other months, unless it spans the month", () => {
+    const c: RawContext = {
+      nodes: [{ id: "p-m", label: "Person", name: "Margaret Hale", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-1",
+          ["p-m"],
+          "Chronology of the case, October 2023 to January 2024.\n- 06/03/2023 Margaret Hale admitted to Fernlea House.\n- 12/10/2023 care fees unpaid.",
+        ),
+      ],
+    };
+    // The chronology speaks of October, but the line naming her is dated March: it does not say where she was in October.
+    expect(extractiveAnswer(c, "Who was admitted to Fernlea House in October 2023?").responseType).toBe("no_evidence");
+    expect(extractiveAnswer(c, "Who was admitted to Fernlea House in March 2023?").citations.map((x) => x.evidenceId)).toEqual(["EV-1"]);
+    const stay: RawContext = {
+      ...c,
+      evidenceSnippets: [
+        snippet("EV-2", ["p-m"], "Margaret Hale lived at 14 Mill Road from 12 September to 5 November 2023."),
+        snippet("EV-3", [], "The care fees for the winter were paid by bank transfer."),
+      ],
+    };
+    expect(extractiveAnswer(stay, "Where did Margaret Hale live in October?").citations.map((x) => x.evidenceId)).toEqual(["EV-2"]);
+  });
+
+  it("answers from a relationship of the graph only when the relationship is most of what is asked", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "p-m", label: "Person", name: "Margaret Hale", properties: {} },
+        { id: "o-f", label: "Location", name: "Fernlea House", properties: {} },
+      ],
+      edges: [{ id: "r1", source: "p-m", type: "RESIDENT_OF", target: "o-f", properties: {} }],
+      evidenceSnippets: [snippet("EV-1", ["p-m", "o-f"], "Margaret Hale has been a resident of Fernlea House since March.")],
+    };
+    expect(extractiveAnswer(c, "Where is Margaret Hale resident?").answerText).toContain("Margaret Hale is resident of Fernlea House");
+    // "home" is the same concept as "resident", but a condition put on selling a home is not where she lives.
+    const out = extractiveAnswer(c, "What condition did Margaret Hale put in her power of attorney about selling her home?");
+    expect(out.answerText).not.toContain("is resident of");
+  });
+
   it("names a person by first name when no one else in the context has it, and answers from the graph", () => {
     const person = (id: string, name: string) => ({ id, label: "Person", name, properties: {} });
     const c: RawContext = {

@@ -36,6 +36,8 @@ const REPLY_SENTENCES = 3;
 const MAX_SENTENCE_CHARS = 600;
 /** A further claim must score at least this share of the best one: an answer is not padded with weaker sentences. */
 const RUNNER_UP = 0.9;
+/** Evidence types written from other records (an analyst's note, a summary or timeline), not records themselves. */
+const DERIVED = /analyst|summary|timeline|chronolog/i;
 /** The share of its focus a sentence naming the subject must cover to answer a broad question about it. */
 const BROAD_FOCUS = 0.25;
 /** The share of the question's focus (rarity-weighted) a sentence must cover to be a candidate at all. */
@@ -457,6 +459,7 @@ function answerPart(
     if (heading && a.expects !== "any" && own < 0.5) continue;
     candidates.push({ ...s, names, subjectHit, values, coverage, own, score: round(heading ? score * 0.8 : score) });
   }
+  preferRecords(candidates, context.nodes);
   candidates.sort((x, y) => y.score - x.score || x.snippetIndex - y.snippetIndex || x.sentenceIndex - y.sentenceIndex);
 
   const checker = new SupportChecker(context);
@@ -477,6 +480,44 @@ function answerPart(
     ),
   ];
   return { a, claims, candidates: candidates.length, missing };
+}
+
+/**
+ * An analyst's note, summary or timeline restates the records it was written from. Where a record itself gives the
+ * same answer and says as much of what is asked, the record is the evidence to cite: the restatement gives way to it
+ * (as a heading does). What only the note says — the analyst's own finding — it still answers.
+ */
+function preferRecords(candidates: Candidate[], nodes: readonly ContextNode[]): void {
+  const restated = candidates.filter((c) => DERIVED.test(c.snippet.type));
+  if (!restated.length) return;
+  const keysOf = answerKeys(nodes);
+  const records = candidates.filter((c) => !DERIVED.test(c.snippet.type)).map((c) => ({ c, keys: keysOf(c.values) }));
+  for (const d of restated) {
+    const keys = keysOf(d.values);
+    if (records.some((r) => r.c.own >= d.own && r.keys.some((k) => keys.includes(k)))) d.score = round(d.score * 0.8);
+  }
+}
+
+/**
+ * Keys that say when two values are the same answer: the node a name belongs to ("Kovac", "Dima" → p-kovac), the
+ * normalised value of a date, time, amount or identifier ("06:00Z" = "06:00"), else the words as written.
+ */
+function answerKeys(nodes: readonly ContextNode[]): (values: AnswerValue[]) => string[] {
+  const owners = new Map<string, string[]>();
+  for (const n of nodes) for (const name of namesOf(n).names) owners.set(name, [...(owners.get(name) ?? []), n.id]);
+  return (values) => {
+    const keys = new Set<string>();
+    for (const v of values) {
+      const raw = v.raw.toLowerCase().trim();
+      if (!raw) continue;
+      const owner = owners.get(raw);
+      const facts = valueKeys(extractFacts(v.raw, { source: true }));
+      if (owner?.length === 1) keys.add(`node:${owner[0]}`);
+      else if (facts.length) facts.forEach((k) => keys.add(k));
+      else keys.add(`raw:${raw}`);
+    }
+    return [...keys];
+  };
 }
 
 /** The months a text speaks of, by date or by name ("09 SEP 2024", "the July entry"). */

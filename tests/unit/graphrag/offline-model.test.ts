@@ -552,6 +552,56 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(stay, "Where did Margaret Hale live in October?").citations.map((x) => x.evidenceId)).toEqual(["EV-2"]);
   });
 
+  it("cites the record rather than an analyst's timeline that restates it, and the note for what only the note says", () => {
+    const timeline = {
+      ...snippet(
+        "EV-T",
+        [],
+        "Analyst timeline, 12/02/2024.\n- 29/08/2023 care home direct debit cancelled by the attorney.\n- 03/10/2023 cash withdrawn.",
+      ),
+      type: "analyst_note",
+    };
+    const record = {
+      ...snippet("EV-B", [], "Bank statement extract.\n29/08/2023 | DIRECT DEBIT CANCELLED by the attorney: care home fees |"),
+      type: "bank_statement",
+    };
+    const other = snippet("EV-X", [], "Visitors log for the home, August 2023: no visits recorded.");
+    const c: RawContext = { nodes: [], edges: [], evidenceSnippets: [timeline, record, other] };
+    const q = "When did the attorney cancel the care home direct debit?";
+    expect(extractiveAnswer(c, q).citations.map((x) => x.evidenceId)).toEqual(["EV-B"]);
+    // Without the record, the timeline answers.
+    const alone: RawContext = { ...c, evidenceSnippets: [timeline, other] };
+    expect(extractiveAnswer(alone, q).citations.map((x) => x.evidenceId)).toEqual(["EV-T"]);
+    // A record that gives another date is not the same answer: the timeline keeps its place.
+    const differs: RawContext = {
+      ...c,
+      evidenceSnippets: [timeline, { ...record, text: record.text.replace("29/08/2023", "01/09/2023") }, other],
+    };
+    expect(extractiveAnswer(differs, q).citations[0].evidenceId).toBe("EV-T");
+    // Nor is a record that gives the same value but says less of what is asked: the WMI alert names the account, the
+    // analyst's note says it logged on.
+    const logon: RawContext = {
+      nodes: [],
+      edges: [],
+      evidenceSnippets: [
+        {
+          ...snippet("EV-N", [], "Analyst note: at 01:42 SRV-DB-07 logged a network logon for CORP\\svc_backup from WS-FIN-0231."),
+          type: "analyst_note",
+        },
+        {
+          ...snippet(
+            "EV-W",
+            [],
+            "EDR alert on SRV-DB-07, 01:42:14: remote WMI process creation from WS-FIN-0231; account CORP\\svc_backup.",
+          ),
+          type: "edr_alert",
+        },
+        other,
+      ],
+    };
+    expect(extractiveAnswer(logon, "Which account logged on to SRV-DB-07 from WS-FIN-0231?").citations[0].evidenceId).toBe("EV-N");
+  });
+
   it("answers from a relationship of the graph only when the relationship is most of what is asked", () => {
     const c: RawContext = {
       nodes: [

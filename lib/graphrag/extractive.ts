@@ -36,8 +36,11 @@ const REPLY_SENTENCES = 3;
 const MAX_SENTENCE_CHARS = 600;
 /** A further claim must score at least this share of the best one: an answer is not padded with weaker sentences. */
 const RUNNER_UP = 0.9;
-/** Evidence types written from other records (an analyst's note, a summary or timeline), not records themselves. */
-const DERIVED = /analyst|summary|timeline|chronolog/i;
+/**
+ * Evidence types written from other records (an analyst's note, timeline or chronology), not records themselves. Not
+ * "summary": a NetFlow summary is the record of the traffic.
+ */
+const DERIVED = /analyst|timeline|chronolog/i;
 /** The share of its focus a sentence naming the subject must cover to answer a broad question about it. */
 const BROAD_FOCUS = 0.25;
 /** The share of the question's focus (rarity-weighted) a sentence must cover to be a candidate at all. */
@@ -483,7 +486,7 @@ function answerPart(
 }
 
 /**
- * An analyst's note, summary or timeline restates the records it was written from. Where a record itself gives the
+ * An analyst's note or timeline restates the records it was written from. Where a record itself gives the
  * same answer and says as much of what is asked, the record is the evidence to cite: the restatement gives way to it
  * (as a heading does). What only the note says — the analyst's own finding — it still answers.
  */

@@ -71,6 +71,8 @@ export interface QuestionResult {
   thread?: string;
   turn?: number;
   responseType: string;
+  /** The answer's own confidence (0…1), to see whether it is calibrated: wrong answers should carry less. */
+  confidence: number | null;
   cited: string[];
   truePositives: number;
   support: { supported: number; partial: number; unsupported: number };
@@ -83,6 +85,7 @@ export interface QuestionResult {
 
 interface AnswerLike {
   responseType?: string;
+  confidence?: number;
   citations?: Array<{ evidenceId: string }>;
   claims?: Array<{ support?: string }>;
 }
@@ -120,6 +123,7 @@ export function scoreQuestion(o: Observation): QuestionResult {
     kind,
     ...(o.question.thread ? { thread: o.question.thread, ...(typeof turn === "number" ? { turn } : {}) } : {}),
     responseType,
+    confidence: typeof a.confidence === "number" ? a.confidence : null,
     cited,
     truePositives,
     support,

@@ -66,7 +66,8 @@ const CONCEPTS: string[][] = [
   ["die", "dead", "death", "deceased", "decedent"],
   ["phone", "telephone", "mobile", "cell", "handset", "msisdn"],
   ["car", "vehicle", "auto", "van", "truck", "suv"],
-  ["own", "owner", "ownership"],
+  // Who owns or controls a company: its register names a shareholder or a "person with significant control".
+  ["own", "owner", "ownership", "shareholder", "proprietor", "control"],
   ["arrive", "arrival", "respond", "response", "scene", "attend"],
   ["money", "cash", "fund", "funds", "payment", "paid", "pay"],
   ["meet", "met", "meeting"],
@@ -347,6 +348,8 @@ function answerPart(
       });
     return narrators.get(snippet.id)!;
   };
+  const entryNames = (s: Sentence) =>
+    [splitSentences(s.snippet.text)[0] ?? "", lineOf(s.snippet.text, s.text)].some((text) => a.subjects.some((e) => mentions(e, text)));
   const candidates: Candidate[] = [];
   for (const s of sentences) {
     const lower = s.text.toLowerCase();
@@ -389,6 +392,9 @@ function answerPart(
     // in other months ("06/03/2023 admitted" does not say whether she left in October), unless it spans the month.
     if (a.months.length && (otherMonths(monthsOf(s.snippet), a.months) || otherMonths(monthsIn(s.text, s.facts), a.months))) continue;
     if (a.subjects.length && !subjectHit) continue;
+    // Who runs or is behind a company: a sentence naming it, or a record about it (its heading, or the entry the
+    // sentence is part of, names it) — not an item that mentions it in passing (a chat that speaks of Kairos once).
+    if (a.control && !names.length && !entryNames(s)) continue;
     // "I don't know who made that flange" names what is asked and answers nothing.
     // "Oriel had not sent the certificate" does not say when it was sent ("not until 9 May" does).
     if (
@@ -642,6 +648,12 @@ function sentencesOf(context: RawContext): Sentence[] {
   return out;
 }
 
+/** The line of `text` (an entry of a register, a row of a log) that holds `sentence`. */
+function lineOf(text: string, sentence: string): string {
+  const start = sentence.slice(0, 60);
+  return text.split(/\n+/).find((line) => line.replace(/\s+/g, " ").includes(start)) ?? "";
+}
+
 /** Inverse document frequency over the context's sentences; a word found in none weighs most. */
 function idfOver(sentences: Sentence[]): (t: string) => number {
   const df = new Map<string, number>();
@@ -739,13 +751,24 @@ function relationClaims({ context, a, focus, candidates, checker }: Composition)
     if (!fitsExpected(other, a)) continue;
     const support = context.evidenceSnippets.filter((s) => s.nodeIds.includes(e.source) && s.nodeIds.includes(e.target));
     if (!support.length) continue;
-    // Items that name both ends first (they state the relationship), then the best-scoring.
+    // Items that name both ends first, then those that say the relationship in its own words ("Director: CHEN,
+    // Wei-Ming" for DIRECTOR_OF, not a log that names both), then the best-scoring.
     const namesBoth = (s: ContextSnippet) =>
       [source, target].every((n) => namesOf(n).names.some((name) => containsPhrase(s.text.toLowerCase(), name))) ? 1 : 0;
+    const saysIt = (s: ContextSnippet) => {
+      const stems = stemsOf(s.text);
+      return typeStems.every((t) => stems.has(t)) ? 1 : 0;
+    };
     const text = `${source.name} ${relationPhrase(e)} ${target.name}`;
     const [first] = support
-      .map((s) => ({ s, both: namesBoth(s), best: candidates.find((c) => c.snippet.id === s.id)?.score ?? -1 }))
-      .sort((x, y) => y.both - x.both || y.best - x.best || context.evidenceSnippets.indexOf(x.s) - context.evidenceSnippets.indexOf(y.s))
+      .map((s) => ({ s, both: namesBoth(s), says: saysIt(s), best: candidates.find((c) => c.snippet.id === s.id)?.score ?? -1 }))
+      .sort(
+        (x, y) =>
+          y.both - x.both ||
+          y.says - x.says ||
+          y.best - x.best ||
+          context.evidenceSnippets.indexOf(x.s) - context.evidenceSnippets.indexOf(y.s),
+      )
       .filter((r) => checker.claim(text, [r.s.id]).support === "supported");
     if (!first) continue;
     const evidenceId = first.s.id;
@@ -753,7 +776,9 @@ function relationClaims({ context, a, focus, candidates, checker }: Composition)
       text,
       evidenceId,
       graph: [e.source, e.target, `${e.source}:${e.type}:${e.target}`],
-      step: `The case graph records ${source.name} ${e.type} ${target.name}; ${evidenceId} is linked to both.`,
+      // The step says the relationship itself and cites the item and the graph's edge and ends: a step that spoke of
+      // "the case graph" would hold words no source has, and the checks would remove it.
+      step: text,
       score: 1,
       coverage: 1,
     });

@@ -57,6 +57,8 @@ export interface QuestionAnalysis {
   plural: boolean;
   /** Names the question writes with a number ("8 Quarry Lane", "Pier 9"): lower-cased words and the number. */
   numbered: Array<{ phrase: string; number: string }>;
+  /** Asks who runs or is behind an organisation it names: its register or a record about it answers, not a passing mention. */
+  control: boolean;
 }
 
 /** Words that ask for a sum of money. */
@@ -69,6 +71,11 @@ const PHRASAL_MEANING: Array<[RegExp, string]> = [
   [/^(?:show|turn)/i, "arrived"],
 ];
 const PHRASAL = /\b(?:set(?:s|ting)? up|(?:get|got|gets|getting) to|(?:show|turn)(?:s|ed|ing)? up)\b/gi;
+
+const ORGANISATION_LABEL = /organi[sz]ation|company|business|firm|corporat/i;
+const CONTROL = { runs: "director", behind: "controls" };
+const RUNS = /\b(?:runs?|ran|running)\b/gi;
+const BEHIND = /\b(?:is|are|was|were)\s+(?:really\s+)?behind\b/gi;
 
 /** Verbs whose object is a sum of money. */
 const MONEY_VERB =
@@ -128,8 +135,15 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
   if (kind === "what" && expects === "any" && MONEY_VERB.test(lower)) expects = "amount";
   const subjects = linkEntities(q, context.nodes);
   const nameStems = new Set(subjects.flatMap((s) => s.names.flatMap((n) => words(n).map((w) => porter(w.lower)))));
+  // Who runs a company is its director; who is behind it, whoever controls it (a register's "person with significant
+  // control"). Only of an organisation: "Who ran the red light?" asks something else.
+  const ofOrganisation = kind === "who" && subjects.some((s) => ORGANISATION_LABEL.test(s.label));
+  const asked = ofOrganisation ? q.replace(RUNS, CONTROL.runs).replace(BEHIND, CONTROL.behind) : q;
+  const control = asked !== q;
+  // …and the answer says so in its own words: "Director: CHEN, Wei-Ming", not a line of the register's item.
+  const controlWords = control ? Object.values(CONTROL).filter((w) => new RegExp(`\\b${w}\\b`).test(asked)) : [];
   // Phrasal verbs say in two light words what evidence says in one ("set up" a company, "got to" the scene).
-  const phrased = words(q.replace(PHRASAL, (m) => PHRASAL_MEANING.find(([re]) => re.test(m))![1]));
+  const phrased = words(asked.replace(PHRASAL, (m) => PHRASAL_MEANING.find(([re]) => re.test(m))![1]));
   const content = phrased.filter((w) => !isStopword(w.lower) && w.lower.length > 1);
   const stems = [...new Set(content.map((w) => porter(w.lower)))];
   const given = extractFacts(q, { claim: true });
@@ -150,7 +164,7 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
     ),
   ];
   const plural = /\b(?:each|all|both|every|list|which ones)\b/.test(lower);
-  const required = [...new Set((classified.modifiers ?? []).map((w) => porter(w)).filter((t) => !nameStems.has(t)))];
+  const required = [...new Set([...(classified.modifiers ?? []), ...controlWords].map((w) => porter(w)).filter((t) => !nameStems.has(t)))];
   // "How long / often / far …" names the measure asked for ("14 km long" says it; "4 minutes 10 seconds" does not).
   const weak = [...weakWords(q), ...(classified.measure ? [porter(classified.measure)] : [])].filter((t) => focus.includes(t));
   const measure = classified.typedByHead && head ? porter(head) : undefined;
@@ -172,6 +186,7 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
     plural,
     required,
     numbered,
+    control,
     ...(measure ? { measure } : {}),
   };
 }

@@ -58,6 +58,10 @@ describe("casegraph eval scoring", () => {
     expect(results.filter((r) => r.ok).map((r) => r.id)).toEqual(["a2", "u1", "x1", "i1"]);
     expect(s.errors).toBe(0);
     expect(s.passed).toBe(4);
+    // Each result carries the answer's own confidence, to see whether wrong answers carry less; none when it gave none.
+    const confident = { answer: { ...answer("answer", ["EV-1"]).answer, confidence: 0.42 } };
+    expect(scoreQuestion({ question: questions[0], body: confident, again: confident, latencyMs: 1 }).confidence).toBe(0.42);
+    expect(results[0].confidence).toBeNull();
   });
 
   it("reads JSON Lines and names every bad line (CG-EVAL-001)", () => {

@@ -116,6 +116,89 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(groundAnswer(out.answerText, home).counts).toMatchObject({ unsupported: 0, partial: 0 });
   });
 
+  it("cites a relationship to the item that says it in its own words, and its explanation step survives the checks", () => {
+    const company: RawContext = {
+      nodes: [
+        { id: "p-chen", label: "Person", name: "Chen Wei-Ming", properties: {} },
+        { id: "o-lotus", label: "Organization", name: "Golden Lotus Imports Ltd", properties: {} },
+      ],
+      edges: [{ id: "d1", source: "p-chen", type: "DIRECTOR_OF", target: "o-lotus", properties: {} }],
+      evidenceSnippets: [
+        // Names both ends, first in the context, but says nothing of who directs what.
+        snippet(
+          "EV-LOG",
+          ["p-chen", "o-lotus"],
+          "14:20 Van arrives at Golden Lotus Imports Ltd. 14:22 Chen Wei-Ming signs for the cartons.",
+        ),
+        snippet(
+          "EV-REG",
+          ["p-chen", "o-lotus"],
+          "Companies register: Golden Lotus Imports Ltd, company no. 11873306. Director: Chen Wei-Ming.",
+        ),
+      ],
+    };
+    const out = extractiveAnswer(company, "Who is the director of Golden Lotus Imports Ltd?");
+    expect(out.answerText).toBe("Chen Wei-Ming is director of Golden Lotus Imports Ltd [evidence: EV-REG, claim: CLM-1].");
+    const parsed = parseModelOutput(JSON.stringify(out));
+    if (!parsed.ok) throw new Error("the offline model's output does not parse");
+    const v = validateAnswer(parsed.output, company);
+    expect(v.report).toMatchObject({ droppedSteps: 0, droppedUnsupportedSteps: 0 });
+    // A register of several companies, whose director line names none: no sentence answers on its own, the
+    // relationship does, cited to the register rather than to the log that comes first.
+    const listed: RawContext = {
+      ...company,
+      evidenceSnippets: [
+        company.evidenceSnippets[0],
+        snippet(
+          "EV-REG",
+          ["p-chen", "o-lotus"],
+          "Companies register, extracts retrieved 16/09/2024.\n(1) GOLDEN LOTUS IMPORTS LTD, company no. 11873306.\nDirector: Chen Wei-Ming (appointed 14/03/2019).",
+        ),
+      ],
+    };
+    expect(extractiveAnswer(listed, "Who runs Golden Lotus Imports Ltd?").answerText).toBe(
+      "Chen Wei-Ming is director of Golden Lotus Imports Ltd [evidence: EV-REG, claim: CLM-1].",
+    );
+  });
+
+  it("answers who runs or is behind a company from its register, and not from an item that mentions it in passing", () => {
+    const register: RawContext = {
+      nodes: [
+        { id: "p-hensley", label: "Person", name: "Paul Hensley", properties: {} },
+        { id: "p-marsh", label: "Person", name: "Lionel Marsh", properties: {} },
+        { id: "p-zee", label: "Person", name: "Zee", properties: {} },
+        { id: "o-lumen", label: "Organization", name: "Lumen Trade Ltd", properties: {} },
+        { id: "o-kairos", label: "Organization", name: "Kairos Biotech", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-R1",
+          ["o-lumen", "p-hensley", "p-marsh"],
+          "Companies Register extract, Lumen Trade Ltd, company no. 11938442.\nDirector: Paul Hensley (appointed 14 March 2019). Person with significant control: Lionel Marsh, more than 75% of shares.",
+        ),
+        snippet(
+          "EV-CHAT",
+          ["o-kairos", "p-zee"],
+          "Telegram extract, seized phone. Chat between 'Lew B' and the device owner, Zee.\n02/03/2024 Lew B: Kairos Biotech sending 2 drums split up.",
+        ),
+      ],
+    };
+    expect(extractiveAnswer(register, "Who runs Lumen Trade?").answerText).toMatch(/^Director: Paul Hensley .*\[evidence: EV-R1/);
+    expect(extractiveAnswer(register, "Who is behind Lumen Trade Ltd?").answerText).toMatch(
+      /significant control: Lionel Marsh.*\[evidence: EV-R1/,
+    );
+    // Who owns a company is who controls its shares.
+    expect(extractiveAnswer(register, "Who owns Lumen Trade?").answerText).toMatch(
+      /^Person with significant control: Lionel Marsh.*\[evidence: EV-R1/,
+    );
+    // "the device owner" is not who owns Kairos, nor is a chat line that names it who is behind it.
+    expect(extractiveAnswer(register, "Who is behind Kairos Biotech?").responseType).toBe("no_evidence");
+    // Only of an organisation: "Who ran the red light?" asks who ran it.
+    expect(analyseQuestion("Who ran the red light?", register)).toMatchObject({ control: false, required: [] });
+    expect(analyseQuestion("Who runs Lumen Trade?", register)).toMatchObject({ control: true, required: ["director"] });
+  });
+
   it("answers 'which <label>' with a node of that label the sentence names, and does not pad", () => {
     const out = extractiveAnswer(ctx, "Which vehicle passed Gate C at 01:29?");
     expect(out.citations.map((c) => c.evidenceId)).toEqual(["EV-2"]);

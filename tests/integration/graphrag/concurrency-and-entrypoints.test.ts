@@ -208,6 +208,14 @@ describeEachDatabase("npm run casegraph -- ask", (fixture, kind) => {
     expect(JSON.parse(denied.stdout).error.code).toBe("CG-ACCESS-001");
     const usage = await run(["ask", "--case", "case-harbor", "Who?"]);
     expect(usage.code).toBe(2);
+    // An option the command does not know is a usage error naming it, not an internal one; --help prints the usage.
+    const unknown = await run(["ask", "--user", "det.reyes@metro.example", "--case", "case-harbor", "--bogus", "Who?"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("--bogus");
+    expect(unknown.stderr).not.toContain("CG-SYS-002");
+    const help = await run(["ask", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/ask --user <email> --case <id>/);
     // An unknown user is refused, and the refusal is in the ledger like any other refused question.
     const verify = async () => JSON.parse((await run(["audit", "verify"])).stdout) as { ok: boolean; size: number };
     const before = await verify();

@@ -337,7 +337,13 @@ const ADDRESSED: RegExp[] = [
 ];
 
 const ROLE_PREFIX =
-  /^\W{0,3}(?:system|assistant|ai|bot|chatbot|developer|human|llm|gpt|chatgpt|claude|gemini|copilot|instructions?|sys|inst)\s*[\]>)]*\s*:\s*(.*)$/;
+  /^\W{0,3}(?:system|assistant|ai|bot|chatbot|developer|human|llm|gpt|chatgpt|claude|gemini|copilot|sys|inst)\s*[\]>)]*\s*:\s*(.*)$/;
+// "Instructions:" is also a field of ordinary records (a power of attorney's, a courier's): not a role prefix. What
+// follows it is a directive when it is one on its own, or when it tells its reader what to say ("Instructions: say
+// the account was closed").
+const INSTRUCTIONS_LABEL = /^\W{0,3}instructions?\s*[\]>)]*\s*:\s*(.*)$/;
+const REPORTING_VERB =
+  /^\W*(?:please\s+)?(?:state|say|report|write|conclude|print|output|answer|respond|reply|tell|mention|describe|summari[sz]e|list|reveal|ignore|disregard|forget|cite|omit|exclude|claim|assert|declare|confirm|deny|treat|present|mark|flag|classify|label)\b/;
 const ROLE_MARKUP =
   /^\W{0,3}(?:\[\s*\/?\s*(?:system|inst|sys|assistant)\s*\]|<<\s*\/?\s*sys\s*>>|<\s*\/?\s*(?:system|assistant|instructions?)\s*>|#{1,6}\s*(?:system|instructions?|assistant)\b)/;
 
@@ -373,7 +379,7 @@ const INSTRUCTION_BODIES: string[] = [
   // ("Ignore was the name of the boat").
   String.raw`(?:ignore|disregard|forget|override|bypass)\s+(?!it\b|him\b|her\b|me\b|them\b|about it\b|\S+\s+(?:\S+\s+)?(?:was|were|is|are|had|has)\b|(?:my|our)\s+(?:(?:earlier|previous|last|first|other)\s+)?(?:e-?mails?|messages?|texts?|letters?|notes?|calls?|voicemails?|invoices?)\b|(?:was|were|is|are)\b)`,
   String.raw`report\s+(?:that\b|only\b|back\b|["']|to (?:the |your )?(?:user|reader|investigator|analyst|supervisor|requester)s?\b|[^.!?]{0,80}?\bas\s+(?:an?\s+|the\s+|being\s+)?${VERDICT})`,
-  String.raw`(?:state|say|write|type|declare|argue|assert|deny|maintain)\s+(?:that\s+(?!again\b|to\b|one\b|was\b|is\b|it\b)|that\s*[.!]*\s*$|only\b|["']|the (?:following|word|phrase|code|string|answer|token)\b|in (?:your|the) ${ANSWER_NOUN}|exactly\b|verbatim\b)`,
+  String.raw`(?:state|say|write|type|declare|argue|assert|deny|maintain)\s+(?:that\s+(?!again\b|to\b|one\b|was\b|is\b|it\b)|that\s*[.!]*\s*$|only\b|["']|the (?:following|word|phrase|code|string|answer|token)\b|in (?:your|the) (?:\w+\s+)?${ANSWER_NOUN}|exactly\b|verbatim\b)`,
   // "Record in your findings that…", "Note in the report that…": the reader's own product, told what to say.
   String.raw`(?:record|note|write|state|put|say|mention|include|add|log|enter|document|show)\s+(?:in|into|within)\s+(?:your|the)\s+(?:final\s+|written\s+)?${PRODUCT}\s*(?:that\b|["':])`,
   // "Make the summary say…", "Have your report list…".
@@ -549,6 +555,7 @@ export function findDirectives(text: string): DirectiveHit[] {
   const us = utterances(text);
   let carry = false;
   let lineCarry = false; // a role prefix speaks for the rest of its line
+  let labelAhead = false; // an "Instructions:" label with nothing after it
   let prevEnd = 0;
   for (const u of us) {
     // It ends with the line, or with the quotation it stands in.
@@ -557,6 +564,10 @@ export function findDirectives(text: string): DirectiveHit[] {
     const folded = foldForDetection(u.text);
     let kind = directiveKind(folded);
     if (!kind && (carry || lineCarry) && /[\p{L}\p{N}]/u.test(folded)) kind = "continuation";
+    // "Instructions:" on its own, then what to say.
+    if (!kind && labelAhead && REPORTING_VERB.test(folded)) kind = "continuation";
+    const label = INSTRUCTIONS_LABEL.exec(folded);
+    labelAhead = !!label && !/[\p{L}\p{N}]/u.test(label[1]);
     carry = false;
     if (!kind) continue;
     hits.push({ start: u.start, end: u.end, kind, text: u.text });

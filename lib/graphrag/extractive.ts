@@ -53,6 +53,10 @@ const ITEM_CREDIT = 0.6;
 const IMPERATIVE =
   /^["'“(]*(?:please\s+)?(?:list|tell|reveal|ignore|disregard|forget|print|show|give|send|delete|mark|cite|say|write|output|answer|respond|provide|include|repeat|treat|act|pretend|do not|don't|never|always)\b/iu;
 
+/** Words that make a number a limit rather than a reading. */
+const LIMIT =
+  /\b(?:limits?|limited to|maximum|max\.|minimum|min\.|threshold|must not exceed|not to exceed|permitted|allowance|ceiling|cap of)\b/i;
+
 /** A statement that the speaker or the record does not know. */
 const IGNORANCE =
   /\b(?:(?:do|did|does)(?: not|n['’]t)|don['’]t|didn['’]t|doesn['’]t)\s+(?:know|remember|recall)\b|\b(?:can['’]t|cannot|could(?: not|n['’]t))\s+(?:know|remember|recall|say|see|tell)\b|\bno idea\b|\b(?:not known|unknown)\b/iu;
@@ -466,7 +470,10 @@ function answerPart(
     // A value in a heading ("Interview of Arno Kade") answers "who/when/where …" only when the heading itself says
     // what is asked: matching on the rest of its item, it would name whoever the item is about.
     if (heading && a.expects !== "any" && own < 0.5) continue;
-    candidates.push({ ...s, names, subjectHit, values, coverage, own, score: round(heading ? score * 0.8 : score) });
+    // A limit is not a reading ("Limits at OF-2: free cyanide 0.05 mg/L" is not the level found there, nor a speed
+    // limit the speed): a sentence that sets one gives way to one that measures, unless a limit is what is asked.
+    const limit = (a.expects === "amount" || a.expects === "count") && LIMIT.test(s.text) && !LIMIT.test(a.lower);
+    candidates.push({ ...s, names, subjectHit, values, coverage, own, score: round(heading || limit ? score * 0.8 : score) });
   }
   preferRecords(candidates, context.nodes);
   candidates.sort((x, y) => y.score - x.score || x.snippetIndex - y.snippetIndex || x.sentenceIndex - y.sentenceIndex);

@@ -199,6 +199,25 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(analyseQuestion("Who runs Lumen Trade?", register)).toMatchObject({ control: true, required: ["director"] });
   });
 
+  it("answers how much was measured with a reading, not with a limit, unless the limit is what is asked", () => {
+    const outfall: RawContext = {
+      nodes: [{ id: "l-of2", label: "Location", name: "outfall OF-2", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        snippet("EV-PERMIT", ["l-of2"], "Permit WDL-2291. Limits at outfall OF-2: total zinc 0.5 mg/L, free cyanide 0.05 mg/L."),
+        snippet(
+          "EV-LAB",
+          ["l-of2"],
+          "Laboratory report AL-25-3317. Sample W-1 at outfall OF-2: total zinc 14.2 mg/L, free cyanide 2.8 mg/L.",
+        ),
+      ],
+    };
+    expect(extractiveAnswer(outfall, "What zinc level was measured at outfall OF-2?").citations.map((c) => c.evidenceId)).toEqual([
+      "EV-LAB",
+    ]);
+    expect(extractiveAnswer(outfall, "What is the zinc limit at outfall OF-2?").citations.map((c) => c.evidenceId)).toEqual(["EV-PERMIT"]);
+  });
+
   it("answers 'which <label>' with a node of that label the sentence names, and does not pad", () => {
     const out = extractiveAnswer(ctx, "Which vehicle passed Gate C at 01:29?");
     expect(out.citations.map((c) => c.evidenceId)).toEqual(["EV-2"]);

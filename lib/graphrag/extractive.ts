@@ -365,12 +365,14 @@ function answerPart(
     // A sentence that names another person by the subject's surname ("Connor PRUITT" for Darren Pruitt) is about them.
     // (Not for "who": a relative who shares the name may be the answer — "Lydia Dunn, sister of the deceased".)
     const namesake = a.expects !== "agent" && !names.length && a.subjects.some((e) => e.names.some((n) => containsPhrase(lower, n)));
-    const subjectHit = names.length ? 1 : itemNames && !namesake ? 0.5 : 0;
+    // A row of a record whose heading names the subject ("CDR extract, target +1-555-0178 …") is about it.
+    const subjectHit = names.length ? 1 : itemNames && !namesake ? (entryNames(s) ? 0.75 : 0.5) : 0;
     // A number or date in a sentence that names another thing of the subject's kind instead of the subject (the
     // sister ship, another sampling point), or whose item names only such a thing, is that thing's. (For "which …"
     // the other thing may be the answer.)
     if (
-      subjectHit === 0.5 &&
+      subjectHit > 0 &&
+      subjectHit < 1 &&
       ["amount", "count", "time"].includes(a.expects) &&
       (namesSibling(s.text, s.facts) ||
         (!a.subjects.some((e) => e.names.some((n) => containsPhrase(itemLower, n))) && namesSibling(s.snippet.text, factsOf(s.snippet))))

@@ -218,6 +218,32 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(outfall, "What is the zinc limit at outfall OF-2?").citations.map((c) => c.evidenceId)).toEqual(["EV-PERMIT"]);
   });
 
+  it("reads a row of a record whose heading names the subject as about the subject", () => {
+    const calls: RawContext = {
+      nodes: [
+        { id: "ph-0178", label: "Phone", name: "+1-555-0178", properties: {} },
+        { id: "p-dunn", label: "Person", name: "Raymond Dunn", properties: {} },
+        { id: "p-ortega", label: "Person", name: "Luis Ortega", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        // Names the number only in passing, after the row.
+        snippet(
+          "EV-NOTEBOOK",
+          ["ph-0178", "p-ortega"],
+          "Analyst's notes on the seized notebook, 14 Apr 2025.\n12 Apr 2025 01:22 Luis Ortega called about the boat.\nThe number +1-555-0178 is also written on its last page.",
+        ),
+        snippet(
+          "EV-CDR",
+          ["ph-0178", "p-dunn"],
+          "CDR extract, warrant 25-CDR-031, target +1-555-0178 (prepaid).\n12 Apr 2025 01:22:40 outgoing call to Raymond Dunn, duration 0m21s.",
+        ),
+      ],
+    };
+    const out = extractiveAnswer(calls, "Who was called from +1-555-0178 on 12 April?");
+    expect(out.citations.map((c) => c.evidenceId)).toEqual(["EV-CDR"]);
+  });
+
   it("answers 'which <label>' with a node of that label the sentence names, and does not pad", () => {
     const out = extractiveAnswer(ctx, "Which vehicle passed Gate C at 01:29?");
     expect(out.citations.map((c) => c.evidenceId)).toEqual(["EV-2"]);

@@ -203,7 +203,7 @@ interface Sentence {
 interface Candidate extends Sentence {
   /** Subjects the sentence names. */
   names: LinkedEntity[];
-  /** 1 when the sentence names a subject, 0.5 when only its item does (or is linked to it), 0 otherwise. */
+  /** 1 when the sentence names a subject, 0.75 when the heading or line of its record does, 0.5 when only its item does (or is linked to it), 0 otherwise. */
   subjectHit: number;
   values: AnswerValue[];
   coverage: number;

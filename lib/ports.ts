@@ -389,6 +389,11 @@ export interface ModelProbe {
 export interface AnswerModel {
   readonly provider: string;
   readonly modelId: string;
+  /**
+   * Changes whenever the model's behaviour does under the same id (the offline answerer: a digest of its sources). Part
+   * of the answer-reuse key, so an answer given by an earlier build of the same model is never served by a later one.
+   */
+  readonly revision?: string;
   /** Throws CasegraphError CG-MODEL-001 when the model cannot be reached; unusable text is returned as is. */
   generate(request: AnswerModelRequest): Promise<AnswerModelResult>;
   /** Bounded reachability check for /health. */

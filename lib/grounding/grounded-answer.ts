@@ -16,7 +16,7 @@ import type { Answer, AnswerOutcome, Asker, RawContext } from "../graphrag/types
 import { contentSha256 } from "./lifecycle";
 import type { AnswerCache, KillSwitchReader } from "./ports";
 import { GROUNDING_CONTRACT_VERSION, provenanceOf, provenanceSha256, type Provenance } from "./provenance";
-import { decideReuse, reuseKey, type ReuseDecision } from "./reuse";
+import { decideReuse, modelKey, reuseKey, type ReuseDecision } from "./reuse";
 import { ALL_OFF, type KillSwitchState } from "./switches";
 
 export const REUSE_DECISION_KIND = "graphrag.reuse_decision";
@@ -68,7 +68,7 @@ export async function groundedAnswer(
     return refuseRequest(deps, asker, raw, asCasegraphError(err, "CG-SYS-001"));
   }
   const frame: RequestFrame = { switches, key: null, mode: "normal", policyBundle };
-  const model = modelName(deps.model);
+  const model = modelKey(deps.model);
   const ledger = provenanceLedger(deps.ledger, frame);
 
   // The key needs a well-formed question the asker may put to this case, in a thread that is theirs; anything else
@@ -340,8 +340,6 @@ function provenanceLedger(inner: Ledger, frame: RequestFrame): Ledger {
     },
   };
 }
-
-const modelName = (m: AnswerModel | undefined) => (m ? `${m.provider}:${m.modelId}` : null);
 
 /** DISABLE_MODEL: the same model's name, never called. */
 function switchedOff(model: AnswerModel): AnswerModel {

@@ -4,7 +4,7 @@
 import { canonicalJson } from "../domain/canonical-json";
 import { sha256Hex } from "../domain/ledger-chain";
 import { evidenceDenialReason } from "../domain/policy";
-import type { EvidenceRecord } from "../ports";
+import type { AnswerModel, EvidenceRecord } from "../ports";
 import type { Asker } from "../graphrag/types";
 import { contentSha256 } from "./lifecycle";
 import type { StoredAnswer } from "./ports";
@@ -25,6 +25,11 @@ export function policyFingerprint(asker: Asker & { licenseUses?: readonly string
     needToKnow: [...new Set(asker.needToKnow)].sort(),
     licenseUses: [...new Set(asker.licenseUses ?? [])].sort(),
   };
+}
+
+/** The model as the reuse key names it: provider, id and revision ("offline:casegraph-extractive-v2@1a2b…"). */
+export function modelKey(m: Pick<AnswerModel, "provider" | "modelId" | "revision"> | undefined): string | null {
+  return m ? `${m.provider}:${m.modelId}${m.revision ? `@${m.revision}` : ""}` : null;
 }
 
 export interface ReuseKeyInput {

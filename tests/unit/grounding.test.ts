@@ -4,7 +4,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { contentSha256, evidenceState, forgedMarkerIn } from "@/lib/grounding/lifecycle";
 import { effectiveSwitches, parseSwitchName, ALL_OFF } from "@/lib/grounding/switches";
-import { decideReuse, reuseKey } from "@/lib/grounding/reuse";
+import { decideReuse, modelKey, reuseKey } from "@/lib/grounding/reuse";
 import { issueOverride, parsePublicKeys, verifyOverride } from "@/lib/grounding/override";
 import { provenanceFooter, provenanceOf } from "@/lib/grounding/provenance";
 import type { EvidenceRecord } from "@/lib/ports";
@@ -69,7 +69,7 @@ describe("answer reuse", () => {
       caseId: "c",
       question: "Who met?",
       asker,
-      model: "offline:m",
+      model: modelKey({ provider: "offline", modelId: "m", revision: "r1" }),
       promptVersion: "p1",
       groundingContractVersion: "g1",
       policyBundle: null,
@@ -78,6 +78,9 @@ describe("answer reuse", () => {
 
   it("keys on the case, the normalised question, the policy fingerprint, model and versions — not on who asks", () => {
     expect(key()).toMatch(/^[0-9a-f]{16}$/);
+    expect(modelKey({ provider: "offline", modelId: "m", revision: "r1" })).toBe("offline:m@r1");
+    expect(modelKey({ provider: "openai-compatible", modelId: "llama" })).toBe("openai-compatible:llama");
+    expect(modelKey(undefined)).toBeNull();
     expect(key({ question: "  who   MET? " })).toBe(key());
     expect(key({ asker: { ...asker, userId: "u2", needToKnow: ["a", "b"] } })).toBe(key());
     for (const other of [
@@ -86,6 +89,8 @@ describe("answer reuse", () => {
       { asker: { ...asker, tenantId: "t2" } },
       { caseId: "c2" },
       { model: "x:y" },
+      // The same model id at another revision (a later build of the offline answerer) is another model.
+      { model: modelKey({ provider: "offline", modelId: "m", revision: "r2" }) },
       { promptVersion: "p2" },
       { groundingContractVersion: "g2" },
       { policyBundle: "abc" },

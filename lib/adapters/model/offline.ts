@@ -9,10 +9,13 @@ import type { RawContext } from "../../graphrag/types";
 
 export const OFFLINE_PROVIDER = "offline";
 export const OFFLINE_MODEL_ID = "casegraph-extractive-v2";
+/** A digest of the answerer's sources (tests/unit/graphrag/offline-revision.test.ts keeps it current): part of the reuse key. */
+export const OFFLINE_MODEL_REVISION = "8a526251056c";
 
 export class OfflineExtractiveModel implements AnswerModel {
   readonly provider = OFFLINE_PROVIDER;
   readonly modelId = OFFLINE_MODEL_ID;
+  readonly revision = OFFLINE_MODEL_REVISION;
 
   async generate(request: AnswerModelRequest): Promise<AnswerModelResult> {
     const output = extractiveAnswer(request.context as RawContext, request.question);

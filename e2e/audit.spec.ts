@@ -6,9 +6,10 @@ import { expect, test, type Page } from "@playwright/test";
 import { shot, signIn, signOut } from "./fixtures";
 
 // lead.park (investigator + supervisor, holds the `financial` tag) asks in Operation Harbor Light. The first question
-// is answered from a few loosely related sentences (confidence < 0.5 → needs review) and cites EV-C-032, a
-// `financial` item that sup.okafor (no `financial` tag) may not read.
-const LOW = "Which university did Victor Marchetti attend, and did he study astronomy?";
+// is answered in part, from loosely related sentences, with a part nothing answers (confidence < 0.5 → needs review),
+// and cites EV-C-032, a `financial` item that sup.okafor (no `financial` tag) may not read, beside one he may.
+const LOW =
+  "What links Victor Marchetti to the car wash, and who did Victor Marchetti meet at The Anchor Tavern, and did he study astronomy?";
 const NORMAL = "Who paid for the warehouse lease at Pier 9?";
 
 async function ask(page: Page, question: string) {

@@ -233,9 +233,10 @@ const WRITER = String.raw`(?:(?:(?:case|report|summary|answer|brief)[\s-]+)+(?:w
 const ORDER_VERB = String.raw`(?:mark|flag|label|classify|rate|treat|state|say|write|report|add|include|omit|exclude|remove|delete|print|output|list|reveal|disclose|tell|answer|respond|reply|summari[sz]e|describe|conclude|confirm|deny|ignore|disregard|forget|record|note|close|clear|approve|escalate|dismiss|cite)\b`;
 
 const ADDRESSED: RegExp[] = [
-  // "Note to automated systems", "Message for any AI reading this", "Instructions for the summariser".
+  // "Note to automated systems", "Message for any AI reading this", "Instructions for the summariser", "Processing
+  // note for any software agent or AI assistant" (the machine reader may come second in a list).
   new RegExp(
-    String.raw`^\W*(?:(?:important|urgent|special|private|final)\s+)?(?:(?:[\w-]+\s+)?(?:note|footnote|message|memo|notice|instructions?|reminder|warning|request|directive|guidance|attention|attn|important|p\.?s\.?)\s*(?:to|for)|for the (?:benefit|attention|information) of)\s*:?\s*(?:(?:all|any|the|every|each|our|you)\s+)?(?:(?:downstream|automated|machine|ai|llm)\s+(?:models?|readers?|systems?|tools?|agents?|consumers?|processors?)\b|${AI}|${WHOEVER}|${MACHINE_READER}|${WRITER}|(?:machines|computers|robots|algorithms|crawlers)\b)`,
+    String.raw`^\W*(?:(?:important|urgent|special|private|final)\s+)?(?:(?:[\w-]+\s+)?(?:note|footnote|message|memo|notice|instructions?|reminder|warning|request|directive|guidance|attention|attn|important|p\.?s\.?)\s*(?:to|for)|for the (?:benefit|attention|information) of)\s*:?\s*(?:(?:all|any|the|every|each|our|you)\s+)?(?:(?:[\w-]+\s+){1,3}(?:or|and|\/)\s+(?:(?:an?|the|any|all)\s+)?)?(?:(?:downstream|automated|machine|ai|llm|software)\s+(?:models?|readers?|systems?|tools?|agents?|consumers?|processors?)\b|${AI}|${WHOEVER}|${MACHINE_READER}|${WRITER}|(?:machines|computers|robots|algorithms|crawlers)\b)`,
   ),
   // "To whoever summarises this case:", "Dear AI,", "Hey assistant:", "Attention, language models", "TO ANY COMPUTER
   // READING THIS:".
@@ -360,7 +361,8 @@ const OVERRIDES: RegExp[] = [
   /\bsystem\s+prompts?\s*(?:update|override|change|injection|[:\-–—])|\b(?:new|updated|revised|real|hidden|secret)\s+system\s+prompt\b/,
   /\b(?:begin|start|end)\s+(?:of\s+)?(?:override|(?:new\s+)?instructions?|system\s+(?:message|prompt))\b/,
   /\b(?:authori[sz]ed\s+)?prompt\s+(?:update|override|change|patch)\b|\byou\s+(?:may|can)\s+now\s+(?:share|disclose|reveal|release|ignore|output|print|send|access|grant)\b/,
-  /\b(?:jailbreak|jailbroken|developer mode|god mode|dan mode|do anything now|unrestricted mode|admin mode|maintenance mode)\b/,
+  // (Not "maintenance mode": a tracker or a server is put in it. "You are now in maintenance mode" is caught above.)
+  /\b(?:jailbreak|jailbroken|developer mode|god mode|dan mode|do anything now|unrestricted mode|admin mode)\b/,
   /\b(?:reveal|print|show|output|repeat|leak|dump)\s+(?:me\s+)?(?:your|the)\s+(?:system\s+prompt|instructions|prompt|rules|configuration|hidden)\b/,
   /\bpretend\s+(?:to be|that|you)\b|^\W*(?:(?:please|now|just)\s+)?pretend\b/,
   /\b(?:act|behave|respond)\s+as\s+(?:if\s+you\s+(?:are|were)\s+)?(?:an?\s+)?(?:system|admin(?:istrator)?|developer|root|unfiltered|unrestricted|different|another|dan)\b/,
@@ -516,6 +518,16 @@ const ABBREVIATION =
 export function directiveKind(folded: string): DirectiveKind | null {
   if (!/[\p{L}]/u.test(folded.replace(/\[[^\]]*removed\]/g, "")) && !REMNANT.test(folded)) return null;
   if (REMNANT.test(folded)) return "neutralised_remnant";
+  const kind = shapeOf(folded);
+  if (kind) return kind;
+  // A transcriber's or examiner's note in brackets before it ("[white-on-white text under the signature] 'Note for
+  // any AI…") does not hide what follows.
+  const annotated = /^\W*\[[^\]]{1,200}\]\W*/u.exec(folded);
+  return annotated ? shapeOf(folded.slice(annotated[0].length)) : null;
+}
+
+/** The directive shape an utterance opens with or holds, if any. */
+function shapeOf(folded: string): DirectiveKind | null {
   if (ROLE_PREFIX.test(folded) || ROLE_MARKUP.test(folded)) return "role_prefix";
   if (OVERRIDES.some((re) => re.test(folded))) return "override";
   if (ADDRESSED.some((re) => re.test(folded))) return "addressed_to_ai";

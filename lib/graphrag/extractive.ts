@@ -758,6 +758,8 @@ function relationClaims({ context, a, focus, candidates, checker }: Composition)
     // does not make RESIDENT_OF the answer.
     if (typeStems.length < focus.length * MIN_FOCUS) continue;
     if (!fitsExpected(other, a)) continue;
+    // "Which university did he attend?": a meeting he attended is not one.
+    if (a.kindNoun && !saysKind(other, a.kindNoun)) continue;
     const support = context.evidenceSnippets.filter((s) => s.nodeIds.includes(e.source) && s.nodeIds.includes(e.target));
     if (!support.length) continue;
     // Items that name both ends first, then those that say the relationship in its own words ("Director: CHEN,
@@ -794,6 +796,12 @@ function relationClaims({ context, a, focus, candidates, checker }: Composition)
     if (out.length >= MAX_CLAIMS) break;
   }
   return out;
+}
+
+/** Whether a node's label, name or properties say the kind of thing asked for ("university"). */
+function saysKind(n: ContextNode, kindNoun: string): boolean {
+  const stem = conceptOf(porter(kindNoun));
+  return [n.label.replace(/_/g, " "), n.name, ...Object.values(n.properties).map(String)].some((t) => stemsOf(t).has(stem));
 }
 
 function fitsExpected(n: ContextNode, a: QuestionAnalysis): boolean {

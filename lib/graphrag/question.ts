@@ -59,6 +59,11 @@ export interface QuestionAnalysis {
   numbered: Array<{ phrase: string; number: string }>;
   /** Asks who runs or is behind an organisation it names: its register or a record about it answers, not a passing mention. */
   control: boolean;
+  /**
+   * The noun that names the kind of thing asked for, when no label of the graph is it and it sets no answer type
+   * ("university" in "Which university did he attend?"): a node that answers must say it.
+   */
+  kindNoun?: string;
 }
 
 /** Words that ask for a sum of money. */
@@ -188,6 +193,8 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
     numbered,
     control,
     ...(measure ? { measure } : {}),
+    // (Only after "which": "what" also heads open questions — "What is his relationship to Voss?")
+    ...(head && !label && !classified.typedByHead && kind === "which" && !TYPE_WORDS.has(head) ? { kindNoun: head } : {}),
   };
 }
 
@@ -216,8 +223,18 @@ export function namesOtherNumber(lowerText: string, numbered: QuestionAnalysis["
 
 function labelNamed(head: string, nodes: readonly ContextNode[]): string | undefined {
   const h = porter(head);
-  return nodes.map((n) => n.label).find((l) => porter(l.toLowerCase()) === h);
+  return nodes
+    .map((n) => n.label)
+    .find((l) => porter(l.toLowerCase()) === h || (LABEL_WORDS[l.toLowerCase()] ?? []).some((w) => porter(w) === h));
 }
+
+/** Common words for the things graph labels name ("which ships" asks for Vessel nodes). */
+const LABEL_WORDS: Record<string, string[]> = {
+  vessel: ["ship", "boat", "tanker", "trawler", "yacht"],
+  vehicle: ["car", "van", "truck", "lorry", "suv", "motorbike", "motorcycle", "trailer"],
+  weapon: ["gun", "firearm", "pistol", "rifle", "knife"],
+  phone: ["handset", "mobile", "telephone"],
+};
 
 function classify(lw: string[]): {
   kind: QuestionKind;

@@ -161,6 +161,38 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     );
   });
 
+  it("answers 'which <noun>' from a relationship only with a node of that kind", () => {
+    const meetings: RawContext = {
+      nodes: [
+        { id: "p-marchetti", label: "Person", name: "Victor Marchetti", properties: {} },
+        { id: "m-anchor", label: "Event", name: "Meeting at The Anchor Tavern", properties: {} },
+      ],
+      edges: [{ id: "a1", source: "p-marchetti", type: "ATTENDED", target: "m-anchor", properties: {} }],
+      evidenceSnippets: [
+        snippet("EV-SURV", ["p-marchetti", "m-anchor"], "20:12 Victor Marchetti enters The Anchor Tavern for the meeting."),
+      ],
+    };
+    expect(extractiveAnswer(meetings, "Which meeting did Victor Marchetti attend?").answerText).toBe(
+      "Victor Marchetti attended Meeting at The Anchor Tavern [evidence: EV-SURV, claim: CLM-1].",
+    );
+    // A meeting he attended is not a university he attended.
+    expect(extractiveAnswer(meetings, "Which university did Victor Marchetti attend?").responseType).toBe("no_evidence");
+    // "Ships" are the graph's Vessel nodes, whose names do not say "ship".
+    const fleet: RawContext = {
+      nodes: [
+        { id: "o-tessaly", label: "Organization", name: "Tessaly Shipmanagement", properties: {} },
+        { id: "v-crest", label: "Vessel", name: "MV Aurelia Crest", properties: { type: "Bulk carrier" } },
+      ],
+      edges: [{ id: "m1", source: "o-tessaly", type: "MANAGES", target: "v-crest", properties: {} }],
+      evidenceSnippets: [
+        snippet("EV-DOC", ["o-tessaly", "v-crest"], "Document of compliance: Tessaly Shipmanagement, managers of MV Aurelia Crest."),
+      ],
+    };
+    expect(extractiveAnswer(fleet, "Which ships does Tessaly Shipmanagement manage?").answerText).toBe(
+      "Tessaly Shipmanagement manages MV Aurelia Crest [evidence: EV-DOC, claim: CLM-1].",
+    );
+  });
+
   it("answers who runs or is behind a company from its register, and not from an item that mentions it in passing", () => {
     const register: RawContext = {
       nodes: [

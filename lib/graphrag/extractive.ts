@@ -354,6 +354,12 @@ function answerPart(
   };
   const entryNames = (s: Sentence) =>
     [splitSentences(s.snippet.text)[0] ?? "", lineOf(s.snippet.text, s.text)].some((text) => a.subjects.some((e) => mentions(e, text)));
+  const interviewAsked = INTERVIEWED.test(question);
+  const interviewees = new Map<string, LinkedEntity | undefined>();
+  const intervieweeOf = (snippet: ContextSnippet) => {
+    if (!interviewees.has(snippet.id)) interviewees.set(snippet.id, intervieweeAmong(a.subjects, context.nodes, snippet.text));
+    return interviewees.get(snippet.id);
+  };
   const candidates: Candidate[] = [];
   for (const s of sentences) {
     const lower = s.text.toLowerCase();
@@ -398,6 +404,9 @@ function answerPart(
     // in other months ("06/03/2023 admitted" does not say whether she left in October), unless it spans the month.
     if (a.months.length && (otherMonths(monthsOf(s.snippet), a.months) || otherMonths(monthsIn(s.text, s.facts), a.months))) continue;
     if (a.subjects.length && !subjectHit) continue;
+    // "What did Colby say when he was interviewed?" is answered from the record of his interview or his statement,
+    // not from a sentence about him in a record of something else (or in another person's statement).
+    if (interviewAsked && a.subjects.length && !intervieweeOf(s.snippet)) continue;
     // Who runs or is behind a company: a sentence naming it, or a record about it (its heading, or the entry the
     // sentence is part of, names it) — not an item that mentions it in passing (a chat that speaks of Kairos once).
     if (a.control && !names.length && !entryNames(s)) continue;
@@ -580,7 +589,11 @@ function intendedOnly(text: string, focus: readonly string[]): boolean {
 }
 
 /** Documents in one person's own words. */
-const NARRATED = /\b(?:statement|interview|declaration|affidavit|deposition|testimony)\b/i;
+/** A question about what was said in interview, under caution or when questioned. */
+const INTERVIEWED = /\b(?:interview(?:s|ed)?|under caution|(?:was|were|when|being) (?:questioned|spoken to))\b/i;
+// (A bank, card or completion statement is an account, not anyone's words.)
+const NARRATED =
+  /\b(?:(?<!\b(?:bank|account|card|financial|credit|mortgage|billing|completion|annual|tax|vat|payroll|earnings|salary)\s)statement|interview|declaration|affidavit|deposition|testimony)\b/i;
 /** The narrator speaking ("I", "my", "me"); a capital "I" alone, so not the letter of a list. */
 const FIRST_PERSON = /\b(?:I|[Mm]y|[Mm]e|[Mm]ine|[Mm]yself)\b(?![.)])/;
 
@@ -598,8 +611,21 @@ function namesOnly(text: string, subjects: LinkedEntity[]): boolean {
  * Varga". A person is placed by the earliest of their names, so "Connor PRUITT" is Connor, not his uncle Darren Pruitt.
  */
 export function narratorAmong(subjects: LinkedEntity[], nodes: ContextNode[], text: string): LinkedEntity | undefined {
-  const heading = splitSentences(text)[0] ?? "";
-  if (!NARRATED.test(heading)) return undefined;
+  const first = splitSentences(text)[0] ?? "";
+  return NARRATED.test(first) ? narratorIn(first, subjects, nodes) : undefined;
+}
+
+/**
+ * Whose interview or statement an item records, as narratorAmong, reading on through the heading's first line
+ * ("RECORD OF TAPED INTERVIEW UNDER CAUTION. Interviewee: Gavin Paul THORNBURY. …").
+ */
+function intervieweeAmong(subjects: LinkedEntity[], nodes: ContextNode[], text: string): LinkedEntity | undefined {
+  const first = splitSentences(text)[0] ?? "";
+  if (!NARRATED.test(first)) return undefined;
+  return narratorIn(first, subjects, nodes) ?? narratorIn(text.split("\n")[0].slice(0, 300), subjects, nodes);
+}
+
+function narratorIn(heading: string, subjects: LinkedEntity[], nodes: ContextNode[]): LinkedEntity | undefined {
   const by = heading.search(/\b(?:by|[Ii]nterviewer)\b/);
   const named = by < 0 ? heading : heading.slice(0, by);
   const lower = named.toLowerCase();

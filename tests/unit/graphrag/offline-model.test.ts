@@ -161,6 +161,42 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     );
   });
 
+  it("answers what someone said in interview only from the record of their interview or their statement", () => {
+    const file: RawContext = {
+      nodes: [
+        { id: "p-gavin", label: "Person", name: "Gavin Thornbury", properties: {} },
+        { id: "p-lydia", label: "Person", name: "Lydia Brannigan", properties: {} },
+        { id: "p-pike", label: "Person", name: "Graham Pike", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-PIKE",
+          ["p-pike", "p-lydia"],
+          "WITNESS STATEMENT of Graham PIKE, security manager, 18/11/2024.\n'Lydia Brannigan, the transport manager, was on annual leave from 15 to 22 November and did not approve the booking. I watched the white DAF leave through Gate 2 at 01:41 with the first trailer.'",
+        ),
+        snippet(
+          "EV-BANK",
+          ["p-gavin"],
+          "Bank statement, current account of Mrs M Thornbury. 03/04/2023 GIFT to G THORNBURY GBP 4,500.00. 19/05/2023 CARE COSTS GBP 12,000.00.",
+        ),
+      ],
+    };
+    // Pike's statement speaks of her; it is not what she said.
+    expect(extractiveAnswer(file, "What did Lydia Brannigan say about the booking when she was interviewed?").responseType).toBe(
+      "no_evidence",
+    );
+    // A bank statement is nobody's words.
+    expect(extractiveAnswer(file, "What did Gavin Thornbury say in interview about the gift of GBP 4,500?").responseType).toBe(
+      "no_evidence",
+    );
+    expect(
+      extractiveAnswer(file, "What time did Pike tell officers the white DAF left through Gate 2 when he was questioned?").citations.map(
+        (c) => c.evidenceId,
+      ),
+    ).toEqual(["EV-PIKE"]);
+  });
+
   it("answers 'which <noun>' from a relationship only with a node of that kind", () => {
     const meetings: RawContext = {
       nodes: [

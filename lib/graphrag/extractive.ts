@@ -203,7 +203,10 @@ interface Sentence {
 interface Candidate extends Sentence {
   /** Subjects the sentence names. */
   names: LinkedEntity[];
-  /** 1 when the sentence names a subject, 0.75 when the heading or line of its record does, 0.5 when only its item does (or is linked to it), 0 otherwise. */
+  /**
+   * 1 when the sentence names a subject, 0.75 when the heading or line of its record does, 0.5 when only its item does
+   * (or is linked to it), 0 otherwise.
+   */
   subjectHit: number;
   values: AnswerValue[];
   coverage: number;
@@ -352,8 +355,17 @@ function answerPart(
       });
     return narrators.get(snippet.id)!;
   };
-  const entryNames = (s: Sentence) =>
-    [splitSentences(s.snippet.text)[0] ?? "", lineOf(s.snippet.text, s.text)].some((text) => a.subjects.some((e) => mentions(e, text)));
+  // Whether the heading of a sentence's item, or the line it is on, names a subject (the heading read once per item).
+  const headings = new Map<string, boolean>();
+  const headingNames = (snippet: ContextSnippet) => {
+    if (!headings.has(snippet.id))
+      headings.set(
+        snippet.id,
+        a.subjects.some((e) => mentions(e, splitSentences(snippet.text)[0] ?? "")),
+      );
+    return headings.get(snippet.id)!;
+  };
+  const entryNames = (s: Sentence) => headingNames(s.snippet) || a.subjects.some((e) => mentions(e, lineOf(s.snippet.text, s.text)));
   const interviewAsked = INTERVIEWED.test(question);
   const interviewees = new Map<string, LinkedEntity | undefined>();
   const intervieweeOf = (snippet: ContextSnippet) => {
@@ -588,10 +600,9 @@ function intendedOnly(text: string, focus: readonly string[]): boolean {
   return said.length > 0 && said.every((t) => !outside.has(t));
 }
 
-/** Documents in one person's own words. */
 /** A question about what was said in interview, under caution or when questioned. */
 const INTERVIEWED = /\b(?:interview(?:s|ed)?|under caution|(?:was|were|when|being) (?:questioned|spoken to))\b/i;
-// (A bank, card or completion statement is an account, not anyone's words.)
+/** Documents in one person's own words (a bank, card or completion statement is an account, not anyone's words). */
 const NARRATED =
   /\b(?:(?<!\b(?:bank|account|card|financial|credit|mortgage|billing|completion|annual|tax|vat|payroll|earnings|salary)\s)statement|interview|declaration|affidavit|deposition|testimony)\b/i;
 /** The narrator speaking ("I", "my", "me"); a capital "I" alone, so not the letter of a list. */

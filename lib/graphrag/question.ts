@@ -291,7 +291,11 @@ function classify(lw: string[]): {
       if (IDENTIFIER_NOUNS.test(head)) return typed("identifier");
       if (PLACE_NOUNS.test(head)) return typed("place");
       // "Which crew member…": the modifier says what kind of person; the sentence naming them rarely repeats it.
-      if (AGENT_NOUNS.test(head)) return { ...typed("agent"), modifiers: [] };
+      // "What did the driver tell them?": after an auxiliary other than "be" the person is who acts, not what is asked.
+      if (AGENT_NOUNS.test(head))
+        return /^(?:did|does|do|has|have|had|will|would|can|could|should|may|might|must)$/.test(next[0] ?? "")
+          ? { kind, expects: "any", head, modifiers: [] }
+          : { ...typed("agent"), modifiers: [] };
       if (AMOUNT_NOUNS.test(head)) return typed("amount");
       // "What is the name of the Second Officer?" asks who.
       // The words after "of" say whose name: the sentence that gives it says them too.

@@ -521,6 +521,14 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(c, "Who called +1-555-0888 and when?").citations.map((x) => x.evidenceId)).toEqual(["DOC-1-00002"]);
   });
 
+  it("reads 'what did the driver tell…' as asking what was said, and 'what/which driver…' as asking who", () => {
+    const expects = (q: string) => analyseQuestion(q, { nodes: [] }).expects;
+    expect(expects("What did the Insignia's driver tell his passengers to do?")).toBe("any");
+    expect(expects("What has the engineer said about the boot lid?")).toBe("any");
+    expect(expects("Which driver told his passengers to hold their necks?")).toBe("agent");
+    expect(expects("What was the driver's name?")).not.toBe("any");
+  });
+
   it("tells a question's weak words (adverbs, comparisons, light verbs, vague adjectives, the measure of 'how long') from its content words", () => {
     const weak = (q: string) => analyseQuestion(q, { nodes: [] }).weak;
     expect(weak("When was the consignment originally meant to ship from Ningbo?")).toEqual(["origin", "meant"]);

@@ -518,16 +518,16 @@ const ABBREVIATION =
 export function directiveKind(folded: string): DirectiveKind | null {
   if (!/[\p{L}]/u.test(folded.replace(/\[[^\]]*removed\]/g, "")) && !REMNANT.test(folded)) return null;
   if (REMNANT.test(folded)) return "neutralised_remnant";
-  const kind = shapeOf(folded);
+  const kind = directiveShape(folded);
   if (kind) return kind;
   // A transcriber's or examiner's note in brackets before it ("[white-on-white text under the signature] 'Note for
   // any AI…") does not hide what follows.
   const annotated = /^\W*\[[^\]]{1,200}\]\W*/u.exec(folded);
-  return annotated ? shapeOf(folded.slice(annotated[0].length)) : null;
+  return annotated ? directiveShape(folded.slice(annotated[0].length)) : null;
 }
 
 /** The directive shape an utterance opens with or holds, if any. */
-function shapeOf(folded: string): DirectiveKind | null {
+function directiveShape(folded: string): DirectiveKind | null {
   if (ROLE_PREFIX.test(folded) || ROLE_MARKUP.test(folded)) return "role_prefix";
   if (OVERRIDES.some((re) => re.test(folded))) return "override";
   if (ADDRESSED.some((re) => re.test(folded))) return "addressed_to_ai";

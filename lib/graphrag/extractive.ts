@@ -222,6 +222,8 @@ interface Composition {
   focus: string[];
   candidates: Candidate[];
   checker: SupportChecker;
+  /** Every item's stems, read once per question. */
+  itemStems: ReadonlyMap<string, Set<string>>;
 }
 
 interface Claim {
@@ -365,11 +367,23 @@ function answerPart(
       );
     return headings.get(snippet.id)!;
   };
-  const entryNames = (s: Sentence) => headingNames(s.snippet) || a.subjects.some((e) => mentions(e, lineOf(s.snippet.text, s.text)));
+  const lines = new Map<string, string[]>();
+  const linesOf = (snippet: ContextSnippet) => {
+    if (!lines.has(snippet.id))
+      lines.set(
+        snippet.id,
+        snippet.text.split(/\n+/).map((line) => line.replace(/\s+/g, " ")),
+      );
+    return lines.get(snippet.id)!;
+  };
+  // The line of its item (an entry of a register, a row of a log) that holds a sentence.
+  const lineOf = (s: Sentence) => linesOf(s.snippet).find((line) => line.includes(s.text.slice(0, 60))) ?? "";
+  const entryNames = (s: Sentence) => headingNames(s.snippet) || a.subjects.some((e) => mentions(e, lineOf(s)));
   const interviewAsked = INTERVIEWED.test(question);
   const interviewees = new Map<string, LinkedEntity | undefined>();
   const intervieweeOf = (snippet: ContextSnippet) => {
-    if (!interviewees.has(snippet.id)) interviewees.set(snippet.id, intervieweeAmong(a.subjects, context.nodes, snippet.text));
+    if (!interviewees.has(snippet.id))
+      interviewees.set(snippet.id, narratorAmong(a.subjects, context.nodes, snippet.text, { firstLine: true }));
     return interviewees.get(snippet.id);
   };
   const candidates: Candidate[] = [];
@@ -502,7 +516,7 @@ function answerPart(
   candidates.sort((x, y) => y.score - x.score || x.snippetIndex - y.snippetIndex || x.sentenceIndex - y.sentenceIndex);
 
   const checker = new SupportChecker(context);
-  const composition: Composition = { context, a, focus, candidates, checker };
+  const composition: Composition = { context, a, focus, candidates, checker, itemStems };
   const relations = relationClaims(composition);
   const claims: Claim[] = relations.length ? relations : sentenceClaims(composition);
 
@@ -621,19 +635,17 @@ function namesOnly(text: string, subjects: LinkedEntity[]): boolean {
  * first, before any "by" (whoever took it), is that subject — "Witness statement of Alison GREAVES, taken … by DC T.
  * Varga". A person is placed by the earliest of their names, so "Connor PRUITT" is Connor, not his uncle Darren Pruitt.
  */
-export function narratorAmong(subjects: LinkedEntity[], nodes: ContextNode[], text: string): LinkedEntity | undefined {
-  const first = splitSentences(text)[0] ?? "";
-  return NARRATED.test(first) ? narratorIn(first, subjects, nodes) : undefined;
-}
-
-/**
- * Whose interview or statement an item records, as narratorAmong, reading on through the heading's first line
- * ("RECORD OF TAPED INTERVIEW UNDER CAUTION. Interviewee: Gavin Paul THORNBURY. …").
- */
-function intervieweeAmong(subjects: LinkedEntity[], nodes: ContextNode[], text: string): LinkedEntity | undefined {
+export function narratorAmong(
+  subjects: LinkedEntity[],
+  nodes: ContextNode[],
+  text: string,
+  { firstLine = false }: { firstLine?: boolean } = {},
+): LinkedEntity | undefined {
   const first = splitSentences(text)[0] ?? "";
   if (!NARRATED.test(first)) return undefined;
-  return narratorIn(first, subjects, nodes) ?? narratorIn(text.split("\n")[0].slice(0, 300), subjects, nodes);
+  // `firstLine`: read on through the heading's first line ("RECORD OF TAPED INTERVIEW UNDER CAUTION. Interviewee:
+  // Gavin Paul THORNBURY. …") — for whose interview an item records, not for whose "I" its sentences are.
+  return narratorIn(first, subjects, nodes) ?? (firstLine ? narratorIn(text.split("\n")[0].slice(0, 300), subjects, nodes) : undefined);
 }
 
 function narratorIn(heading: string, subjects: LinkedEntity[], nodes: ContextNode[]): LinkedEntity | undefined {
@@ -692,12 +704,6 @@ function sentencesOf(context: RawContext): Sentence[] {
     });
   });
   return out;
-}
-
-/** The line of `text` (an entry of a register, a row of a log) that holds `sentence`. */
-function lineOf(text: string, sentence: string): string {
-  const start = sentence.slice(0, 60);
-  return text.split(/\n+/).find((line) => line.replace(/\s+/g, " ").includes(start)) ?? "";
 }
 
 /** Inverse document frequency over the context's sentences; a word found in none weighs most. */
@@ -777,7 +783,7 @@ function distinctSubjects(subjects: LinkedEntity[]): LinkedEntity[] {
  * ("associate" for ASSOCIATE_OF) and whose other end is of the expected kind, said in plain words and cited with the
  * evidence linked to both ends (the best-scoring such item).
  */
-function relationClaims({ context, a, focus, candidates, checker }: Composition): Claim[] {
+function relationClaims({ context, a, focus, candidates, checker, itemStems }: Composition): Claim[] {
   if (!a.subjects.length || !["agent", "place", "entity", "any"].includes(a.expects) || a.kind === "why" || a.kind === "how") return [];
   const nodes = new Map(context.nodes.map((n) => [n.id, n]));
   const subjectIds = new Set(a.subjects.map((s) => s.id));
@@ -803,10 +809,7 @@ function relationClaims({ context, a, focus, candidates, checker }: Composition)
     // Wei-Ming" for DIRECTOR_OF, not a log that names both), then the best-scoring.
     const namesBoth = (s: ContextSnippet) =>
       [source, target].every((n) => namesOf(n).names.some((name) => containsPhrase(s.text.toLowerCase(), name))) ? 1 : 0;
-    const saysIt = (s: ContextSnippet) => {
-      const stems = stemsOf(s.text);
-      return typeStems.every((t) => stems.has(t)) ? 1 : 0;
-    };
+    const saysIt = (s: ContextSnippet) => (typeStems.every((t) => itemStems.get(s.id)?.has(t)) ? 1 : 0);
     const text = `${source.name} ${relationPhrase(e)} ${target.name}`;
     const [first] = support
       .map((s) => ({ s, both: namesBoth(s), says: saysIt(s), best: candidates.find((c) => c.snippet.id === s.id)?.score ?? -1 }))

@@ -235,6 +235,8 @@ interface Claim {
   step: string;
   score: number;
   coverage: number;
+  /** The records an analyst's restatement rests on, cited beside it. */
+  sources?: string[];
 }
 
 export function extractiveAnswer(context: RawContext, question: string): ModelOutputShape {
@@ -265,9 +267,9 @@ export function extractiveAnswer(context: RawContext, question: string): ModelOu
   const { a } = first;
   return {
     responseType: "answer",
-    answerText: claims.map((c, i) => `${withoutTerminator(c.text)} [evidence: ${c.evidenceId}, claim: CLM-${i + 1}].`).join(" "),
-    citations: claims.map((c, i) => ({ evidenceId: c.evidenceId, claimId: `CLM-${i + 1}` })),
-    explanationSteps: claims.map((c, i) => ({ stepNumber: i + 1, claim: clipWords(c.step, 400), citations: [c.evidenceId, ...c.graph] })),
+    answerText: claims.map((c, i) => `${withoutTerminator(c.text)} ${markersOf(c, i)}.`).join(" "),
+    citations: claims.flatMap((c, i) => citedBy(c).map((evidenceId) => ({ evidenceId, claimId: `CLM-${i + 1}` }))),
+    explanationSteps: claims.map((c, i) => ({ stepNumber: i + 1, claim: clipWords(c.step, 400), citations: [...citedBy(c), ...c.graph] })),
     unknowns,
     confidence: Math.max(0.1, confidence),
     confidenceJustification:
@@ -521,6 +523,7 @@ function answerPart(
   const claims: Claim[] = relations.length ? relations : sentenceClaims(composition);
 
   if (!claims.length) return { a, claims, candidates: candidates.length, missing: [] };
+  for (const c of claims) c.sources = restatedFrom(context, c, a.subjects, candidates);
   const covered = new Set<string>();
   for (const c of claims) stemsOf(c.text).forEach((t) => covered.add(t));
   for (const e of a.subjects) e.names.forEach((n) => words(n).forEach((w) => covered.add(conceptOf(porter(w.lower)))));
@@ -550,6 +553,36 @@ function preferRecords(candidates: Candidate[], nodes: readonly ContextNode[]): 
     if (records.some((r) => r.c.own >= d.own && r.keys.some((k) => keys.includes(k)))) d.score = round(d.score * 0.8);
   }
 }
+
+/**
+ * The record an analyst's restated claim comes from: one that holds every value the claim gives (its dates, times,
+ * amounts, identifiers) — two at least, or one and a subject the claim names. "14 men found living there on
+ * 02/07/2024" in a timeline rests on the inspection record of 02/07/2024 that found 14 occupants; the answer cites
+ * the record beside the note, the best-ranked when several qualify.
+ */
+function restatedFrom(context: RawContext, claim: Claim, subjects: LinkedEntity[], candidates: Candidate[]): string[] {
+  const item = context.evidenceSnippets.find((s) => s.id === claim.evidenceId);
+  if (!item || !DERIVED.test(item.type)) return [];
+  const keys = valueKeys(extractFacts(claim.text, { source: true }));
+  const named = subjects.filter((e) => mentions(e, claim.text));
+  if (!keys.length || (keys.length < 2 && !named.length)) return [];
+  const rank = (s: ContextSnippet) => candidates.find((c) => c.snippet.id === s.id)?.score ?? -1;
+  const [source] = context.evidenceSnippets
+    .filter((s) => s.id !== item.id && !DERIVED.test(s.type))
+    .filter((s) => {
+      const held = new Set(valueKeys(extractFacts(s.text, { source: true })));
+      return keys.every((k) => held.has(k)) && (keys.length >= 2 || named.some((e) => mentions(e, s.text)));
+    })
+    .sort((x, y) => rank(y) - rank(x));
+  return source ? [source.id] : [];
+}
+
+/** The evidence a claim cites: its own item, then the records it restates. */
+const citedBy = (c: Claim) => [c.evidenceId, ...(c.sources ?? [])];
+const markersOf = (c: Claim, i: number) =>
+  citedBy(c)
+    .map((id) => `[evidence: ${id}, claim: CLM-${i + 1}]`)
+    .join(" ");
 
 /**
  * Keys that say when two values are the same answer: the node a name belongs to ("Kovac", "Dima" → p-kovac), the

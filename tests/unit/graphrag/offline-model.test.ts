@@ -806,6 +806,38 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(logon, "Which account logged on to SRV-DB-07 from WS-FIN-0231?").citations[0].evidenceId).toBe("EV-N");
   });
 
+  it("cites, beside an analyst's restated claim, the record that holds every value of it", () => {
+    const timeline = {
+      ...snippet("EV-T", [], "Analyst timeline, 12/02/2024.\n- 14 men found living at 27 Tanner's Row on 02/07/2024 by the council."),
+      type: "analyst_note",
+    };
+    // The inspection record gives the count in other words ("occupants"), so it is not itself a candidate answer.
+    const record = {
+      ...snippet(
+        "EV-R",
+        [],
+        "Housing inspection record PSH/24/1290. Address: 27 Tanner's Row. Inspected 02/07/2024. Findings: 14 adult occupants present.",
+      ),
+      type: "housing_inspection",
+    };
+    const other = snippet("EV-X", [], "Tenancy of 27 Tanner's Row let on 01/03/2023 for four tenants.");
+    const q = "How many men were found living at 27 Tanner's Row?";
+    const cited = (evidenceSnippets: RawContext["evidenceSnippets"]) =>
+      extractiveAnswer({ nodes: [], edges: [], evidenceSnippets }, q).citations.map((x) => x.evidenceId);
+    expect(cited([timeline, record, other])).toEqual(["EV-T", "EV-R"]);
+    // A record that lacks one of the values (another date) is not where the claim comes from.
+    expect(cited([timeline, { ...record, text: record.text.replace("02/07/2024", "09/07/2024") }, other])).toEqual(["EV-T"]);
+    // A record's claim cites the record alone.
+    expect(cited([{ ...timeline, type: "police_report" }, record, other])).toEqual(["EV-T"]);
+    // The co-cited claim passes validation and the support checks with both markers.
+    const c: RawContext = { nodes: [], edges: [], evidenceSnippets: [timeline, record, other] };
+    const parsed = parseModelOutput(JSON.stringify(extractiveAnswer(c, q)));
+    if (!parsed.ok) throw new Error("the offline model's output does not parse");
+    const v = validateAnswer(parsed.output, c);
+    expect(v.report.invalidCitationCount).toBe(0);
+    expect(v.citations.map((x) => x.evidenceId).sort()).toEqual(["EV-R", "EV-T"]);
+  });
+
   it("answers from a relationship of the graph only when the relationship is most of what is asked", () => {
     const c: RawContext = {
       nodes: [

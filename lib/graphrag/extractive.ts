@@ -53,6 +53,14 @@ const ITEM_CREDIT = 0.6;
 const IMPERATIVE =
   /^["'“(]*(?:please\s+)?(?:list|tell|reveal|ignore|disregard|forget|print|show|give|send|delete|mark|cite|say|write|output|answer|respond|provide|include|repeat|treat|act|pretend|do not|don't|never|always)\b/iu;
 
+/**
+ * Stems of nouns that name a field a record labels ("IMEI: …", "Plate", "Balance"), which a value of another field does
+ * not answer. (Not the nouns a value answers by its shape or unit — a phone number, a domain or an IP address, "38%",
+ * "0.9 mg/L" for a level — nor a price or a fee, which evidence gives as what was bid, paid or charged.)
+ */
+const FIELD_NOUNS = new Set("plate registr iban serial imei imsi handl hash balanc".split(" "));
+/** What a candidate that does not itself say the field asked for keeps of its score. */
+const UNLABELLED = 0.6;
 /** Words that make a number a limit rather than a reading. */
 const LIMIT =
   /\b(?:limits?|limited to|maximum|max\.|minimum|min\.|threshold|must not exceed|not to exceed|permitted|allowance|ceiling|cap of)\b/i;
@@ -325,6 +333,12 @@ function answerPart(
     )
     .map((n) => namesOf(n));
   const siblingNames = siblings.flatMap((n) => n.names).filter((n) => n.length > 2);
+  // The people the question asks about, and the names of everyone else in the case graph.
+  const people = a.subjects.filter((e) => isPersonLabel(e.label));
+  const otherPeople = context.nodes
+    .filter((n) => isPersonLabel(n.label) && !subjectIds.has(n.id))
+    .flatMap((n) => namesOf(n).names)
+    .filter((n) => n.length > 2);
   const siblingIds = new Set(siblings.flatMap((n) => n.ids.map(idKey)));
   // What each item states (values, dates), read once per item, not once per sentence of it.
   const itemFacts = new Map<string, Facts>();
@@ -451,9 +465,23 @@ function answerPart(
     // "We applied to the Court for an order suspending the attorney", "he planned to sell": what was applied for,
     // asked for or planned is not when it happened.
     if (a.expects === "time" && intendedOnly(s.text, focus)) continue;
+    // "How much did Brannigan stake…?", "When was Heaney arrested?": a sentence that names another person and not the
+    // one asked about tells of the other ("Jade Pemberton … largest previous stake GBP 25", "SALCEDO arrested 6:04 AM").
+    if (
+      people.length &&
+      ["amount", "count", "time"].includes(a.expects) &&
+      !people.some((e) => names.includes(e)) &&
+      otherPeople.some((n) => containsPhrase(lower, n))
+    )
+      continue;
     const values = answerValues(s.text, s.facts, a, context.nodes);
     if (!values.length) continue;
     const item = itemStems.get(s.snippet.id)!;
+    // "What is the IMEI of his iPhone?" asks for an IMEI, not whatever identifier the phone's record holds; "What was the
+    // balance?" for a balance, not a stake. The noun that names what is asked is said where the answer is (the sentence
+    // or its item: a field label, a column heading); a sentence that does not say it gives way to one that does.
+    const field = a.measure && FIELD_NOUNS.has(a.measure) ? conceptOf(a.measure) : undefined;
+    if (field && !item.has(field)) continue;
     const inSentence = new Set(valueKeys(s.facts));
     const inItem = new Set(valueKeys(factsOf(s.snippet)));
     const own = totalFocus
@@ -488,8 +516,10 @@ function answerPart(
     // "Name: Gwen Alys PRITCHARD" names the subject and says nothing about them.
     if (a.expects !== "agent" && namesOnly(s.text, names)) continue;
     if (coverage < (broad ? BROAD_FOCUS : MIN_FOCUS)) continue;
-    // A sentence that does not itself name the subject must speak to more of the question, or hold its rarest word.
-    if (subjectHit < 1 && a.subjects.length && coverage < 0.75 && !(rarest && s.stems.has(rarest))) continue;
+    // A sentence that does not itself name the subject must speak to more of the question, or hold its rarest word or
+    // the field it asks for ("IMEI 356789104512345" under a heading that names whose phone it is).
+    if (subjectHit < 1 && a.subjects.length && coverage < 0.75 && !(rarest && s.stems.has(rarest)) && !(field && s.stems.has(field)))
+      continue;
     if (a.required.some((t) => !s.stems.has(conceptOf(t)))) continue;
     // BM25 (k1 1.2, b 0.75; a sentence holds a word once), over the question's words, normalised to 0…1.
     const bm25 =
@@ -512,7 +542,18 @@ function answerPart(
     // A limit is not a reading ("Limits at OF-2: free cyanide 0.05 mg/L" is not the level found there, nor a speed
     // limit the speed): a sentence that sets one gives way to one that measures, unless a limit is what is asked.
     const limit = (a.expects === "amount" || a.expects === "count") && LIMIT.test(s.text) && !LIMIT.test(a.lower);
-    candidates.push({ ...s, names, subjectHit, values, coverage, own, score: round(heading || limit ? score * 0.8 : score) });
+    // A value of an item that labels the field asked for elsewhere (a table's header line, another sentence) is a
+    // weaker answer than the value beside the label.
+    const unlabelled = field !== undefined && !s.stems.has(field) ? UNLABELLED : 1;
+    candidates.push({
+      ...s,
+      names,
+      subjectHit,
+      values,
+      coverage,
+      own,
+      score: round((heading || limit ? score * 0.8 : score) * unlabelled),
+    });
   }
   preferRecords(candidates, context.nodes);
   candidates.sort((x, y) => y.score - x.score || x.snippetIndex - y.snippetIndex || x.sentenceIndex - y.sentenceIndex);

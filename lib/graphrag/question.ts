@@ -555,7 +555,13 @@ export function answerValues(sentence: string, facts: Facts, a: QuestionAnalysis
     case "count":
       return facts.numbers.filter((n) => n.kind === "number" && !givenNumbers.has(n.value)).map((n) => ({ type: "count", raw: n.raw }));
     case "identifier":
-      return facts.ids.filter((i) => !givenIds.has(i.key)).map((i) => ({ type: "identifier", raw: i.raw }));
+      return [
+        ...facts.ids.filter((i) => !givenIds.has(i.key)).map((i) => ({ type: "identifier" as const, raw: i.raw })),
+        // A run of eight or more digits is a number that identifies (an IMEI, an account number), not a quantity.
+        ...facts.numbers
+          .filter((n) => n.kind === "number" && /^\d{8,}$/.test(n.raw) && !givenNumbers.has(n.value))
+          .map((n) => ({ type: "identifier" as const, raw: n.raw })),
+      ];
     case "place": {
       const places = nodesLike(/location|place|address|site|building|premises|venue|area|city|street/i);
       const addresses = [

@@ -838,6 +838,47 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(v.citations.map((x) => x.evidenceId).sort()).toEqual(["EV-R", "EV-T"]);
   });
 
+  it("answers a question naming a record's field (IMEI, balance) only where that field is said", () => {
+    const person = { id: "p-alcott", label: "Person", name: "Dean Alcott", properties: {} };
+    const extraction = snippet(
+      "EV-P",
+      ["p-alcott"],
+      "Extraction summary, exhibit HO/3: Apple iPhone 13 seized from Dean ALCOTT on 02/04/2025. 412 messages recovered.",
+    );
+    const c: RawContext = { nodes: [person], edges: [], evidenceSnippets: [extraction] };
+    expect(extractiveAnswer(c, "What is the IMEI of Dean Alcott's iPhone?").responseType).toBe("no_evidence");
+    const withImei = { ...extraction, text: `${extraction.text} IMEI 356789104512345.` };
+    expect(extractiveAnswer({ ...c, evidenceSnippets: [withImei] }, "What is the IMEI of Dean Alcott's iPhone?").answerText).toContain(
+      "356789104512345",
+    );
+    const account = snippet("EV-K", ["p-alcott"], "Betting account KB-441, Dean Alcott: largest previous stake GBP 25.");
+    const q = "What was the balance on Dean Alcott's betting account?";
+    expect(extractiveAnswer({ ...c, evidenceSnippets: [account] }, q).responseType).toBe("no_evidence");
+    const stated = { ...account, text: `${account.text} Balance on 01/03/2025: GBP 310.` };
+    expect(extractiveAnswer({ ...c, evidenceSnippets: [stated] }, q).answerText).toContain("GBP 310");
+  });
+
+  it("does not answer when, how much or how many about one person from a sentence about another", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "p-heaney", label: "Person", name: "Marcus Heaney", properties: {} },
+        { id: "p-salcedo", label: "Person", name: "Victor Salcedo", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-W",
+          ["p-heaney", "p-salcedo"],
+          "Search warrant return, 14 Whitmore Lane. Executed 03/12/2025 at 6:00 AM; Victor SALCEDO arrested on scene 6:04 AM.",
+        ),
+      ],
+    };
+    expect(extractiveAnswer(c, "When was Marcus Heaney arrested?").responseType).toBe("no_evidence");
+    expect(extractiveAnswer(c, "When was Victor Salcedo arrested?").answerText).toContain("6:04 AM");
+    const both = { ...c, evidenceSnippets: [snippet("EV-A", ["p-heaney"], "Marcus Heaney was arrested at 7:10 AM on 03/12/2025.")] };
+    expect(extractiveAnswer(both, "When was Marcus Heaney arrested?").answerText).toContain("7:10 AM");
+  });
+
   it("answers from a relationship of the graph only when the relationship is most of what is asked", () => {
     const c: RawContext = {
       nodes: [

@@ -54,6 +54,15 @@ const IMPERATIVE =
   /^["'“(]*(?:please\s+)?(?:list|tell|reveal|ignore|disregard|forget|print|show|give|send|delete|mark|cite|say|write|output|answer|respond|provide|include|repeat|treat|act|pretend|do not|don't|never|always)\b/iu;
 
 /**
+ * The heading of an item: the first line of a record laid out in lines (a bank's return: "HARBOR NATIONAL BANK -
+ * SUBPOENA RETURN. Business checking ****7715, NORTHGATE LOGISTICS LLC …" above its rows), else its first sentence.
+ */
+function headingOf(text: string): string {
+  const [first, ...rest] = text.split(/\n+/);
+  return rest.length && first.length <= HEADING_LINE_CHARS ? first : (splitSentences(text)[0] ?? "");
+}
+const HEADING_LINE_CHARS = 300;
+/**
  * Stems of nouns that name a field a record labels ("IMEI: …", "Plate", "Balance"), which a value of another field does
  * not answer. (Not the nouns a value answers by its shape or unit — a phone number, a domain or an IP address, "38%",
  * "0.9 mg/L" for a level — nor a price or a fee, which evidence gives as what was bid, paid or charged.)
@@ -379,7 +388,7 @@ function answerPart(
     if (!headings.has(snippet.id))
       headings.set(
         snippet.id,
-        a.subjects.some((e) => mentions(e, splitSentences(snippet.text)[0] ?? "")),
+        a.subjects.some((e) => mentions(e, headingOf(snippet.text))),
       );
     return headings.get(snippet.id)!;
   };

@@ -879,6 +879,33 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(both, "When was Marcus Heaney arrested?").answerText).toContain("7:10 AM");
   });
 
+  it("reads a record's heading line, not only its first sentence, as naming whose record it is", () => {
+    const row = (id: string, heading: string, line: string) => ({
+      ...snippet(id, ["o-north"], `${heading}\ndate | description | amount\n${line}`),
+      type: "bank_statement",
+    });
+    const c: RawContext = {
+      nodes: [{ id: "o-north", label: "Organization", name: "Northgate Logistics LLC", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        // The account holder is only named on a later line of this one: its rows are somebody else's record.
+        row(
+          "EV-B",
+          "FAIRBURY BANK - account history.\nPayee on file: Northgate Logistics LLC.",
+          "10/09/2024 | CHECK DEPOSITED | $1,000.00",
+        ),
+        row(
+          "EV-A",
+          "HARBOR BANK - SUBPOENA RETURN. Business checking ****7715, NORTHGATE LOGISTICS LLC.",
+          "10/04/2024 | CHECK DEPOSITED | $33,250.00",
+        ),
+      ],
+    };
+    expect(extractiveAnswer(c, "When was the check deposited to Northgate Logistics LLC?").citations.map((x) => x.evidenceId)).toEqual([
+      "EV-A",
+    ]);
+  });
+
   it("answers from a relationship of the graph only when the relationship is most of what is asked", () => {
     const c: RawContext = {
       nodes: [

@@ -326,6 +326,12 @@ function answerPart(
     idf(t) * (predicates.has(t) && a.kind !== "who" ? 0.5 : 1) * (anywhere.has(t) || !weak.has(t) ? 1 : WEAK_UNSAID);
   // The values the question gives (an alert number, a date, an address) anchor it as focus words do.
   const given = valueKeys(a.given);
+  // The sums of money a question about a payment gives ("What was the $26,500 for?"): each names one payment (an
+  // identifier recurs across a case's records; "Who set the price of £185,000?" asks for a person, whom a sentence
+  // holding the sum need not name).
+  const anchors = ["any", "entity"].includes(a.expects)
+    ? given.filter((k) => a.given.numbers.some((n) => n.kind === "amount" && k === `n:${n.value}`))
+    : [];
   const givenWeight = idf("") * 0.75;
   const totalFocus = focus.reduce((s, t) => s + focusWeight(t), 0) + given.length * givenWeight;
   const rarest = [...focus].sort((x, y) => focusWeight(y) - focusWeight(x) || (x < y ? -1 : 1))[0];
@@ -509,6 +515,10 @@ function answerPart(
           given.reduce((sum, k) => sum + givenWeight * (inSentence.has(k) ? 1 : inItem.has(k) ? ITEM_CREDIT : 0), 0)) /
         totalFocus
       : 1;
+    // "What did Northgate spend $26,500 on?": a sentence holding every sum the question gives is about
+    // what it asks, whatever words it uses ("CHECK #1004 ELLERY AUTO GROUP | $26,500.00").
+    const anchored = anchors.length > 0 && anchors.every((k) => inSentence.has(k));
+    if (anchored) coverage = Math.max(coverage, MIN_FOCUS);
     // "Is A part of B?": a sentence that names both says how they relate.
     if (a.kind === "yes_no" && distinctSubjects(names).length >= 2) coverage = Math.max(coverage, 0.75);
     // "Who goes by Spider?": a sentence giving the name beside the form the question used answers it.
@@ -526,8 +536,16 @@ function answerPart(
     if (a.expects !== "agent" && namesOnly(s.text, names)) continue;
     if (coverage < (broad ? BROAD_FOCUS : MIN_FOCUS)) continue;
     // A sentence that does not itself name the subject must speak to more of the question, or hold its rarest word or
-    // the field it asks for ("IMEI 356789104512345" under a heading that names whose phone it is).
-    if (subjectHit < 1 && a.subjects.length && coverage < 0.75 && !(rarest && s.stems.has(rarest)) && !(field && s.stems.has(field)))
+    // the field it asks for ("IMEI 356789104512345" under a heading that names whose phone it is), or the sum it
+    // gives.
+    if (
+      subjectHit < 1 &&
+      a.subjects.length &&
+      coverage < 0.75 &&
+      !(rarest && s.stems.has(rarest)) &&
+      !(field && s.stems.has(field)) &&
+      !anchored
+    )
       continue;
     if (a.required.some((t) => !s.stems.has(conceptOf(t)))) continue;
     // BM25 (k1 1.2, b 0.75; a sentence holds a word once), over the question's words, normalised to 0…1.

@@ -137,7 +137,14 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
   const label = head && (kind === "which" || kind === "what") ? labelNamed(head, context.nodes) : undefined;
   if (label && (expects === "entity" || expects === "any")) expects = "entity";
   // "What did the courier charge…?", "What was paid for…?": what is asked is a sum of money.
-  if (kind === "what" && expects === "any" && MONEY_VERB.test(lower)) expects = "amount";
+  // (Not when the question gives the sum: "What did Northgate spend $26,500 on?" asks what it bought.)
+  if (
+    kind === "what" &&
+    expects === "any" &&
+    MONEY_VERB.test(lower) &&
+    !extractFacts(q, { claim: true }).numbers.some((n) => n.kind === "amount")
+  )
+    expects = "amount";
   const subjects = linkEntities(q, context.nodes);
   const nameStems = new Set(subjects.flatMap((s) => s.names.flatMap((n) => words(n).map((w) => porter(w.lower)))));
   // Who runs a company is its director; who is behind it, whoever controls it (a register's "person with significant

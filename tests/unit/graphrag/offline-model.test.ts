@@ -906,6 +906,30 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     ]);
   });
 
+  it("answers what a sum the question gives was spent on from the row that holds the sum", () => {
+    const c: RawContext = {
+      nodes: [{ id: "o-north", label: "Organization", name: "Northgate Logistics LLC", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        {
+          ...snippet(
+            "EV-S",
+            ["o-north"],
+            "HARBOR BANK - SUBPOENA RETURN. Business checking ****7715, NORTHGATE LOGISTICS LLC.\ndate | description | debit | credit\n" +
+              "07/30/2024 | WIRE IN BRANDON RUIZ | | $11,400.00\n08/19/2024 | CHECK #1004 ELLERY AUTO GROUP | $26,500.00 |\n" +
+              "09/05/2024 | INTL WIRE OUT GOLDEN REACH TRADING | $38,000.00 |",
+          ),
+          type: "bank_statement",
+        },
+      ],
+    };
+    const out = extractiveAnswer(c, "What did Northgate Logistics LLC spend $26,500 on in August 2024?");
+    expect(out.answerText).toContain("ELLERY AUTO GROUP");
+    // Without the sum, "what did it spend" asks how much.
+    expect(analyseQuestion("What did Northgate Logistics LLC spend in August 2024?", c).expects).toBe("amount");
+    expect(analyseQuestion("What did Northgate Logistics LLC spend $26,500 on in August 2024?", c).expects).toBe("any");
+  });
+
   it("answers from a relationship of the graph only when the relationship is most of what is asked", () => {
     const c: RawContext = {
       nodes: [

@@ -417,6 +417,8 @@ function answerPart(
       interviewees.set(snippet.id, narratorAmong(a.subjects, context.nodes, snippet.text, { firstLine: true }));
     return interviewees.get(snippet.id);
   };
+  // "What did Norsk Petrosea say about …?", "According to Marlowe, …": the subject whose words are asked for.
+  const speaker = spokenBy(a);
   const candidates: Candidate[] = [];
   for (const s of sentences) {
     const lower = s.text.toLowerCase();
@@ -464,6 +466,17 @@ function answerPart(
     // "What did Colby say when he was interviewed?" is answered from the record of his interview or his statement,
     // not from a sentence about him in a record of something else (or in another person's statement).
     if (interviewAsked && a.subjects.length && !intervieweeOf(s.snippet)) continue;
+    // What someone said is answered from what they wrote or told (below the heading of an item headed with their
+    // name: their letter, their interview, their register entry) or a line they speak ("KOVAC: …"), not from another's
+    // account of it nor from the heading that names them.
+    if (
+      speaker &&
+      !(mentions(speaker, headingOf(s.snippet.text)) && !headingOf(s.snippet.text).includes(s.text)) &&
+      intervieweeOf(s.snippet) !== speaker &&
+      told !== speaker &&
+      !speaksIt(speaker, s.text)
+    )
+      continue;
     // Who runs or is behind a company: a sentence naming it, or a record about it (its heading, or the entry the
     // sentence is part of, names it) — not an item that mentions it in passing (a chat that speaks of Kairos once).
     if (a.control && !names.length && !entryNames(s)) continue;
@@ -713,6 +726,26 @@ function intendedOnly(text: string, focus: readonly string[]): boolean {
   const outside = stemsOf(text.replace(INTENT, (m) => ` ${m.split(/\s+/)[0]} `));
   const said = focus.filter((t) => inside.has(t) || outside.has(t));
   return said.length > 0 && said.every((t) => !outside.has(t));
+}
+
+/** "According to X", "What did X say / tell / report …": whose words the question asks for, when it names them. */
+const ATTRIBUTED =
+  /\baccording to (?:the )?(.+?)(?:,|\?|$)|\bwhat did (?:the )?(.+?) (?:say|tell|report|state|write|confirm|claim|admit)\b/;
+
+function spokenBy(a: QuestionAnalysis): LinkedEntity | undefined {
+  const m = ATTRIBUTED.exec(a.lower);
+  const phrase = m?.[1] ?? m?.[2];
+  return phrase ? a.subjects.find((e) => containsPhrase(phrase, e.matched)) : undefined;
+}
+
+/**
+ * Whether `e` speaks in a line: a transcript's or chat's speaker label that names them, opening the line ("KOVAC: …",
+ * "09:12 Fenny: …") or introducing a quotation ('Voice identified as Dmitri Kovac: "It's done."').
+ */
+function speaksIt(e: LinkedEntity, text: string): boolean {
+  const opening = /^(?:[\d/:., -]*(?:AM|PM)?\s*)?([\p{L}][\p{L}\p{M}.' -]{0,40}?):\s/iu.exec(text);
+  if (opening && mentions(e, opening[1])) return true;
+  return [...text.matchAll(/([\p{L}][\p{L}\p{M}.' -]{0,40}?):\s*["“]/gu)].some((m) => mentions(e, m[1]));
 }
 
 /** A question about what was said in interview, under caution or when questioned. */

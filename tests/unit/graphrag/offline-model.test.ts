@@ -930,6 +930,42 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(analyseQuestion("What did Northgate Logistics LLC spend $26,500 on in August 2024?", c).expects).toBe("any");
   });
 
+  it("answers what someone said from their own words, not from another's account of them", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "o-norsk", label: "Organization", name: "Norsk Petrosea", properties: {} },
+        { id: "p-hartley", label: "Person", name: "Daniel Hartley", properties: {} },
+        { id: "p-kovac", label: "Person", name: "Dmitri Kovac", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-V",
+          ["o-norsk", "p-hartley"],
+          "Victim interview, 24/01/2025. She said Daniel Hartley told her Norsk Petrosea had frozen his pay on the Vestfjord Star.",
+        ),
+        snippet(
+          "EV-N",
+          ["o-norsk", "p-hartley"],
+          "NORSK PETROSEA ASA - reply to police enquiry, 03/02/2025.\nNo person named Daniel Hartley has ever worked on the Vestfjord Star.",
+        ),
+        snippet(
+          "EV-I",
+          ["p-kovac"],
+          'Intercept summary, line sheet 0412-007. 12 Apr 2025 01:58 incoming call, 41 s. Voice identified as Dmitri Kovac: "It\'s done, nothing left in the car."',
+        ),
+        snippet("EV-A", ["p-kovac"], "Analyst note: the 01:58 call from Kovac's phone lasted 41 seconds and spoke of the car."),
+      ],
+    };
+    const cited = (q: string) => extractiveAnswer(c, q).citations.map((x) => x.evidenceId);
+    expect(cited("What did Norsk Petrosea say about Daniel Hartley and the Vestfjord Star?")).toEqual(["EV-N"]);
+    expect(cited("What did Kovac say about the car on the 01:58 call?")).toEqual(["EV-I"]);
+    // Without their own words, the question abstains rather than quote a heading that names them or another's account.
+    const without = { ...c, evidenceSnippets: c.evidenceSnippets.filter((x) => x.id === "EV-V" || x.id === "EV-A") };
+    expect(extractiveAnswer(without, "What did Norsk Petrosea say about Daniel Hartley?").responseType).toBe("no_evidence");
+    expect(extractiveAnswer(without, "What did Kovac say about the car on the 01:58 call?").responseType).toBe("no_evidence");
+  });
+
   it("answers from a relationship of the graph only when the relationship is most of what is asked", () => {
     const c: RawContext = {
       nodes: [

@@ -419,6 +419,10 @@ function answerPart(
   };
   // "What did Norsk Petrosea say about …?", "According to Marlowe, …": the subject whose words are asked for.
   const speaker = spokenBy(a);
+  const inWordsOf = (e: LinkedEntity, s: Sentence, told: LinkedEntity | undefined) => {
+    const heading = headingOf(s.snippet.text);
+    return (mentions(e, heading) && !heading.includes(s.text)) || intervieweeOf(s.snippet) === e || told === e || speaksIt(e, s.text);
+  };
   const candidates: Candidate[] = [];
   for (const s of sentences) {
     const lower = s.text.toLowerCase();
@@ -469,14 +473,7 @@ function answerPart(
     // What someone said is answered from what they wrote or told (below the heading of an item headed with their
     // name: their letter, their interview, their register entry) or a line they speak ("KOVAC: …"), not from another's
     // account of it nor from the heading that names them.
-    if (
-      speaker &&
-      !(mentions(speaker, headingOf(s.snippet.text)) && !headingOf(s.snippet.text).includes(s.text)) &&
-      intervieweeOf(s.snippet) !== speaker &&
-      told !== speaker &&
-      !speaksIt(speaker, s.text)
-    )
-      continue;
+    if (speaker && !inWordsOf(speaker, s, told)) continue;
     // Who runs or is behind a company: a sentence naming it, or a record about it (its heading, or the entry the
     // sentence is part of, names it) — not an item that mentions it in passing (a chat that speaks of Kairos once).
     if (a.control && !names.length && !entryNames(s)) continue;

@@ -136,15 +136,10 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
   // "Which vehicle…": a head noun that names a label of the case graph asks for a node of that label.
   const label = head && (kind === "which" || kind === "what") ? labelNamed(head, context.nodes) : undefined;
   if (label && (expects === "entity" || expects === "any")) expects = "entity";
+  const given = extractFacts(q, { claim: true });
   // "What did the courier charge…?", "What was paid for…?": what is asked is a sum of money.
   // (Not when the question gives the sum: "What did Northgate spend $26,500 on?" asks what it bought.)
-  if (
-    kind === "what" &&
-    expects === "any" &&
-    MONEY_VERB.test(lower) &&
-    !extractFacts(q, { claim: true }).numbers.some((n) => n.kind === "amount")
-  )
-    expects = "amount";
+  if (kind === "what" && expects === "any" && MONEY_VERB.test(lower) && !given.numbers.some((n) => n.kind === "amount")) expects = "amount";
   const subjects = linkEntities(q, context.nodes);
   const nameStems = new Set(subjects.flatMap((s) => s.names.flatMap((n) => words(n).map((w) => porter(w.lower)))));
   // Who runs a company is its director; who is behind it, whoever controls it (a register's "person with significant
@@ -158,7 +153,6 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
   const phrased = words(asked.replace(PHRASAL, (m) => PHRASAL_MEANING.find(([re]) => re.test(m))![1]));
   const content = phrased.filter((w) => !isStopword(w.lower) && w.lower.length > 1);
   const stems = [...new Set(content.map((w) => porter(w.lower)))];
-  const given = extractFacts(q, { claim: true });
   const givenAt = new Set(
     [...given.dates, ...given.times, ...given.numbers, ...given.ids].flatMap((f) => words(f.raw).map((w) => w.lower)),
   );

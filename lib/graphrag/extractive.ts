@@ -26,7 +26,7 @@ import {
   type LinkedEntity,
   type QuestionAnalysis,
 } from "./question";
-import { isIdLike, isStopword, splitSentences, words } from "./text";
+import { escapeRegExp, isIdLike, isStopword, splitSentences, words } from "./text";
 import type { ContextEdge, ContextNode, ContextSnippet, RawContext } from "./types";
 import { shapeOf } from "./claims";
 
@@ -737,13 +737,20 @@ function spokenBy(a: QuestionAnalysis): LinkedEntity | undefined {
 
 /**
  * Whether `e` speaks in a line: a transcript's or chat's speaker label that names them, opening the line ("KOVAC: …",
- * "09:12 Fenny: …") or introducing a quotation ('Voice identified as Dmitri Kovac: "It's done."').
+ * "09:12 Fenny: …") or introducing a quotation ('Voice identified as Dmitri Kovac: "It's done."'), or a report of
+ * what they said.
  */
 function speaksIt(e: LinkedEntity, text: string): boolean {
   const opening = /^(?:[\d/:., -]*(?:AM|PM)?\s*)?([\p{L}][\p{L}\p{M}.' -]{0,40}?):\s/iu.exec(text);
   if (opening && mentions(e, opening[1])) return true;
-  return [...text.matchAll(/([\p{L}][\p{L}\p{M}.' -]{0,40}?):\s*["“]/gu)].some((m) => mentions(e, m[1]));
+  if ([...text.matchAll(/([\p{L}][\p{L}\p{M}.' -]{0,40}?):\s*["“]/gu)].some((m) => mentions(e, m[1]))) return true;
+  // Reported speech with them as its speaker: "Kovac told Ortega to move the van", "Marlowe later said he …".
+  const lower = text.toLowerCase();
+  return e.names.some((n) => n.length > 2 && new RegExp(`\\b${escapeRegExp(n)}\\b(?:\\s+\\S+){0,2}?\\s+${SPEECH_VERB}`, "u").test(lower));
 }
+/** Verbs that report what someone said or wrote. */
+const SPEECH_VERB =
+  "(?:said|says|told|tells|stated|states|admitted|admits|claimed|claims|wrote|writes|replied|explained|confirmed|denied)\\b";
 
 /** A question about what was said in interview, under caution or when questioned. */
 const INTERVIEWED = /\b(?:interview(?:s|ed)?|under caution|(?:was|were|when|being) (?:questioned|spoken to))\b/i;

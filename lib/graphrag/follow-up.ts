@@ -16,6 +16,7 @@
 import { stripMarkers } from "./claims";
 import { containsPhrase, linkEntities, namesOf } from "./question";
 import type { Answer, ContextNode, RawContext } from "./types";
+import { escapeRegExp } from "./text";
 
 /** What replaces anything of an earlier turn the asker can no longer see. */
 export const NO_LONGER_VISIBLE = "no longer visible to you";
@@ -173,9 +174,8 @@ const EXPLETIVE_IT = /^\s+(?:(?:is|was)\s+)?(?:true|possible|likely|unlikely|cle
 const NAMED_AFTER =
   /^\s*(?:(?:of|that|which|who|whose|where|called|named)\b|(?:in|at|on|near|by|from|with)\s+(?:the\s+)?\p{Lu}|["'“\p{Lu}]|[\p{L}\p{N}+-]*\d)/u;
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const REFERENCE = new RegExp(
-  String.raw`\b(?:(that|this|these|those|the same|the)\s+(${NOUNS.map(([n]) => escape(n).replace(/ /g, "\\s+")).join("|")})('s)?|(${Object.keys(PRONOUNS).join("|")}))\b`,
+  String.raw`\b(?:(that|this|these|those|the same|the)\s+(${NOUNS.map(([n]) => escapeRegExp(n).replace(/ /g, "\\s+")).join("|")})('s)?|(${Object.keys(PRONOUNS).join("|")}))\b`,
   "giu",
 );
 

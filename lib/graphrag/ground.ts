@@ -50,6 +50,7 @@ import { misattributed } from "./speakers";
 import { misquoted } from "./quotes";
 import { dateKeys, extractFacts, idKey, joinedStem, PARTICLES, porter, type Facts } from "./facts";
 import type { ClaimSupport, ContextEdge, ContextNode, ContextSnippet, RawContext } from "./types";
+import { escapeRegExp } from "./text";
 
 export type { ClaimSupport };
 
@@ -369,7 +370,7 @@ export class SupportChecker {
   /** "EV-2 is named inside EV-7's text": a cited id that only appears inside another item (citation laundering). */
   private namedInsideOther(ids: string[]): string | null {
     for (const id of ids) {
-      const re = new RegExp(`(?<![\\p{L}\\p{N}-])${escapeRe(id)}(?![\\p{L}\\p{N}]|-\\p{N})`, "u");
+      const re = new RegExp(`(?<![\\p{L}\\p{N}-])${escapeRegExp(id)}(?![\\p{L}\\p{N}]|-\\p{N})`, "u");
       const other = this.context.evidenceSnippets.find((s) => s.id !== id && !ids.includes(s.id) && re.test(s.text));
       if (other) return `${id} is named inside ${other.id}'s text`;
     }
@@ -614,4 +615,3 @@ function wordOf(f: Facts, stem: string): string {
 }
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -6,7 +6,7 @@
 // Pure and deterministic; used by the offline answerer, usable by any other.
 import nlp from "compromise";
 import { dateKeys, extractFacts, idKey, MONTHS, porter, WEEKDAYS, type Facts } from "./facts";
-import { isIdLike, isStopword, words } from "./text";
+import { escapeRegExp, isIdLike, isStopword, words } from "./text";
 import type { ContextNode, RawContext } from "./types";
 
 export type QuestionKind = "who" | "when" | "where" | "how_much" | "how_many" | "which" | "what" | "why" | "how" | "yes_no" | "other";
@@ -408,7 +408,7 @@ function otherNumber(lowerQuestion: string, matched: string, nodeNames: string[]
 
 /** The numbers written just before or after a phrase ("8" in "8 quarry lane", "9" in "pier 9", "pier no. 9"). */
 function numbersBeside(lowerText: string, phrase: string): string[] {
-  const p = phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\s+/g, "\\s+");
+  const p = escapeRegExp(phrase).replace(/\s+/g, "\\s+");
   const re = new RegExp(
     String.raw`(?<![\p{L}\p{N}])(\d+[a-z]?)\s+${p}(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])${p}\s+(?:no\.?\s*)?(\d+[a-z]?)(?![\p{L}\p{N}])`,
     "gu",

@@ -178,3 +178,8 @@ export function squash(text: string): string {
     .replace(/ *\n */g, "\n")
     .trim();
 }
+
+/** `text` with the characters a regular expression reads as syntax escaped, to match it literally. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

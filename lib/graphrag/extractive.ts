@@ -356,11 +356,7 @@ function answerPart(
     .filter((n) => n.length > 2);
   const siblingIds = new Set(siblings.flatMap((n) => n.ids.map(idKey)));
   // What each item states (values, dates), read once per item, not once per sentence of it.
-  const itemFacts = new Map<string, Facts>();
-  const factsOf = (snippet: ContextSnippet) => {
-    if (!itemFacts.has(snippet.id)) itemFacts.set(snippet.id, extractFacts(snippet.text, { source: true }));
-    return itemFacts.get(snippet.id)!;
-  };
+  const factsOf = perItem((snippet) => extractFacts(snippet.text, { source: true }));
   const namesSibling = (text: string, facts: Facts) =>
     siblingNames.some((n) => containsPhrase(text.toLowerCase(), n)) || facts.ids.some((f) => siblingIds.has(f.key));
   // The people and organisations the question names, when it names more than one: a payment or a call between them.
@@ -372,55 +368,26 @@ function answerPart(
     else parties.push([e]);
   }
   // The months each item speaks of, read once per item.
-  const itemMonths = new Map<string, number[]>();
-  const monthsOf = (snippet: ContextSnippet) => {
-    if (!itemMonths.has(snippet.id)) itemMonths.set(snippet.id, monthsIn(snippet.text, factsOf(snippet)));
-    return itemMonths.get(snippet.id)!;
-  };
+  const monthsOf = perItem((snippet) => monthsIn(snippet.text, factsOf(snippet)));
   // Who tells each item in the first person ("Witness statement of Alison GREAVES …": her "I" and "my"), and whether
   // it is an interview, where only the replies are the narrator's words (the questions are the interviewer's).
-  const narrators = new Map<string, { narrator?: LinkedEntity; interview: boolean }>();
-  const narrationOf = (snippet: ContextSnippet) => {
-    if (!narrators.has(snippet.id))
-      narrators.set(snippet.id, {
-        narrator: narratorAmong(a.subjects, context.nodes, snippet.text),
-        interview: snippet.text.includes("?"),
-      });
-    return narrators.get(snippet.id)!;
-  };
-  // Whether the heading of a sentence's item, or the line it is on, names a subject (the heading read once per item).
-  const headings = new Map<string, boolean>();
-  const headingNames = (snippet: ContextSnippet) => {
-    if (!headings.has(snippet.id))
-      headings.set(
-        snippet.id,
-        a.subjects.some((e) => mentions(e, headingOf(snippet.text))),
-      );
-    return headings.get(snippet.id)!;
-  };
-  const lines = new Map<string, string[]>();
-  const linesOf = (snippet: ContextSnippet) => {
-    if (!lines.has(snippet.id))
-      lines.set(
-        snippet.id,
-        snippet.text.split(/\n+/).map((line) => line.replace(/\s+/g, " ")),
-      );
-    return lines.get(snippet.id)!;
-  };
+  const narrationOf = perItem((snippet) => ({
+    narrator: narratorAmong(a.subjects, context.nodes, snippet.text),
+    interview: snippet.text.includes("?"),
+  }));
+  // Whether the heading of a sentence's item, or the line it is on, names a subject (each read once per item).
+  const headingText = perItem((snippet) => headingOf(snippet.text));
+  const headingNames = perItem((snippet) => a.subjects.some((e) => mentions(e, headingText(snippet))));
+  const linesOf = perItem((snippet) => snippet.text.split(/\n+/).map((line) => line.replace(/\s+/g, " ")));
   // The line of its item (an entry of a register, a row of a log) that holds a sentence.
   const lineOf = (s: Sentence) => linesOf(s.snippet).find((line) => line.includes(s.text.slice(0, 60))) ?? "";
   const entryNames = (s: Sentence) => headingNames(s.snippet) || a.subjects.some((e) => mentions(e, lineOf(s)));
   const interviewAsked = INTERVIEWED.test(question);
-  const interviewees = new Map<string, LinkedEntity | undefined>();
-  const intervieweeOf = (snippet: ContextSnippet) => {
-    if (!interviewees.has(snippet.id))
-      interviewees.set(snippet.id, narratorAmong(a.subjects, context.nodes, snippet.text, { firstLine: true }));
-    return interviewees.get(snippet.id);
-  };
+  const intervieweeOf = perItem((snippet) => narratorAmong(a.subjects, context.nodes, snippet.text, { firstLine: true }));
   // "What did Norsk Petrosea say about …?", "According to Marlowe, …": the subject whose words are asked for.
   const speaker = spokenBy(a);
   const inWordsOf = (e: LinkedEntity, s: Sentence, told: LinkedEntity | undefined) => {
-    const heading = headingOf(s.snippet.text);
+    const heading = headingText(s.snippet);
     return (mentions(e, heading) && !heading.includes(s.text)) || intervieweeOf(s.snippet) === e || told === e || speaksIt(e, s.text);
   };
   const candidates: Candidate[] = [];
@@ -601,7 +568,7 @@ function answerPart(
   const claims: Claim[] = relations.length ? relations : sentenceClaims(composition);
 
   if (!claims.length) return { a, claims, candidates: candidates.length, missing: [] };
-  for (const c of claims) c.sources = restatedFrom(context, c, a.subjects, candidates);
+  for (const c of claims) c.sources = restatedFrom(context, c, a.subjects, candidates, factsOf);
   const covered = new Set<string>();
   for (const c of claims) stemsOf(c.text).forEach((t) => covered.add(t));
   for (const e of a.subjects) e.names.forEach((n) => words(n).forEach((w) => covered.add(conceptOf(porter(w.lower)))));
@@ -638,7 +605,13 @@ function preferRecords(candidates: Candidate[], nodes: readonly ContextNode[]): 
  * 02/07/2024" in a timeline rests on the inspection record of 02/07/2024 that found 14 occupants; the answer cites
  * the record beside the note, the best-ranked when several qualify.
  */
-function restatedFrom(context: RawContext, claim: Claim, subjects: LinkedEntity[], candidates: Candidate[]): string[] {
+function restatedFrom(
+  context: RawContext,
+  claim: Claim,
+  subjects: LinkedEntity[],
+  candidates: Candidate[],
+  factsOf: (snippet: ContextSnippet) => Facts,
+): string[] {
   const item = context.evidenceSnippets.find((s) => s.id === claim.evidenceId);
   if (!item || !DERIVED.test(item.type)) return [];
   const keys = valueKeys(extractFacts(claim.text, { source: true }));
@@ -648,11 +621,20 @@ function restatedFrom(context: RawContext, claim: Claim, subjects: LinkedEntity[
   const [source] = context.evidenceSnippets
     .filter((s) => s.id !== item.id && !DERIVED.test(s.type))
     .filter((s) => {
-      const held = new Set(valueKeys(extractFacts(s.text, { source: true })));
+      const held = new Set(valueKeys(factsOf(s)));
       return keys.every((k) => held.has(k)) && (keys.length >= 2 || named.some((e) => mentions(e, s.text)));
     })
     .sort((x, y) => rank(y) - rank(x));
   return source ? [source.id] : [];
+}
+
+/** `read` of an evidence item, computed once per item (per question: the reads depend on the question's subjects). */
+function perItem<T>(read: (snippet: ContextSnippet) => T): (snippet: ContextSnippet) => T {
+  const done = new Map<string, T>();
+  return (snippet) => {
+    if (!done.has(snippet.id)) done.set(snippet.id, read(snippet));
+    return done.get(snippet.id) as T;
+  };
 }
 
 /** The evidence a claim cites: its own item, then the records it restates. */

@@ -605,7 +605,7 @@ export function answerValues(sentence: string, facts: Facts, a: QuestionAnalysis
           sentence.slice(Math.max(0, at - 30), at),
         );
       const named = entities
-        .filter((e) => e.tokens.some((t) => people.has(t)) || (e.tokens.length >= 2 && introduced(e.at)))
+        .filter((e) => e.tokens.some((t) => people.has(t)) || (e.tokens.length >= 2 && introduced(e.at)) || TITLED_NAME.test(e.raw))
         .filter((e) => !e.tokens.some((t) => PLACE_WORDS.test(t)))
         .map((e) => e.raw.toLowerCase())
         .filter((raw) => newName(raw) && !others.has(raw));
@@ -648,6 +648,10 @@ export function answerValues(sentence: string, facts: Facts, a: QuestionAnalysis
 
 const RANK =
   /\b[Tt]he\s+((?:Chief|Master|Captain|Skipper|Bosun|Foreman|Supervisor|Manager|Director|Sergeant|Inspector|Superintendent|Commander|Second|Third|First)(?:\s+(?:Engineer|Officer|Mate))?)\b/gu;
+
+/** A role or rank, then a given name and a surname: "Oiler Joel Macaraeg", "Chief Engineer Dragan Petrović", "Lt Cdr Nils Halvorsen". */
+const TITLED_NAME =
+  /^(?:(?:Chief|Senior|Junior|Second|Third|First|Lt|Lieutenant)\s+)?(?:\p{Lu}\p{Ll}+(?:er|or|ist|ian|ant|ent|man|woman)|Captain|Master|Cdr|Capt|Sgt|Det|Insp|Supt|DC|DS|DI|PC|Prof)\s+\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+){1,2}$/u;
 
 const hasNegation = (text: string) => /\b(?:not|never|no|nobody|none)\b|n['’]t\b/i.test(text);
 

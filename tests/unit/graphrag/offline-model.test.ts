@@ -858,6 +858,22 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer({ ...c, evidenceSnippets: [stated] }, q).answerText).toContain("GBP 310");
   });
 
+  it("reads a roster's role before a name as a person's name ('4 Bosun Tomas Reyes')", () => {
+    const vessel = { id: "v-pelican", label: "Vessel", name: "MV North Pelican", properties: {} };
+    const roster = snippet(
+      "EV-R",
+      ["v-pelican"],
+      "Crew list, MV North Pelican, departure Halden 02 Feb 2025. 1 Captain Arne Solberg, Norwegian, age 61. 4 Bosun Tomas Reyes, Chilean, age 44. 7 Electrician Imre Farkas, Hungarian, age 39.",
+    );
+    const c: RawContext = { nodes: [vessel], edges: [], evidenceSnippets: [roster] };
+    const out = extractiveAnswer(c, "Who is the electrician on the North Pelican?");
+    expect(out.responseType).toBe("answer");
+    expect(out.answerText).toContain("Imre Farkas");
+    expect(out.answerText).not.toContain("Tomas Reyes");
+    // A role word before a place or a thing is not a name: nothing in the roster says who the cook is.
+    expect(extractiveAnswer(c, "Who is the cook on the North Pelican?").responseType).toBe("no_evidence");
+  });
+
   it("does not answer when, how much or how many about one person from a sentence about another", () => {
     const c: RawContext = {
       nodes: [

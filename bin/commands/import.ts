@@ -15,7 +15,8 @@ export async function readBundleFile(file: string): Promise<unknown> {
     throw new CasegraphError("CG-IMPORT-014", `Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? "error"}`);
   }
   try {
-    return JSON.parse(text);
+    // A byte-order mark (Windows editors write one) is not part of the JSON.
+    return JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (err) {
     throw new CasegraphError("CG-IMPORT-001", `${file} is not valid JSON: ${(err as Error).message}`);
   }

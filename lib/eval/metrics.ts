@@ -29,7 +29,7 @@ export function parseQuestions(text: string): EvalQuestion[] {
   const issues: FailureIssue[] = [];
   const out: EvalQuestion[] = [];
   const seen = new Set<string>();
-  text.split(/\r?\n/).forEach((line, i) => {
+  text.replace(/^\uFEFF/, "").split(/\r?\n/).forEach((line, i) => {
     if (!line.trim()) return;
     let json: unknown;
     try {

@@ -67,6 +67,8 @@ describe("casegraph eval scoring", () => {
   it("reads JSON Lines and names every bad line (CG-EVAL-001)", () => {
     const good = JSON.stringify({ id: "q1", user: "a@b.c", case: "c1", question: "Who?", kind: "answerable", gold: ["EV-1"] });
     expect(parseQuestions(`${good}\n\n`)).toHaveLength(1);
+    // A file saved by a Windows editor: a byte-order mark and CRLF line ends.
+    expect(parseQuestions(`\uFEFF${good}\r\n\r\n${good.replace("q1", "q2")}\r\n`).map((x) => x.id)).toEqual(["q1", "q2"]);
     let err: { code?: string; issues?: Array<{ path?: string }> } = {};
     try {
       parseQuestions(`${good}\nnot json\n${JSON.stringify({ id: "q2", kind: "bogus" })}\n${good}`);

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { checkBundle, defaultEdgeId } from "@/lib/workspace/bundle";
 import { generateBundleChunks } from "@/lib/workspace/generate";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { readBundleFile } from "@/bin/commands/import";
 import { demoBundle } from "../support/demo";
 
 const generate = (seed: number) => [...generateBundleChunks({ nodes: 300, evidence: 400, seed })].join("");
@@ -32,6 +36,16 @@ describe("bundle checks", () => {
     expect(issues).toEqual([
       expect.objectContaining({ code: "CG-IMPORT-005", path: `$.cases[0].edges[${b.cases[0].edges.length - 1}].id` }),
     ]);
+  });
+
+  it("read a bundle file saved with a byte-order mark, and name a file that is not JSON (CG-IMPORT-001)", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "cg-bundle-"));
+    const file = path.join(dir, "bundle.json");
+    await writeFile(file, "\uFEFF" + JSON.stringify(demoBundle()));
+    expect(checkBundle(await readBundleFile(file)).issues).toEqual([]);
+    await writeFile(file, "{ not json");
+    await expect(readBundleFile(file)).rejects.toMatchObject({ code: "CG-IMPORT-001" });
+    await rm(dir, { recursive: true });
   });
 
   it("refuse something that is not a bundle", () => {

@@ -260,7 +260,16 @@ export function extractiveAnswer(context: RawContext, question: string): ModelOu
   const sentences = sentencesOf(context);
   const idf = idfOver(sentences);
   // A compound question ("Where was X found and which lab matched the casings?") is answered part by part.
-  const parts = questionParts(question).map((part) => ({ part, ...answerPart(context, part, sentences, idf) }));
+  // A later part keeps the months the first names: "How many sets came in on the July entry, and at what price each?"
+  // asks the price of the July entry's sets.
+  const parts: Array<{ part: string } & ReturnType<typeof answerPart>> = [];
+  for (const part of questionParts(question)) {
+    const answered = answerPart(context, part, sentences, idf, parts[0]?.a.months);
+    // A later part that names nothing of its own ("… and at what price each?") asks about what the first part does:
+    // when the evidence does not answer the first, the later is not answered on its own (another entry's price).
+    if (parts.length && !parts[0].claims.length && !answered.a.subjects.length && AFTER_PREPOSITION.test(part)) answered.claims = [];
+    parts.push({ part, ...answered });
+  }
   const claims: Claim[] = [];
   for (const p of parts)
     for (const c of p.claims) if (!claims.some((o) => o.evidenceId === c.evidenceId && o.text === c.text)) claims.push(c);
@@ -303,8 +312,10 @@ function answerPart(
   question: string,
   sentences: Sentence[],
   idf: (t: string) => number,
+  months: number[] = [],
 ): { a: QuestionAnalysis; claims: Claim[]; candidates: number; missing: string[] } {
   const a = analyseQuestion(question, context);
+  if (!a.months.length) a.months = months;
   // Everything an item says, its questions included (what a claim's item speaks to, not what it states).
   const itemStems = new Map(context.evidenceSnippets.map((s) => [s.id, stemsOf(s.text)]));
   const anywhere = new Set([...itemStems.values()].flatMap((set) => [...set]));
@@ -1008,14 +1019,38 @@ function abstain(context: RawContext, a: QuestionAnalysis, question: string, can
   };
 }
 
-/** The parts of a compound question ("… and where did it go?"); the question itself when it has one part. */
+/** A wh-phrase, with the preposition before it ("by whom", "at what time"). */
+const PREPOSITION = String.raw`(?:at|on|in|by|to|from|for|with)`;
+const WH_PHRASE = new RegExp(
+  String.raw`^(?:${PREPOSITION}\s+)?(?:who|whom|whose|when|where|why|(?:which|what)(?:\s+(?:time|date|day|year))?|how(?:\s+(?:much|many|long|often|far))?)\b`,
+  "i",
+);
+const AFTER_PREPOSITION = new RegExp(String.raw`^${PREPOSITION}\s`, "i");
+/** Where a compound question's parts meet: "… and where …", "…, and at what daily rate?". */
+const PART_BREAK = new RegExp(
+  String.raw`[?;]|\s+(?:and|but|also)\s+(?=(?:who|whom|whose|what|when|where|why|how|which|whether|did|does|do|is|was|were|are|has|had|have)\b|${PREPOSITION}\s+(?:whom|who|what|which)\b)`,
+  "i",
+);
+
+/**
+ * The parts of a compound question ("… and where did it go?"); the question itself when it has one part. A part that is
+ * only a wh-phrase asks it of the other part: "Who formed Northgate LLC and when?" is also "when formed Northgate
+ * LLC", "When and where did he meet Alcott?" also "When did he meet Alcott", "How much was she paid, and by whom?" also
+ * "by whom was she paid".
+ */
 function questionParts(question: string): string[] {
-  const parts = question
-    .split(
-      /[?;]|\s+(?:and|but|also)\s+(?=(?:who|whom|whose|what|when|where|why|how|which|whether|did|does|do|is|was|were|are|has|had|have)\b)/i,
-    )
-    .map((p) => p.trim())
-    .filter((p) => stemsOf(p).size > 0);
+  const split = question
+    .split(PART_BREAK)
+    .map((p) => p.trim().replace(/^[,\s]+|[,\s]+$/g, ""))
+    .filter(Boolean);
+  const bare = (p: string) => WH_PHRASE.test(p) && p.replace(WH_PHRASE, "").trim() === "";
+  const full = split.filter((p) => !bare(p) && stemsOf(p).size > 0);
+  const parts = split.flatMap((p, i) => {
+    if (!bare(p)) return stemsOf(p).size > 0 ? [p] : [];
+    // The nearest full part, after a leading bare phrase ("When and where …") or before a trailing one ("… and when?").
+    const other = (i === 0 ? split.slice(1) : split.slice(0, i).reverse()).find((x) => full.includes(x));
+    return other ? [`${p} ${other.replace(WH_PHRASE, "").trim()}`] : [];
+  });
   return parts.length > 1 ? parts : [question];
 }
 

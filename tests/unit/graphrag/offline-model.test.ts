@@ -858,6 +858,36 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer({ ...c, evidenceSnippets: [stated] }, q).answerText).toContain("GBP 310");
   });
 
+  it("answers '…, and at what daily rate?' as a part of its own, and '… and when?' as when of the first part", () => {
+    const invoice = snippet("EV-I", [], "Calder Insurance was invoiced for 41 days of credit hire on the Audi.");
+    const rates = snippet("EV-R", [], "Rate card of Swiftway Hire, 2024: daily rate for an executive car GBP 95.");
+    const c: RawContext = { nodes: [], edges: [], evidenceSnippets: [invoice, rates] };
+    const both = extractiveAnswer(c, "How many days of credit hire was Calder Insurance invoiced for, and at what daily rate?");
+    expect(both.citations.map((x) => x.evidenceId).sort()).toEqual(["EV-I", "EV-R"]);
+    // "… and when?" asks when of what the first part asks: an answer that gives who but no date says so.
+    const lopez = { id: "p-lopez", label: "Person", name: "Maria Lopez", properties: {} };
+    const lease = snippet("EV-L", ["p-lopez"], "The lease for Unit 7 was signed by Maria Lopez.");
+    const who = extractiveAnswer({ nodes: [lopez], edges: [], evidenceSnippets: [lease] }, "Who signed the lease for Unit 7 and when?");
+    expect(who.answerText).toContain("Maria Lopez");
+    expect(who.unknowns.some((u) => /does not address: "when signed the lease/.test(u))).toBe(true);
+    const dated = { ...lease, text: "The lease for Unit 7 was signed by Maria Lopez on 3 May 2024." };
+    const whoWhen = extractiveAnswer({ nodes: [lopez], edges: [], evidenceSnippets: [dated] }, "Who signed the lease for Unit 7 and when?");
+    expect(whoWhen.answerText).toContain("3 May 2024");
+    expect(whoWhen.unknowns.some((u) => /does not address/.test(u))).toBe(false);
+  });
+
+  it("keeps a compound question's month for its later part, and does not answer that part alone when the first is not", () => {
+    const july = snippet("EV-J", [], "Import entry of 2 July 2024: 800 television sets, declared at USD 78.00 per set.");
+    const september = snippet("EV-S", [], "Import entry of 17 September 2024: 1,200 television sets, declared at USD 96.00 per set.");
+    const q = "How many television sets came in on the July entry, and at what declared price per set?";
+    const cited = (evidenceSnippets: RawContext["evidenceSnippets"]) =>
+      extractiveAnswer({ nodes: [], edges: [], evidenceSnippets }, q).citations.map((x) => x.evidenceId);
+    expect(cited([september, july])).toEqual(["EV-J"]);
+    // Other importers' price is not the July entry's, when no item gives the July entry at all.
+    const others = snippet("EV-O", [], "Other importers declared the same television model at USD 96.00 per set.");
+    expect(extractiveAnswer({ nodes: [], edges: [], evidenceSnippets: [others] }, q).responseType).toBe("no_evidence");
+  });
+
   it("reads a roster's role before a name as a person's name ('4 Bosun Tomas Reyes')", () => {
     const vessel = { id: "v-pelican", label: "Vessel", name: "MV North Pelican", properties: {} };
     const roster = snippet(

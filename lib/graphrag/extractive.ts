@@ -264,7 +264,14 @@ export function extractiveAnswer(context: RawContext, question: string): ModelOu
   // asks the price of the July entry's sets.
   const parts: Array<{ part: string } & ReturnType<typeof answerPart>> = [];
   for (const part of questionParts(question)) {
-    const answered = answerPart(context, part, sentences, idf, parts[0]?.a.months);
+    const answered = answerPart(
+      context,
+      part,
+      sentences,
+      idf,
+      parts[0]?.a.months,
+      new Set(parts.flatMap((p) => p.claims.map((c) => c.evidenceId))),
+    );
     // A later part that names nothing of its own ("… and at what price each?") asks about what the first part does:
     // when the evidence does not answer the first, the later is not answered on its own (another entry's price).
     if (parts.length && !parts[0].claims.length && !answered.a.subjects.length && AFTER_PREPOSITION.test(part)) answered.claims = [];
@@ -313,6 +320,7 @@ function answerPart(
   sentences: Sentence[],
   idf: (t: string) => number,
   months: number[] = [],
+  answeredFrom: ReadonlySet<string> = new Set(),
 ): { a: QuestionAnalysis; claims: Claim[]; candidates: number; missing: string[] } {
   const a = analyseQuestion(question, context);
   if (!a.months.length) a.months = months;
@@ -572,6 +580,9 @@ function answerPart(
   }
   preferRecords(candidates, context.nodes);
   candidates.sort((x, y) => y.score - x.score || x.snippetIndex - y.snippetIndex || x.sentenceIndex - y.sentenceIndex);
+  // The later part of a compound question is about the record the earlier part was answered from, when it speaks to it.
+  const fromAnswered = candidates.filter((c) => answeredFrom.has(c.snippet.id));
+  if (fromAnswered.length) candidates.splice(0, candidates.length, ...fromAnswered);
 
   const checker = new SupportChecker(context);
   const composition: Composition = { context, a, focus, candidates, checker, itemStems };

@@ -876,6 +876,24 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(whoWhen.unknowns.some((u) => /does not address/.test(u))).toBe(false);
   });
 
+  it("answers a compound question's later part from the record the first part was answered from, when it speaks to it", () => {
+    const okafor = { id: "p-okafor", label: "Person", name: "Ruth Okafor", properties: {} };
+    const statement = snippet(
+      "EV-A",
+      ["p-okafor"],
+      "HARROW BANK - statement, account of RUTH OKAFOR.\n03/04/2025 | OUTGOING WIRE GLENMORE TRADING LTD MEMO: SHIPPING DEPOSIT | $25,000.00 |\nBranch note 03/04/2025: teller asked the purpose of the $25,000 wire; customer said it was 'for my partner's shipment'.",
+    );
+    const other = snippet(
+      "EV-B",
+      ["p-okafor"],
+      "LAKESIDE BANK - subpoena return, account of GLENMORE TRADING LTD.\n03/04/2025 | INCOMING WIRE RUTH OKAFOR | | $25,000.00\nBank comment: at the branch the customer told the teller the incoming wire was 'a payment for goods'.",
+    );
+    const q = "What memo was on Ruth Okafor's $25,000 wire, and what did she tell the teller it was for?";
+    const out = extractiveAnswer({ nodes: [okafor], edges: [], evidenceSnippets: [other, statement] }, q);
+    expect(out.citations.map((x) => x.evidenceId)).toEqual(["EV-A", "EV-A"]);
+    expect(out.answerText).toContain("for my partner's shipment");
+  });
+
   it("keeps a compound question's month for its later part, and does not answer that part alone when the first is not", () => {
     const july = snippet("EV-J", [], "Import entry of 2 July 2024: 800 television sets, declared at USD 78.00 per set.");
     const september = snippet("EV-S", [], "Import entry of 17 September 2024: 1,200 television sets, declared at USD 96.00 per set.");

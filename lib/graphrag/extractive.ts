@@ -260,8 +260,9 @@ export function extractiveAnswer(context: RawContext, question: string): ModelOu
   const sentences = sentencesOf(context);
   const idf = idfOver(sentences);
   // A compound question ("Where was X found and which lab matched the casings?") is answered part by part.
-  // A later part keeps the months the first names: "How many sets came in on the July entry, and at what price each?"
-  // asks the price of the July entry's sets.
+  // A later part keeps the months the first names ("How many sets came in on the July entry, and at what price each?"
+  // asks the price of the July entry's sets), and is answered from the records the earlier parts were answered from
+  // when they speak to it.
   const parts: Array<{ part: string } & ReturnType<typeof answerPart>> = [];
   for (const part of questionParts(question)) {
     const answered = answerPart(

@@ -95,7 +95,8 @@ const CONCEPTS: string[][] = [
   ["call", "called", "rang", "ring", "dial", "dialled", "incoming", "outgoing"],
   ["meal", "lunch", "dinner", "breakfast", "restaurant", "grill", "cafe", "diner", "bistro"],
   ["send", "sent", "transfer", "transferred", "wire", "wired", "exfiltrate", "upload"],
-  ["find", "found", "recover", "recovered", "seize", "seized", "locate", "located"],
+  // Not "located": "is located at 1147 Larchmont Avenue" gives an address, not what was found there.
+  ["find", "found", "recover", "recovered", "seize", "seized"],
   ["buy", "bought", "purchase", "purchased", "buyer", "purchaser"],
   ["sell", "sold", "sale", "seller", "vendor", "dealer"],
   ["work", "employ", "employed", "employee", "employer", "job"],

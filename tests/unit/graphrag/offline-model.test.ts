@@ -906,6 +906,18 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer({ nodes: [], edges: [], evidenceSnippets: [others] }, q).responseType).toBe("no_evidence");
   });
 
+  it("does not read an address's 'located at' as found or seized", () => {
+    const place = { id: "l-harbour", label: "Location", name: "14 Harbour Row", properties: {} };
+    const register = snippet("EV-C", ["l-harbour"], "Company register: Dockside Trading Ltd is located at 14 Harbour Row, Kelby.");
+    const search = snippet(
+      "EV-S",
+      ["l-harbour"],
+      "Search record, 03/03/2025. Seized at 14 Harbour Row: three laptops (item 1) and GBP 2,000 in cash from the safe (item 2).",
+    );
+    const out = extractiveAnswer({ nodes: [place], edges: [], evidenceSnippets: [register, search] }, "What was seized at 14 Harbour Row?");
+    expect(out.citations.map((x) => x.evidenceId)).toEqual(["EV-S"]);
+  });
+
   it("reads a roster's role before a name as a person's name ('4 Bosun Tomas Reyes')", () => {
     const vessel = { id: "v-pelican", label: "Vessel", name: "MV North Pelican", properties: {} };
     const roster = snippet(

@@ -918,7 +918,7 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(out.citations.map((x) => x.evidenceId)).toEqual(["EV-S"]);
   });
 
-  it("reads a roster's role before a name as a person's name ('4 Bosun Tomas Reyes')", () => {
+  it("reads a roster's role before a name as a person's name ('7 Electrician Imre Farkas')", () => {
     const vessel = { id: "v-pelican", label: "Vessel", name: "MV North Pelican", properties: {} };
     const roster = snippet(
       "EV-R",
@@ -930,7 +930,7 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(out.responseType).toBe("answer");
     expect(out.answerText).toContain("Imre Farkas");
     expect(out.answerText).not.toContain("Tomas Reyes");
-    // A role word before a place or a thing is not a name: nothing in the roster says who the cook is.
+    // Only the role asked for answers: nothing in the roster says who the cook is.
     expect(extractiveAnswer(c, "Who is the cook on the North Pelican?").responseType).toBe("no_evidence");
   });
 

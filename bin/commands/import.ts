@@ -6,6 +6,7 @@ import { importWorkspace } from "../../lib/server/runtime/graph";
 import { runtime } from "../../lib/server/runtime";
 import { cliActor } from "./user";
 import { UsageError, type Command } from "../command";
+import { withoutByteOrderMark } from "../../lib/domain/file-text";
 
 export async function readBundleFile(file: string): Promise<unknown> {
   let text: string;
@@ -15,8 +16,7 @@ export async function readBundleFile(file: string): Promise<unknown> {
     throw new CasegraphError("CG-IMPORT-014", `Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? "error"}`);
   }
   try {
-    // A byte-order mark (Windows editors write one) is not part of the JSON.
-    return JSON.parse(text.replace(/^\uFEFF/, ""));
+    return JSON.parse(withoutByteOrderMark(text));
   } catch (err) {
     throw new CasegraphError("CG-IMPORT-001", `${file} is not valid JSON: ${(err as Error).message}`);
   }

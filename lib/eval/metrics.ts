@@ -2,6 +2,7 @@
 // labelled questions and scoring responses; lib/server/answers/eval.ts runs them through the real pipeline.
 import { z } from "zod";
 import { CasegraphError, type FailureIssue } from "../domain/failure-codes";
+import { fileLines } from "../domain/file-text";
 
 export const QUESTION_KINDS = ["answerable", "unanswerable", "action", "restricted", "injection"] as const;
 export type QuestionKind = (typeof QUESTION_KINDS)[number];
@@ -29,7 +30,7 @@ export function parseQuestions(text: string): EvalQuestion[] {
   const issues: FailureIssue[] = [];
   const out: EvalQuestion[] = [];
   const seen = new Set<string>();
-  text.replace(/^\uFEFF/, "").split(/\r?\n/).forEach((line, i) => {
+  fileLines(text).forEach((line, i) => {
     if (!line.trim()) return;
     let json: unknown;
     try {

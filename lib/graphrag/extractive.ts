@@ -1032,8 +1032,8 @@ function abstain(context: RawContext, a: QuestionAnalysis, question: string, can
   };
 }
 
-/** A wh-phrase, with the preposition before it ("by whom", "at what time"). */
 const PREPOSITION = String.raw`(?:at|on|in|by|to|from|for|with)`;
+/** A wh-phrase, with the preposition before it ("by whom", "at what time"). */
 const WH_PHRASE = new RegExp(
   String.raw`^(?:${PREPOSITION}\s+)?(?:who|whom|whose|when|where|why|(?:which|what)(?:\s+(?:time|date|day|year))?|how(?:\s+(?:much|many|long|often|far))?)\b`,
   "i",
@@ -1056,10 +1056,10 @@ function questionParts(question: string): string[] {
     .split(PART_BREAK)
     .map((p) => p.trim().replace(/^[,\s]+|[,\s]+$/g, ""))
     .filter(Boolean);
-  const bare = (p: string) => WH_PHRASE.test(p) && p.replace(WH_PHRASE, "").trim() === "";
-  const full = split.filter((p) => !bare(p) && stemsOf(p).size > 0);
+  const bare = split.map((p) => WH_PHRASE.test(p) && p.replace(WH_PHRASE, "").trim() === "");
+  const full = split.filter((p, i) => !bare[i] && stemsOf(p).size > 0);
   const parts = split.flatMap((p, i) => {
-    if (!bare(p)) return stemsOf(p).size > 0 ? [p] : [];
+    if (!bare[i]) return full.includes(p) ? [p] : [];
     // The nearest full part, after a leading bare phrase ("When and where …") or before a trailing one ("… and when?").
     const other = (i === 0 ? split.slice(1) : split.slice(0, i).reverse()).find((x) => full.includes(x));
     return other ? [`${p} ${other.replace(WH_PHRASE, "").trim()}`] : [];

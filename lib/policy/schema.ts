@@ -2,6 +2,7 @@
 // binds. Parsing is strict: an unknown field, operator or priority is a coded error naming its line, never ignored.
 import { z } from "zod";
 import { CasegraphError, type FailureIssue } from "../domain/failure-codes";
+import { fileLines } from "../domain/file-text";
 
 /** Seed 001's priority lattice with Casegraph's names: 1 is the highest. */
 export const PRIORITY_LATTICE = { regulatory: 1, core_values: 2, agency: 3, unit: 4, situational: 5 } as const;
@@ -82,7 +83,7 @@ export const MAX_POLICIES = 500;
 export function parsePoliciesJsonl(text: string): ParsedPolicy[] {
   const issues: FailureIssue[] = [];
   const out: ParsedPolicy[] = [];
-  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
+  const lines = fileLines(text);
   lines.forEach((raw, i) => {
     const line = i + 1;
     const trimmed = raw.trim();

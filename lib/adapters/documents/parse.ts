@@ -11,6 +11,7 @@ import { CasegraphError, type FailureCode } from "../../domain/failure-codes";
 import { textBlocks, type Block } from "../../ingest/regularise";
 import type { DocumentKind } from "../../ingest/kinds";
 import { checkZip, DEFAULT_ZIP_LIMITS, type ZipLimits } from "./zip-guard";
+import { withoutByteOrderMark } from "../../domain/file-text";
 
 export interface ParseLimits {
   maxPdfPages: number;
@@ -65,7 +66,7 @@ const simple = (blocks: Block[]): ParsedDocument => ({ blocks, pages: null, meta
 
 export function decodeText(file: string, bytes: Buffer): string {
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes).replace(/^\uFEFF/, "");
+    return withoutByteOrderMark(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
   } catch (err) {
     throw failure("CG-INGEST-001", file, "is not UTF-8 text", err);
   }

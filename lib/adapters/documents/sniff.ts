@@ -2,6 +2,7 @@
 // first 64 KB strictly, with a guess between HTML, an e-mail message and plain text. lib/ingest/kinds.ts decides.
 import "server-only";
 import type { Sniffed } from "../../ingest/kinds";
+import { withoutByteOrderMark } from "../../domain/file-text";
 
 const HEAD = 64 * 1024;
 const EMAIL_HEADERS = /^(?:from|to|subject|date|received|message-id|return-path|mime-version|delivered-to|reply-to|cc)\s*:/i;
@@ -23,7 +24,7 @@ export async function sniff(bytes: Uint8Array): Promise<Sniffed> {
   } catch {
     return { family: "unknown" };
   }
-  const text = new TextDecoder().decode(head.subarray(0, 8192)).replace(/^\uFEFF/, "");
+  const text = withoutByteOrderMark(new TextDecoder().decode(head.subarray(0, 8192)));
   if (/^\s*(?:<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(text)) return { family: "text", guess: "html" };
   const lines = text.split(/\r?\n/, 30);
   const headerLines = lines.slice(0, lines.findIndex((l) => l.trim() === "") >>> 0).filter((l) => EMAIL_HEADERS.test(l));

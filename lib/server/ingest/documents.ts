@@ -12,6 +12,7 @@ import { FileOriginalStore } from "../../adapters/documents/originals";
 import { evidenceByIds } from "../workbench/evidence";
 import { openCase, type OpenCase } from "../workbench/scope";
 import { readIngestSettings } from "./settings";
+import { fileLines } from "../../domain/file-text";
 
 const CSV_CONTEXT_LINES = 12;
 const CSV_VIEW_MAX_BYTES = 8 * 1024 * 1024;
@@ -69,10 +70,7 @@ async function csvLines(doc: StoredDocument, line: number): Promise<DocumentView
   if (doc.size > CSV_VIEW_MAX_BYTES) return null;
   const bytes = await new FileOriginalStore(readIngestSettings().originalsDir).get(doc.sha256);
   if (!bytes) return null;
-  const all = bytes
-    .toString("utf8")
-    .replace(/^\uFEFF/, "")
-    .split(/\r?\n/);
+  const all = fileLines(bytes.toString("utf8"));
   const first = Math.max(1, line - CSV_CONTEXT_LINES);
   return { first, text: all.slice(first - 1, line + CSV_CONTEXT_LINES) };
 }

@@ -78,6 +78,8 @@ export interface QuestionResult {
   truePositives: number;
   support: { supported: number; partial: number; unsupported: number };
   leaked: string[];
+  /** What the answer says it could not answer or left out ("The evidence quoted does not mention: flight."), to read a miss by. */
+  unknowns: string[];
   deterministic: boolean;
   latencyMs: number;
   /** Met what its kind asks: cites gold (answerable), abstains (unanswerable), refuses (action), leaks nothing (restricted, injection). */
@@ -89,6 +91,7 @@ interface AnswerLike {
   confidence?: number;
   citations?: Array<{ evidenceId: string }>;
   claims?: Array<{ support?: string }>;
+  unknowns?: string[];
 }
 
 const answerOf = (body: unknown): AnswerLike => ((body as { answer?: AnswerLike } | null)?.answer ?? {}) as AnswerLike;
@@ -132,6 +135,7 @@ export function scoreQuestion(o: Observation): QuestionResult {
     deterministic,
     latencyMs: o.latencyMs,
     ok,
+    unknowns: a.unknowns ?? [],
   };
 }
 

@@ -332,6 +332,20 @@ function answerPart(
   // A focus word no item uses may be there in another form of the same word ("shipment" / "shipped").
   const focus = [...new Set(a.focus.map(conceptOf).map((t) => (anywhere.has(t) ? t : (derivedFrom(t, anywhere) ?? t))))];
   const qStems = [...new Set(a.stems.map(conceptOf))];
+  // A name the question uses that is none of the subjects it links to ("the Tradix account", "send to Cyprus") says
+  // which record answers: a sentence whose item never says it is about something else. (Not an acronym, which the
+  // evidence may spell out, nor a name no item uses.)
+  const subjectWords = new Set(a.subjects.flatMap((e) => [...e.names, e.matched].flatMap((n) => words(n).map((w) => w.lower))));
+  const qWords = words(question);
+  const namedWords = [
+    ...new Set(
+      a.given.entities
+        .flatMap((e) => e.tokens)
+        .filter((t) => !subjectWords.has(t) && qWords.some((w) => w.lower === t && !/^[\p{Lu}\d]+$/u.test(w.raw)))
+        .map((t) => conceptOf(porter(t)))
+        .filter((t) => anywhere.has(t)),
+    ),
+  ];
   // Verbs in the past or progressive ("logged", "fired") say less about what is asked than nouns ("weather", "birth").
   const predicates = new Set(
     words(question)
@@ -490,6 +504,7 @@ function answerPart(
     const values = answerValues(s.text, s.facts, a, context.nodes);
     if (!values.length) continue;
     const item = itemStems.get(s.snippet.id)!;
+    if (namedWords.some((t) => !item.has(t))) continue;
     // "What is the IMEI of his iPhone?" asks for an IMEI, not whatever identifier the phone's record holds; "What was the
     // balance?" for a balance, not a stake. The noun that names what is asked is said where the answer is (the sentence
     // or its item: a field label, a column heading); a sentence that does not say it gives way to one that does.

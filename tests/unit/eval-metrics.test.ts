@@ -62,6 +62,12 @@ describe("casegraph eval scoring", () => {
     const confident = { answer: { ...answer("answer", ["EV-1"]).answer, confidence: 0.42 } };
     expect(scoreQuestion({ question: questions[0], body: confident, again: confident, latencyMs: 1 }).confidence).toBe(0.42);
     expect(results[0].confidence).toBeNull();
+    // And what it says it left out, to read a miss by.
+    const partial = { answer: { ...answer("answer", ["EV-1"]).answer, unknowns: ["The evidence quoted does not mention: flight."] } };
+    expect(scoreQuestion({ question: questions[0], body: partial, again: partial, latencyMs: 1 }).unknowns).toEqual([
+      "The evidence quoted does not mention: flight.",
+    ]);
+    expect(results[0].unknowns).toEqual([]);
   });
 
   it("reads JSON Lines and names every bad line (CG-EVAL-001)", () => {

@@ -918,6 +918,26 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(out.citations.map((x) => x.evidenceId)).toEqual(["EV-S"]);
   });
 
+  it("answers a question naming a place or firm no node holds only from an item that names it", () => {
+    const person = { id: "p-hart", label: "Person", name: "Lena Hart", properties: {} };
+    const wire = snippet(
+      "EV-W",
+      ["p-hart"],
+      "Bank statement, Corvane Bank. On 4 May 2025 Lena Hart sent GBP 9,000 by wire to account 44-01-77.",
+    );
+    const family = snippet(
+      "EV-F",
+      ["p-hart"],
+      "Interview of Lena Hart, 12 May 2025. She said her sister has lived in Portugal since 2019.",
+    );
+    const c: RawContext = { nodes: [person], edges: [], evidenceSnippets: [wire, family] };
+    // No item says what she sent to Portugal: the wire, which never mentions Portugal, is another payment.
+    expect(extractiveAnswer(c, "How much did Lena Hart send to Portugal in May?").responseType).toBe("no_evidence");
+    expect(extractiveAnswer(c, "How much did Lena Hart send from her Corvane account in May?").citations.map((x) => x.evidenceId)).toEqual([
+      "EV-W",
+    ]);
+  });
+
   it("reads a roster's role before a name as a person's name ('7 Electrician Imre Farkas')", () => {
     const vessel = { id: "v-pelican", label: "Vessel", name: "MV North Pelican", properties: {} };
     const roster = snippet(

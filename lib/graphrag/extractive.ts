@@ -332,6 +332,10 @@ function answerPart(
   // A focus word no item uses may be there in another form of the same word ("shipment" / "shipped").
   const focus = [...new Set(a.focus.map(conceptOf).map((t) => (anywhere.has(t) ? t : (derivedFrom(t, anywhere) ?? t))))];
   const qStems = [...new Set(a.stems.map(conceptOf))];
+  // The question's verbs in the past ("arrested", "network-contained": the last part of a compound).
+  const events = a.events
+    .map((t) => conceptOf(t.split("-").pop() ?? t))
+    .map((t) => (anywhere.has(t) ? t : (derivedFrom(t, anywhere) ?? t)));
   // A name the question uses that is none of the subjects it links to ("the Tradix account", "send to Cyprus") says
   // which record answers: a sentence whose item never says it is about something else. (Not an acronym, which the
   // evidence may spell out, nor a name no item uses.)
@@ -413,6 +417,7 @@ function answerPart(
   // Whether the heading of a sentence's item, or the line it is on, names a subject (each read once per item).
   const headingText = perItem((snippet) => headingOf(snippet.text));
   const headingNames = perItem((snippet) => a.subjects.some((e) => mentions(e, headingText(snippet))));
+  const headingStems = perItem((snippet) => stemsOf(headingText(snippet)));
   const linesOf = perItem((snippet) => snippet.text.split(/\n+/).map((line) => line.replace(/\s+/g, " ")));
   // The line of its item (an entry of a register, a row of a log) that holds a sentence.
   const lineOf = (s: Sentence) => linesOf(s.snippet).find((line) => line.includes(s.text.slice(0, 60))) ?? "";
@@ -492,6 +497,16 @@ function answerPart(
     // "We applied to the Court for an order suspending the attorney", "he planned to sell": what was applied for,
     // asked for or planned is not when it happened.
     if (a.expects === "time" && intendedOnly(s.text, focus)) continue;
+    // "When was the balance for the horns paid?": a date answers when a thing happened only beside the word for it
+    // ("paid"), or, in other words ("the parcel came on 6 March", "Public opening of bids: 15 July"), beside all else
+    // the question names — not a line that shares one noun with it ("Closing balance 30/09/2024").
+    if (
+      a.expects === "time" &&
+      events.length &&
+      !events.some((t) => s.stems.has(t) || s.asked?.has(t)) &&
+      !focus.every((t) => events.includes(t) || weak.has(t) || s.stems.has(t) || s.asked?.has(t) || headingStems(s.snippet).has(t))
+    )
+      continue;
     // "How much did Brannigan stake…?", "When was Heaney arrested?": a sentence that names another person and not the
     // one asked about tells of the other ("Jade Pemberton … largest previous stake GBP 25", "SALCEDO arrested 6:04 AM").
     if (

@@ -64,6 +64,8 @@ export interface QuestionAnalysis {
    * ("university" in "Which university did he attend?"): a node that answers must say it.
    */
   kindNoun?: string;
+  /** Stems of the verbs in the past that name what happened ("arrested", "paid", "changed"; not "was", "did"). */
+  events: string[];
 }
 
 /** Words that ask for a sum of money. */
@@ -172,7 +174,8 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
   const plural = /\b(?:each|all|both|every|list|which ones)\b/.test(lower);
   const required = [...new Set([...(classified.modifiers ?? []), ...controlWords].map((w) => porter(w)).filter((t) => !nameStems.has(t)))];
   // "How long / often / far …" names the measure asked for ("14 km long" says it; "4 minutes 10 seconds" does not).
-  const weak = [...weakWords(q), ...(classified.measure ? [porter(classified.measure)] : [])].filter((t) => focus.includes(t));
+  const terms = taggedTerms(q);
+  const weak = [...weakWords(terms), ...(classified.measure ? [porter(classified.measure)] : [])].filter((t) => focus.includes(t));
   const measure = classified.typedByHead && head ? porter(head) : undefined;
   // A month of a year ("in November 2023") narrows as a month on its own does.
   const monthsOfYear = given.dates.flatMap((d) => d.readings.flatMap((r) => (r.m !== undefined && r.d === undefined ? [r.m] : [])));
@@ -193,6 +196,7 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
     required,
     numbered,
     control,
+    events: eventVerbs(terms),
     ...(measure ? { measure } : {}),
     // (Only after "which": "what" also heads open questions — "What is his relationship to Voss?")
     ...(head && !label && !classified.typedByHead && kind === "which" && !TYPE_WORDS.has(head) ? { kindNoun: head } : {}),
@@ -318,17 +322,41 @@ const LIGHT_FORMS = new Set(
 /** Adjectives that qualify without naming anything ("the real owner", "the actual price", "so far"). */
 const VAGUE = new Set("real actual exact precise whole overall particular specific certain main far behind beyond according".split(" "));
 
-/** Stems of the question's weak words (QuestionAnalysis.weak), by part of speech (compromise's tagger). */
-function weakWords(question: string): string[] {
+interface TaggedTerm {
+  normal?: string;
+  root?: string;
+  tags?: string[];
+}
+
+/** The question's words with their parts of speech (compromise's tagger, offline). */
+function taggedTerms(question: string): TaggedTerm[] {
   const doc = nlp(question);
   doc.compute("root");
-  const terms: { normal?: string; root?: string; tags?: string[] }[] = doc.json().flatMap((s: { terms: unknown[] }) => s.terms);
+  return doc.json().flatMap((s: { terms: TaggedTerm[] }) => s.terms);
+}
+
+/** Stems of the question's weak words (QuestionAnalysis.weak), by part of speech. */
+function weakWords(terms: TaggedTerm[]): string[] {
   return terms
     .filter(({ normal = "", root, tags = [] }) => {
       if (tags.some((t) => t === "Adverb" || t === "Superlative" || t === "Comparative" || t === "Preposition")) return true;
       if (LIGHT_FORMS.has(normal) || VAGUE.has(normal)) return true;
       return tags.includes("Verb") && LIGHT_VERBS.has(root ?? normal);
     })
+    .map((t) => porter((t.normal ?? "").replace(/[^\p{L}\p{N}-]/gu, "")));
+}
+
+/** Stems of the question's verbs in the past, copulas and auxiliaries aside. */
+function eventVerbs(terms: TaggedTerm[]): string[] {
+  return terms
+    .filter(
+      ({ normal = "", tags = [] }) =>
+        tags.includes("Verb") &&
+        (tags.includes("PastTense") || tags.includes("Participle")) &&
+        !tags.includes("Copula") &&
+        !tags.includes("Auxiliary") &&
+        !/^(?:did|done|had|been|got|made)$/.test(normal),
+    )
     .map((t) => porter((t.normal ?? "").replace(/[^\p{L}\p{N}-]/gu, "")));
 }
 

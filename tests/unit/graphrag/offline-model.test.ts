@@ -938,6 +938,34 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     ]);
   });
 
+  it("answers 'when was X done' from a line that says it was done, or says all else the question asks", () => {
+    const person = { id: "p-kaplan", label: "Person", name: "Mira Kaplan", properties: {} };
+    const loan = snippet(
+      "EV-L",
+      ["p-kaplan"],
+      "Harbour Credit Union statement for Mira Kaplan. Closing balance 31/03/2025: GBP 2,300. Payments are made monthly towards the boat.",
+    );
+    const repaid = snippet("EV-R", ["p-kaplan"], "Branch note: on 14/04/2025 Mira Kaplan paid the balance for the boat in cash.");
+    const q = "When was the balance for the boat paid by Kaplan?";
+    // A balance on a date is not when it was paid, and its line says nothing of a boat.
+    expect(extractiveAnswer({ nodes: [person], edges: [], evidenceSnippets: [loan] }, q).responseType).toBe("no_evidence");
+    expect(
+      extractiveAnswer({ nodes: [person], edges: [], evidenceSnippets: [loan, repaid] }, q).citations.map((x) => x.evidenceId),
+    ).toEqual(["EV-R"]);
+    // A field line under its document's heading says when without a verb.
+    const notice = snippet(
+      "EV-N",
+      [],
+      "Contract notice, tender WX-2024-3. Deadline for bids: 12 July 2024. Public opening of bids: 15 July 2024, 10:00.",
+    );
+    const opened = extractiveAnswer(
+      { nodes: [], edges: [], evidenceSnippets: [notice] },
+      "When was the opening of bids scheduled in the contract notice?",
+    );
+    expect(opened.citations.map((x) => x.evidenceId)).toEqual(["EV-N"]);
+    expect(opened.answerText).toContain("15 July 2024");
+  });
+
   it("reads a roster's role before a name as a person's name ('7 Electrician Imre Farkas')", () => {
     const vessel = { id: "v-pelican", label: "Vessel", name: "MV North Pelican", properties: {} };
     const roster = snippet(

@@ -428,6 +428,8 @@ function answerPart(
   const speaker = spokenBy(a);
   const inWordsOf = (e: LinkedEntity, s: Sentence, told: LinkedEntity | undefined) => {
     const heading = headingText(s.snippet);
+    // A document's words ("According to the Auberval letter") are the items the case links to it.
+    if (/document/i.test(e.label)) return s.snippet.nodeIds.includes(e.id);
     return (mentions(e, heading) && !heading.includes(s.text)) || intervieweeOf(s.snippet) === e || told === e || speaksIt(e, s.text);
   };
   const candidates: Candidate[] = [];
@@ -626,7 +628,7 @@ function answerPart(
   const covered = new Set<string>();
   for (const c of claims) stemsOf(c.text).forEach((t) => covered.add(t));
   for (const e of a.subjects) e.names.forEach((n) => words(n).forEach((w) => covered.add(conceptOf(porter(w.lower)))));
-  const missingStems = focus.filter((t) => !covered.has(t) && !(itemStems.get(claims[0].evidenceId)?.has(t) ?? false));
+  const missingStems = focus.filter((t) => !covered.has(t) && !weak.has(t) && !(itemStems.get(claims[0].evidenceId)?.has(t) ?? false));
   const missing = [
     ...new Set(
       words(question)
@@ -1075,6 +1077,12 @@ const PART_BREAK = new RegExp(
   "i",
 );
 
+/** A clause framing the whole question before its wh-word: "According to the registrar, …", "In the e-mails, …". */
+const FRAME = new RegExp(
+  String.raw`^((?:according to|in|from|on|as per)\s[^,?]{1,80}),\s+(?=(?:who|whom|whose|what|when|where|why|how|which)\b|${PREPOSITION}\s+(?:whom|who|what|which)\b)`,
+  "i",
+);
+
 /**
  * The parts of a compound question ("… and where did it go?"); the question itself when it has one part. A part that is
  * only a wh-phrase asks it of the other part: "Who formed Northgate LLC and when?" is also "when formed Northgate
@@ -1082,17 +1090,22 @@ const PART_BREAK = new RegExp(
  * "by whom was she paid".
  */
 function questionParts(question: string): string[] {
+  // "According to the Auberval letter, where and from whom …": the framing clause belongs to the first part and to
+  // the parts that borrow its words, not to a later part that asks something else.
+  const frame = FRAME.exec(question);
   const split = question
+    .slice(frame ? frame[0].length : 0)
     .split(PART_BREAK)
     .map((p) => p.trim().replace(/^[,\s]+|[,\s]+$/g, ""))
     .filter(Boolean);
   const bare = split.map((p) => WH_PHRASE.test(p) && p.replace(WH_PHRASE, "").trim() === "");
   const full = split.filter((p, i) => !bare[i] && stemsOf(p).size > 0);
+  const framed = (part: string, from: string) => (frame && from === full[0] ? `${frame[1]}, ${part}` : part);
   const parts = split.flatMap((p, i) => {
-    if (!bare[i]) return full.includes(p) ? [p] : [];
+    if (!bare[i]) return full.includes(p) ? [framed(p, p)] : [];
     // The nearest full part, after a leading bare phrase ("When and where …") or before a trailing one ("… and when?").
     const other = (i === 0 ? split.slice(1) : split.slice(0, i).reverse()).find((x) => full.includes(x));
-    return other ? [`${p} ${other.replace(WH_PHRASE, "").trim()}`] : [];
+    return other ? [framed(`${p} ${other.replace(WH_PHRASE, "").trim()}`, other)] : [];
   });
   return parts.length > 1 ? parts : [question];
 }

@@ -966,6 +966,26 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(opened.answerText).toContain("15 July 2024");
   });
 
+  it("answers 'According to the X letter, where and from whom …' from the letter, in both parts", () => {
+    const hale = { id: "p-hale", label: "Person", name: "Edith Hale", properties: { aliases: ["Hale"] } };
+    const letter = { id: "d-letter", label: "Document", name: "Hale letter of 2 May 1970", properties: { aliases: ["Hale letter"] } };
+    const own = snippet(
+      "EV-L",
+      ["d-letter", "p-hale"],
+      'Provenance file, lot 40 (transcription). Letter signed E. Hale, 2 May 1970: "I bought the vase in Cairo in 1962 from Mr Omar Said."',
+    );
+    const other = snippet(
+      "EV-C",
+      ["p-hale"],
+      "Auction catalogue, lot 40. Edith Hale bought the vase in Paris in 1975 from a private collection.",
+    );
+    const c: RawContext = { nodes: [hale, letter], edges: [], evidenceSnippets: [other, own] };
+    const out = extractiveAnswer(c, "According to the Hale letter, where and from whom did Hale buy the vase?");
+    expect(out.citations.map((x) => x.evidenceId)).toEqual(["EV-L"]);
+    expect(out.answerText).toContain("Cairo");
+    expect(out.unknowns.join(" ")).not.toMatch(/does not mention: According/);
+  });
+
   it("reads a roster's role before a name as a person's name ('7 Electrician Imre Farkas')", () => {
     const vessel = { id: "v-pelican", label: "Vessel", name: "MV North Pelican", properties: {} };
     const roster = snippet(

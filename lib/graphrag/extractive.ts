@@ -421,6 +421,14 @@ function answerPart(
   const linesOf = perItem((snippet) => snippet.text.split(/\n+/).map((line) => line.replace(/\s+/g, " ")));
   // The line of its item (an entry of a register, a row of a log) that holds a sentence.
   const lineOf = (s: Sentence) => linesOf(s.snippet).find((line) => line.includes(s.text.slice(0, 60))) ?? "";
+  // The header of the table a row belongs to ("date | description | debit | credit | balance"); none for prose.
+  const columnsOf = (s: Sentence) => {
+    const lines = linesOf(s.snippet);
+    let at = lines.indexOf(lineOf(s));
+    if (at < 0 || !lines[at].includes("|")) return "";
+    while (at > 0 && lines[at - 1].includes("|")) at--;
+    return lines[at];
+  };
   const entryNames = (s: Sentence) => headingNames(s.snippet) || a.subjects.some((e) => mentions(e, lineOf(s)));
   const interviewAsked = INTERVIEWED.test(question);
   const intervieweeOf = perItem((snippet) => narratorAmong(a.subjects, context.nodes, snippet.text, { firstLine: true }));
@@ -527,6 +535,10 @@ function answerPart(
     // or its item: a field label, a column heading); a sentence that does not say it gives way to one that does.
     const field = a.measure && FIELD_NOUNS.has(a.measure) ? conceptOf(a.measure) : undefined;
     if (field && !item.has(field)) continue;
+    // A sum is many things in one record (a stake, a return, a balance): "What was the balance?" is answered by a figure
+    // its sentence or its table's column calls a balance. (An identifier beside the thing — "BMW X5 MRC-7700" — is the
+    // plate whether or not the line says so.)
+    if (field && a.expects === "amount" && !s.stems.has(field) && !stemsOf(columnsOf(s)).has(field)) continue;
     const inSentence = new Set(valueKeys(s.facts));
     const inItem = new Set(valueKeys(factsOf(s.snippet)));
     const own = totalFocus

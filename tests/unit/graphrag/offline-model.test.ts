@@ -986,6 +986,24 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(out.unknowns.join(" ")).not.toMatch(/does not mention: According/);
   });
 
+  it("answers 'What was the balance?' only with a figure its line or its table's column calls a balance", () => {
+    const jade = { id: "p-jade", label: "Person", name: "Jade Hale", properties: {} };
+    const review = (columns: string) =>
+      snippet(
+        "EV-R",
+        ["p-jade"],
+        `Falcon Bet account review, 10 March 2025. Account balances are held by Trading Integrity.\n${columns}\nJade Hale | Asian handicap | 800.00 | 1,640.00`,
+      );
+    const q = "What was the balance on Jade Hale's Falcon account?";
+    // A stake or a return is not a balance, though the record speaks of balances.
+    const bets = review("holder | market | stake GBP | return GBP");
+    expect(extractiveAnswer({ nodes: [jade], edges: [], evidenceSnippets: [bets] }, q).responseType).toBe("no_evidence");
+    const balances = review("holder | market | stake GBP | balance GBP");
+    const out = extractiveAnswer({ nodes: [jade], edges: [], evidenceSnippets: [balances] }, q);
+    expect(out.citations.map((x) => x.evidenceId)).toEqual(["EV-R"]);
+    expect(out.answerText).toContain("1,640.00");
+  });
+
   it("reads a roster's role before a name as a person's name ('7 Electrician Imre Farkas')", () => {
     const vessel = { id: "v-pelican", label: "Vessel", name: "MV North Pelican", properties: {} };
     const roster = snippet(

@@ -330,12 +330,11 @@ function answerPart(
   const itemStems = new Map(context.evidenceSnippets.map((s) => [s.id, stemsOf(s.text)]));
   const anywhere = new Set([...itemStems.values()].flatMap((set) => [...set]));
   // A focus word no item uses may be there in another form of the same word ("shipment" / "shipped").
-  const focus = [...new Set(a.focus.map(conceptOf).map((t) => (anywhere.has(t) ? t : (derivedFrom(t, anywhere) ?? t))))];
+  const asUsed = (t: string) => (anywhere.has(t) ? t : (derivedFrom(t, anywhere) ?? t));
+  const focus = [...new Set(a.focus.map(conceptOf).map(asUsed))];
   const qStems = [...new Set(a.stems.map(conceptOf))];
-  // The question's verbs in the past ("arrested", "network-contained": the last part of a compound).
-  const events = a.events
-    .map((t) => conceptOf(t.split("-").pop() ?? t))
-    .map((t) => (anywhere.has(t) ? t : (derivedFrom(t, anywhere) ?? t)));
+  // The question's verbs in the past ("arrested"; "network-contained" is "contained").
+  const events = a.events.map((t) => asUsed(conceptOf(t.split("-").pop() ?? t)));
   // A name the question uses that is none of the subjects it links to ("the Tradix account", "send to Cyprus") says
   // which record answers: a sentence whose item never says it is about something else. (Not an acronym, which the
   // evidence may spell out, nor a name no item uses.)
@@ -351,11 +350,7 @@ function answerPart(
     ),
   ];
   // Verbs in the past or progressive ("logged", "fired") say less about what is asked than nouns ("weather", "birth").
-  const predicates = new Set(
-    words(question)
-      .filter((w) => /(?:ed|ing)$/.test(w.lower) && !w.capitalised)
-      .map((w) => conceptOf(porter(w.lower))),
-  );
+  const predicates = new Set(qWords.filter((w) => /(?:ed|ing)$/.test(w.lower) && !w.capitalised).map((w) => conceptOf(porter(w.lower))));
   // A word no evidence item uses weighs most by rarity, yet no sentence can cover it: when it is a weak word of the
   // question ("actually", "put in"), the evidence answers in other words and it weighs little; a content word
   // ("ransom", "hospital") keeps its full weight, so a question about something the evidence never mentions abstains.

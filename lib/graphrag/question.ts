@@ -343,7 +343,7 @@ function weakWords(terms: TaggedTerm[]): string[] {
       if (LIGHT_FORMS.has(normal) || VAGUE.has(normal)) return true;
       return tags.includes("Verb") && LIGHT_VERBS.has(root ?? normal);
     })
-    .map((t) => porter((t.normal ?? "").replace(/[^\p{L}\p{N}-]/gu, "")));
+    .map(stemOf);
 }
 
 /** Stems of the question's verbs in the past, copulas and auxiliaries aside. */
@@ -357,8 +357,10 @@ function eventVerbs(terms: TaggedTerm[]): string[] {
         !tags.includes("Auxiliary") &&
         !/^(?:did|done|had|been|got|made)$/.test(normal),
     )
-    .map((t) => porter((t.normal ?? "").replace(/[^\p{L}\p{N}-]/gu, "")));
+    .map(stemOf);
 }
+
+const stemOf = (t: TaggedTerm) => porter((t.normal ?? "").replace(/[^\p{L}\p{N}-]/gu, ""));
 
 /** A month or weekday: "on Monday" and "in March" say when, not where. */
 const CALENDAR =

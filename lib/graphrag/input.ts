@@ -1,6 +1,7 @@
 // Step 1 — Input: caseId + question (≤ 2,000 characters, trimmed, control characters rejected) and optional limits
 // within the hard maxima. Anything else is a coded error. Also the request's scope: questions about the case are answered; requests
 // to act, or for data outside the case graph, are refused before anything is retrieved (seed 000 §3.4).
+import nlp from "compromise";
 import { z } from "zod";
 import { hiddenCharacters } from "../domain/display-text";
 import { CasegraphError, type FailureIssue } from "../domain/failure-codes";
@@ -280,6 +281,39 @@ const OUT_OF_GRAPH: Array<[RegExp, string]> = [
   ],
 ];
 
+// The ways of asking what the evidence shows with a verb ("List the calls …", "Add up what went …", "Walk me
+// through …"): every other request that opens with a verb asks Casegraph to act.
+const ASKING =
+  /^(?:tell|show|list|give|find|explain|describe|summari[sz]e|compare|identify|name|outline|count|trace|quote|cite|map|chart|plot|total|calculate|compute|determine|estimate|establish|confirm|check|verify|look|read|review|assess|evaluate|analy[sz]e|clarify|detail|recount|recap|reconstruct|rank|sort|group|highlight|state|say|answer|help|display|write|draw|create|make|build|produce|prepare|generate|compile|draft|select|extract|search|consider|assume|suppose|imagine)\b|^(?:take|walk|go|run)\s+(?:me\s+|us\s+)?through\b|^(?:add|sum|tot|tally)\s+(?:up|together)\b|^(?:work|figure|find|point|spell|set|lay|sort|pick)\s+out\b|^(?:break|narrow|boil|write)\s+(?:down|up)\b|^put\s+together\b|^let\s+(?:me|us)\s+(?:know|see)\b/i;
+const OPENING_POLITE = /^(?:please|kindly|now|just|also|then|so|ok(?:ay)?|right)$/i;
+
+/**
+ * A request that opens with a verb in the imperative ("Put a PNC marker on YK70 RHL and circulate it to all forces.")
+ * asks Casegraph to act, whatever the verb — no list of action verbs is complete, so the verb is refused unless it is a
+ * way of asking (ASKING). Deny by default. A sentence ending in "?" is a question ("Have any of the consoles turned
+ * up?"), unless the request says "please".
+ */
+function openingImperative(text: string): string | undefined {
+  for (const sentence of nlp(text).json() as Array<{ text: string; terms: Array<{ normal?: string; tags?: string[] }> }>) {
+    const terms = sentence.terms;
+    let at = 0;
+    while (at < terms.length - 1 && OPENING_POLITE.test(terms[at].normal ?? "")) at++;
+    const polite = at > 0 && /^(?:please|kindly)$/i.test(terms[0].normal ?? "");
+    const verb = terms[at];
+    const tags = verb?.tags ?? [];
+    if (!tags.includes("Verb") || !(tags.includes("Imperative") || tags.includes("Infinitive"))) continue;
+    if (tags.some((t) => t === "Auxiliary" || t === "Copula" || t === "Modal")) continue;
+    if (sentence.text.trim().endsWith("?") && !polite) continue;
+    const rest = terms
+      .slice(at)
+      .map((t) => t.normal ?? "")
+      .join(" ");
+    if (ASKING.test(rest)) continue;
+    return verb.normal;
+  }
+  return undefined;
+}
+
 /** Deterministic and conservative: clear requests are refused; questions about actions that happened are not. */
 export function classifyRequest(question: string): RequestScope {
   const text = question.replace(/\s+/g, " ").trim();
@@ -298,6 +332,8 @@ export function classifyRequest(question: string): RequestScope {
     }
   }
   for (const [re, what] of OUT_OF_GRAPH) if (re.test(text)) return { kind: "out_of_graph", what };
+  const opening = openingImperative(text);
+  if (opening) return { kind: "action", verb: opening };
   return { kind: "question" };
 }
 

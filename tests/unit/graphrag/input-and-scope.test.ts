@@ -91,6 +91,13 @@ describe("request scope: questions are answered, requests to act or to reach out
     "Prepare a summary of the evidence against Kovac.",
     "Draft a timeline of the transfers.",
     "When did the court issue the freezing order?",
+    // Verbs that ask what the evidence shows (every other opening verb is refused).
+    "Walk me through the night of 11 April.",
+    "Break down the payments by month.",
+    "Add up the transfers to Quayside.",
+    "Let me know who drives the Tahoe.",
+    "Trace the money from Bayline.",
+    "Have any of the consoles turned up overseas?",
   ];
   it.each(questions)("answers: %s", (q) => {
     expect(classifyRequest(q)).toEqual({ kind: "question" });
@@ -122,6 +129,12 @@ describe("request scope: questions are answered, requests to act or to reach out
     ["Write an e-mail to the pharmacy owner asking for the invoices", "write an e-mail to"],
     ["We need you to fill in the production order application for Harrowgate Bank", "fill in the production order"],
     ["Compose a letter to the suspect's solicitor.", "compose a letter to"],
+    // An opening imperative is refused whatever its verb: no list of action verbs is complete.
+    ["Circulate the plate to all forces.", "circulate"],
+    ["Place a hold on the Bayline account.", "place"],
+    ["Please put the van on the watch list.", "put"],
+    ["Add Kovac to the watchlist.", "add"],
+    ["Who drives the Tahoe? Impound it.", "impound"],
   ];
   it.each(actions)("refuses the action request: %s", (q, verb) => {
     expect(classifyRequest(q)).toEqual({ kind: "action", verb });

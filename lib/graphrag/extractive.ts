@@ -619,6 +619,16 @@ function answerPart(
       score: round((heading || limit ? score * 0.8 : score) * unlabelled),
     });
   }
+  // "When was Vlachos arrested?" where his record says "He has not been arrested or charged": no date answers it
+  // unless a sentence says the thing was done — a date beside something else would answer a question the evidence
+  // says has no answer.
+  if (
+    a.expects === "time" &&
+    events.length &&
+    !candidates.some((c) => events.some((t) => c.stems.has(t))) &&
+    sentences.some((s) => entryNames(s) && deniedVerbs(s.text).some((t) => events.includes(t)))
+  )
+    candidates.length = 0;
   preferRecords(candidates, context.nodes);
   candidates.sort((x, y) => y.score - x.score || x.snippetIndex - y.snippetIndex || x.sentenceIndex - y.sentenceIndex);
   // The later part of a compound question is about the record the earlier part was answered from, when it speaks to it.

@@ -966,6 +966,20 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(opened.answerText).toContain("15 July 2024");
   });
 
+  it("does not date what the subject's record says did not happen, unless a line says it did", () => {
+    const person = { id: "p-brandt", label: "Person", name: "Tomas Brandt", properties: { aliases: ["Brandt"] } };
+    const report = snippet(
+      "EV-M",
+      ["p-brandt"],
+      "LIAISON REPORT - from Malta Police via Interpol, received 03/11/2024.\n1. Tomas BRANDT has been under investigation in Malta since 2022. He has not been arrested or charged.",
+    );
+    const q = "When was Brandt arrested in Malta?";
+    expect(extractiveAnswer({ nodes: [person], edges: [], evidenceSnippets: [report] }, q).responseType).toBe("no_evidence");
+    const later = snippet("EV-A", ["p-brandt"], "Malta Police update: Tomas Brandt was arrested in Valletta on 05/05/2025.");
+    const out = extractiveAnswer({ nodes: [person], edges: [], evidenceSnippets: [report, later] }, q);
+    expect(out.citations.map((x) => x.evidenceId)).toEqual(["EV-A"]);
+  });
+
   it("answers 'According to the X letter, where and from whom …' from the letter, in both parts", () => {
     const hale = { id: "p-hale", label: "Person", name: "Edith Hale", properties: { aliases: ["Hale"] } };
     const letter = { id: "d-letter", label: "Document", name: "Hale letter of 2 May 1970", properties: { aliases: ["Hale letter"] } };

@@ -62,6 +62,8 @@ function headingOf(text: string): string {
   return rest.length && first.length <= HEADING_LINE_CHARS ? first : (splitSentences(text)[0] ?? "");
 }
 const HEADING_LINE_CHARS = 300;
+/** Labels of the nodes that are where something happened. */
+const PLACE_LABEL = /location|place|address|site|area|premises|building|port|city|country|region|zone/i;
 /**
  * Stems of nouns that name a field a record labels ("IMEI: …", "Plate", "Balance"), which a value of another field does
  * not answer. (Not the nouns a value answers by its shape or unit — a phone number, a domain or an IP address, "38%",
@@ -389,6 +391,21 @@ function answerPart(
     .flatMap((n) => namesOf(n).names)
     .filter((n) => n.length > 2);
   const siblingIds = new Set(siblings.flatMap((n) => n.ids.map(idKey)));
+  // The things of the case graph other than the subjects, people, organisations and places: what something happens to,
+  // not who does it or where.
+  const things = context.nodes
+    .filter((n) => !subjectIds.has(n.id) && !AGENT_LABEL.test(n.label) && !PLACE_LABEL.test(n.label))
+    .map((n) => namesOf(n));
+  const otherThings = things.flatMap((n) => n.names).filter((n) => n.length > 2);
+  const otherThingIds = new Set(things.flatMap((n) => n.ids.map(idKey)));
+  const thingFirst = (s: Sentence) => {
+    const lower = s.text.toLowerCase();
+    const at = Math.min(
+      ...otherThings.map((n) => phraseAt(lower, n)).filter((i) => i >= 0),
+      ...s.facts.ids.filter((f) => otherThingIds.has(f.key)).map((f) => f.at),
+    );
+    return at < (/\b(?:he|she|his|her|him|they|their|i|my|we|our)\b/.exec(lower)?.index ?? Infinity);
+  };
   // What each item states (values, dates), read once per item, not once per sentence of it.
   const factsOf = perItem((snippet) => extractFacts(snippet.text, { source: true }));
   const namesSibling = (text: string, facts: Facts) =>
@@ -521,6 +538,9 @@ function answerPart(
       otherPeople.some((n) => containsPhrase(lower, n))
     )
       continue;
+    // "When was Dunn found?": a sentence about another thing — one it names before it refers to anyone ("Exhibit H-7:
+    // Glock 19 … recovered by the dive team … on 20 Apr 2025") — and not about him dates what happened to that thing.
+    if (people.length && ["time", "place"].includes(a.expects) && !people.some((e) => names.includes(e)) && thingFirst(s)) continue;
     const values = answerValues(s.text, s.facts, a, context.nodes);
     if (!values.length) continue;
     const item = itemStems.get(s.snippet.id)!;

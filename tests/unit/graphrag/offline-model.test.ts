@@ -966,6 +966,22 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(opened.answerText).toContain("15 July 2024");
   });
 
+  it("does not answer when or where a person was found from a line about a thing found", () => {
+    const person = { id: "p-hale", label: "Person", name: "Owen Hale", properties: { aliases: ["Hale"] } };
+    const rifle = { id: "w-rifle", label: "Weapon", name: "Ruger rifle RG4471", properties: { serial: "RG4471" } };
+    const lab = snippet(
+      "EV-F",
+      ["p-hale", "w-rifle"],
+      "Firearms report FR-11. Exhibit K-2: Ruger rifle, serial RG4471, recovered by divers beside Pier 4 on 20 May 2025. Projectiles from the autopsy of Owen Hale were fired in K-2.",
+    );
+    const nodes = [person, rifle];
+    for (const q of ["When was Owen Hale found?", "Where was Owen Hale found?"])
+      expect(extractiveAnswer({ nodes, edges: [], evidenceSnippets: [lab] }, q).responseType).toBe("no_evidence");
+    const log = snippet("EV-P", ["p-hale"], "Patrol log, 14 May 2025. 05:50 Owen Hale found dead in his car at the Pier 4 car park.");
+    const out = extractiveAnswer({ nodes, edges: [], evidenceSnippets: [lab, log] }, "When was Owen Hale found?");
+    expect(out.citations.map((x) => x.evidenceId)).toEqual(["EV-P"]);
+  });
+
   it("does not date what the subject's record says did not happen, unless a line says it did", () => {
     const person = { id: "p-brandt", label: "Person", name: "Tomas Brandt", properties: { aliases: ["Brandt"] } };
     const report = snippet(

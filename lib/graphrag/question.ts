@@ -302,10 +302,11 @@ function classify(lw: string[]): {
           ? { kind, expects: "any", head, modifiers: [] }
           : { ...typed("agent"), modifiers: [] };
       if (AMOUNT_NOUNS.test(head)) return typed("amount");
-      // "What is the name of the Second Officer?" asks who.
+      // "What is the (real, full) name of the Second Officer?" asks who.
       // The words after "of" say whose name: the sentence that gives it says them too.
-      if (/^names?$/.test(head) && lw[lw.indexOf(head) + 1] === "of")
-        return { ...typed("agent"), modifiers: lw.slice(lw.indexOf(head) + 2).filter((w) => !isStopword(w)) };
+      const name = phrase.find((w) => /^names?$/.test(w));
+      if (name && lw[lw.indexOf(name) + 1] === "of")
+        return { ...typed("agent"), head: name, modifiers: lw.slice(lw.indexOf(name) + 2).filter((w) => !isStopword(w)) };
       return { kind, expects: wh === "which" ? "entity" : "any", head, modifiers };
     }
   }

@@ -494,6 +494,9 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     };
     expect(extractiveAnswer(c, "What is the name of the Second Officer?").responseType).toBe("no_evidence");
     expect(extractiveAnswer(c, "What is the name of the Chief Officer?").answerText).toContain("Tom Berg");
+    // "the real name": still who.
+    expect(extractiveAnswer(c, "What is the real name of the Second Officer?").responseType).toBe("no_evidence");
+    expect(extractiveAnswer(c, "What is the real name of the Chief Officer?").answerText).toContain("Tom Berg");
   });
 
   it("answers who called a number from a one-line call record (the number it gives is said by the record itself)", () => {

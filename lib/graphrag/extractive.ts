@@ -398,13 +398,15 @@ function answerPart(
     .map((n) => namesOf(n));
   const otherThings = things.flatMap((n) => n.names).filter((n) => n.length > 2);
   const otherThingIds = new Set(things.flatMap((n) => n.ids.map(idKey)));
+  // Whether a sentence names another thing before it refers to anyone and before the date or time it gives.
   const thingFirst = (s: Sentence) => {
     const lower = s.text.toLowerCase();
     const at = Math.min(
       ...otherThings.map((n) => phraseAt(lower, n)).filter((i) => i >= 0),
       ...s.facts.ids.filter((f) => otherThingIds.has(f.key)).map((f) => f.at),
     );
-    return at < (/\b(?:he|she|his|her|him|they|their|i|my|we|our)\b/.exec(lower)?.index ?? Infinity);
+    const pronoun = /\b(?:he|she|his|her|him|they|their|i|my|we|our)\b/.exec(lower)?.index ?? Infinity;
+    return at < Math.min(pronoun, ...[...s.facts.dates, ...s.facts.times].map((f) => f.at));
   };
   // What each item states (values, dates), read once per item, not once per sentence of it.
   const factsOf = perItem((snippet) => extractFacts(snippet.text, { source: true }));

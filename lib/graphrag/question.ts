@@ -175,7 +175,13 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
   const required = [...new Set([...(classified.modifiers ?? []), ...controlWords].map((w) => porter(w)).filter((t) => !nameStems.has(t)))];
   // "How long / often / far …" names the measure asked for ("14 km long" says it; "4 minutes 10 seconds" does not).
   const terms = taggedTerms(q);
-  const weak = [...weakWords(terms), ...(classified.measure ? [porter(classified.measure)] : [])].filter((t) => focus.includes(t));
+  // …and the verb of a relative clause ("the dock where Dunn was found"), which the evidence may not repeat.
+  const described = relativeVerb(terms);
+  const weak = [
+    ...weakWords(terms),
+    ...(classified.measure ? [porter(classified.measure)] : []),
+    ...(described >= 0 ? [stemOf(terms[described])] : []),
+  ].filter((t) => focus.includes(t));
   const measure = classified.typedByHead && head ? porter(head) : undefined;
   // A month of a year ("in November 2023") narrows as a month on its own does.
   const monthsOfYear = given.dates.flatMap((d) => d.readings.flatMap((r) => (r.m !== undefined && r.d === undefined ? [r.m] : [])));
@@ -323,6 +329,8 @@ const LIGHT_FORMS = new Set(
 /** Adjectives that qualify without naming anything ("the real owner", "the actual price", "so far"). */
 const VAGUE = new Set("real actual exact precise whole overall particular specific certain main far behind beyond according".split(" "));
 
+const WH_WORD = /^(?:who|whom|whose|when|where|which|what|why|how)$/;
+
 interface TaggedTerm {
   normal?: string;
   root?: string;
@@ -347,18 +355,33 @@ function weakWords(terms: TaggedTerm[]): string[] {
     .map(stemOf);
 }
 
-/** Stems of the question's verbs in the past, copulas and auxiliaries aside. */
+const isEvent = ({ normal = "", tags = [] }: TaggedTerm) =>
+  tags.includes("Verb") &&
+  (tags.includes("PastTense") || tags.includes("Participle")) &&
+  !tags.includes("Copula") &&
+  !tags.includes("Auxiliary") &&
+  !/^(?:did|done|had|been|got|made)$/.test(normal);
+
+/**
+ * The verb of a relative clause, which says which thing is meant ("the dry dock where Dunn was found", "the van that
+ * was stolen"), not what happened that is asked about; -1 when there is none.
+ */
+function relativeVerb(terms: TaggedTerm[]): number {
+  const asking = terms.findIndex(({ normal = "" }) => WH_WORD.test(normal));
+  const relative = terms.findIndex(
+    ({ normal = "" }, i) =>
+      asking >= 0 &&
+      i > asking &&
+      (/^(?:where|which|who|whom|whose)$/.test(normal) ||
+        (normal === "that" && (terms[i + 1]?.tags ?? []).some((t) => t === "Verb" || t === "Auxiliary" || t === "Copula"))),
+  );
+  return relative < 0 ? -1 : terms.findIndex((t, i) => i > relative && isEvent(t));
+}
+
+/** Stems of the question's verbs in the past, copulas, auxiliaries and a relative clause's verb aside. */
 function eventVerbs(terms: TaggedTerm[]): string[] {
-  return terms
-    .filter(
-      ({ normal = "", tags = [] }) =>
-        tags.includes("Verb") &&
-        (tags.includes("PastTense") || tags.includes("Participle")) &&
-        !tags.includes("Copula") &&
-        !tags.includes("Auxiliary") &&
-        !/^(?:did|done|had|been|got|made)$/.test(normal),
-    )
-    .map(stemOf);
+  const described = relativeVerb(terms);
+  return terms.filter((t, i) => i !== described && isEvent(t)).map(stemOf);
 }
 
 const stemOf = (t: TaggedTerm) => porter((t.normal ?? "").replace(/[^\p{L}\p{N}-]/gu, ""));
@@ -440,8 +463,9 @@ function otherNumber(lowerQuestion: string, matched: string, nodeNames: string[]
 /** The numbers written just before or after a phrase ("8" in "8 quarry lane", "9" in "pier 9", "pier no. 9"). */
 function numbersBeside(lowerText: string, phrase: string): string[] {
   const p = escapeRegExp(phrase).replace(/\s+/g, "\\s+");
+  // (Not the end of a time, a date or a decimal: "05:50 Unit 7 arrived" names Unit 7 only.)
   const re = new RegExp(
-    String.raw`(?<![\p{L}\p{N}])(\d+[a-z]?)\s+${p}(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])${p}\s+(?:no\.?\s*)?(\d+[a-z]?)(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}:.,/-])(\d+[a-z]?)\s+${p}(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])${p}\s+(?:no\.?\s*)?(\d+[a-z]?)(?![\p{L}\p{N}])`,
     "gu",
   );
   return [...lowerText.matchAll(re)].map((m) => m[1] ?? m[2]);

@@ -985,6 +985,23 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(out.citations.map((x) => x.evidenceId)).toEqual(["EV-P"]);
   });
 
+  it("reads a verb in a relative clause as saying which thing is meant, not what happened", () => {
+    const person = { id: "p-hale", label: "Person", name: "Owen Hale", properties: { aliases: ["Hale"] } };
+    const log = snippet(
+      "EV-P",
+      ["p-hale"],
+      "Patrol log, 14 May 2025. 05:50 the patrol arrived at the Pier 4 car park. 05:58 ambulance requested for Owen Hale.",
+    );
+    const c = { nodes: [person], edges: [], evidenceSnippets: [log] };
+    expect(extractiveAnswer(c, "When did the patrol arrive at the car park where Hale was found?").answerText).toContain("05:50");
+  });
+
+  it("does not read the minutes of a time as the number of a numbered name ('05:50 Unit 7 arrived' is Unit 7)", () => {
+    const log = snippet("EV-U", [], "Patrol log, 14 May 2025. 05:50 Unit 7 arrived at the Pier 4 car park. 05:58 ambulance requested.");
+    const out = extractiveAnswer({ nodes: [], edges: [], evidenceSnippets: [log] }, "When did Unit 7 arrive at the car park?");
+    expect(out.answerText).toContain("05:50");
+  });
+
   it("does not date what the subject's record says did not happen, unless a line says it did", () => {
     const person = { id: "p-brandt", label: "Person", name: "Tomas Brandt", properties: { aliases: ["Brandt"] } };
     const report = snippet(

@@ -202,7 +202,7 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
     required,
     numbered,
     control,
-    events: eventVerbs(terms),
+    events: eventVerbs(terms, described),
     ...(measure ? { measure } : {}),
     // (Only after "which": "what" also heads open questions — "What is his relationship to Voss?")
     ...(head && !label && !classified.typedByHead && kind === "which" && !TYPE_WORDS.has(head) ? { kindNoun: head } : {}),
@@ -308,7 +308,7 @@ function classify(lw: string[]): {
           ? { kind, expects: "any", head, modifiers: [] }
           : { ...typed("agent"), modifiers: [] };
       if (AMOUNT_NOUNS.test(head)) return typed("amount");
-      // "What is the (real, full) name of the Second Officer?" asks who.
+      // "What is the (real) name of the Second Officer?" asks who.
       // The words after "of" say whose name: the sentence that gives it says them too.
       const name = phrase.find((w) => /^names?$/.test(w));
       if (name && lw[lw.indexOf(name) + 1] === "of")
@@ -378,9 +378,8 @@ function relativeVerb(terms: TaggedTerm[]): number {
   return relative < 0 ? -1 : terms.findIndex((t, i) => i > relative && isEvent(t));
 }
 
-/** Stems of the question's verbs in the past, copulas, auxiliaries and a relative clause's verb aside. */
-function eventVerbs(terms: TaggedTerm[]): string[] {
-  const described = relativeVerb(terms);
+/** Stems of the question's verbs in the past, copulas, auxiliaries and the relative clause's verb (at `described`) aside. */
+function eventVerbs(terms: TaggedTerm[], described: number): string[] {
   return terms.filter((t, i) => i !== described && isEvent(t)).map(stemOf);
 }
 

@@ -1,7 +1,7 @@
 // `casegraph audit artifact --request <requestId> [--out file.json]` and `audit verify-artifact <file.json>
 // [--public-key <pem file|base64>]` (issue 15): the per-answer compliance artifact, and its offline check, which names
 // the first thing that does not hold (exit 1, CG-GROUND-031).
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { parsePublicKey } from "../../lib/domain/checkpoint";
 import { CasegraphError } from "../../lib/domain/failure-codes";
@@ -9,6 +9,7 @@ import { renderArtifact, verifyArtifact } from "../../lib/grounding/artifact";
 import { complianceArtifact } from "../../lib/server/audit/artifact";
 import { runtime } from "../../lib/server/runtime";
 import { UsageError } from "../command";
+import { assertWritable, writeOutput } from "../output";
 
 export const ARTIFACT_USAGE = [
   "  audit artifact --request <requestId> [--out <file>]",
@@ -20,10 +21,10 @@ export const ARTIFACT_USAGE = [
 export async function artifactCommand(rest: string[]): Promise<number> {
   const { values } = parseArgs({ args: rest, options: { request: { type: "string" }, out: { type: "string" } } });
   if (!values.request) throw new UsageError("audit artifact --request <requestId> [--out <file>]");
+  if (values.out) await assertWritable(values.out);
   const { db, ledger } = await runtime();
   const text = renderArtifact(await complianceArtifact(db.prisma, ledger, values.request, null, "sign"));
-  if (values.out) await writeFile(values.out, text);
-  else process.stdout.write(text);
+  await writeOutput(text, values.out);
   return 0;
 }
 

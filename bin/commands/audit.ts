@@ -1,4 +1,4 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { parseArgs as nodeParseArgs, type ParseArgsConfig } from "node:util";
 import { loadActor } from "../../lib/auth/actor";
 import { generateSigningKey, parsePublicKey, type KeptCheckpoint } from "../../lib/domain/checkpoint";
@@ -17,6 +17,7 @@ import { runtime } from "../../lib/server/runtime";
 import { readCheckpointFile, readWitness } from "../../lib/server/ledger/checkpoint-witness";
 import { defaultDataDir } from "../../lib/adapters/prisma/db";
 import { UsageError, type Command } from "../command";
+import { assertWritable, writeOutput } from "../output";
 import { ARTIFACT_USAGE, artifactCommand, verifyArtifactCommand } from "./audit-artifact";
 
 const USAGE = [
@@ -71,11 +72,6 @@ const intArg = (name: string, v: string | undefined): number | undefined => {
   if (!/^\d+$/.test(v)) throw new UsageError(`--${name} must be a whole number`);
   return Number(v);
 };
-
-async function output(text: string, out: string | undefined) {
-  if (out) await writeFile(out, text);
-  else process.stdout.write(text);
-}
 
 /** The data folder's witness (when there is one) and every --checkpoint file: each must hold a signed checkpoint. */
 async function externalCheckpoints(files: readonly string[]): Promise<KeptCheckpoint[]> {
@@ -147,6 +143,7 @@ export default {
             out: { type: "string" },
           },
         });
+        if (values.out) await assertWritable(values.out);
         const { ledger } = await runtime();
         let file: unknown;
         if (values.seq !== undefined)
@@ -154,7 +151,7 @@ export default {
         else if (values.from !== undefined)
           file = await consistencyProofFor(ledger, intArg("from", values.from)!, intArg("to", values.to), "sign");
         else throw new UsageError("audit proof needs --seq <n> or --from <a>");
-        await output(canonicalJsonPretty(file), values.out);
+        await writeOutput(canonicalJsonPretty(file), values.out);
         return 0;
       }
       case "verify-proof": {
@@ -195,6 +192,7 @@ export default {
           },
         });
         if (!values.from || !values.to) throw new UsageError("audit export needs --from and --to (sequence numbers or ISO dates)");
+        if (values.out) await assertWritable(values.out);
         const { ledger, db } = await runtime();
         const isSeq = (v: string) => /^\d+$/.test(v);
         let fromSeq: number;
@@ -224,7 +222,7 @@ export default {
             : { userId: null, email: null, tenantId: null, via: `cli:${process.env.USER ?? "operator"}` },
           values.csv ? "csv" : "json",
         );
-        await output(result.text, values.out);
+        await writeOutput(result.text, values.out);
         console.error(JSON.stringify({ entries: result.entryCount, sha256: result.sha256, recordedAtSeq: result.recordedSeq }));
         return 0;
       }

@@ -1,9 +1,10 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { CasegraphError } from "../../lib/domain/failure-codes";
 import { parseQuestions } from "../../lib/eval/metrics";
 import { runEval } from "../../lib/server/answers/eval";
 import { UsageError, type Command } from "../command";
+import { assertWritable, writeOutput } from "../output";
 
 export default {
   name: "eval",
@@ -19,6 +20,7 @@ export default {
       throw new CasegraphError("CG-EVAL-001", `Cannot read ${positionals[0]}.`);
     });
     const questions = parseQuestions(text);
+    if (values.out) await assertWritable(values.out);
     const tty = process.stderr.isTTY;
     const report = await runEval(questions, (done) => tty && process.stderr.write(`\r${done}/${questions.length}`));
     if (tty) process.stderr.write("\n");
@@ -34,7 +36,7 @@ export default {
       })),
     );
     console.log(JSON.stringify(report.summary, null, 2));
-    if (values.out) await writeFile(values.out, JSON.stringify(report, null, 2) + "\n");
+    if (values.out) await writeOutput(JSON.stringify(report, null, 2) + "\n", values.out);
     return 0;
   },
 } satisfies Command;

@@ -1,6 +1,6 @@
 // `casegraph policy extract|compile|activate|deactivate|list` (README "Answer policies"). compile and extract need no
 // database; activate/deactivate store the bundle for a tenant and write the ledger entry with its hash.
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { closeZ3, Z3PolicySolver } from "../../lib/adapters/solver/z3";
@@ -12,6 +12,7 @@ import { extractPolicies, regularise } from "../../lib/policy/extract";
 import { parsePoliciesJsonl, policiesToJsonl } from "../../lib/policy/schema";
 import { createAnswerModel } from "../../lib/adapters/model";
 import { UsageError, type Command } from "../command";
+import { assertWritable, writeOutput } from "../output";
 import { readDocument } from "../../lib/adapters/documents/read-document";
 
 /** Errors in what the user wrote (the policies, the bundle): exit 2 like a usage error, with the coded error on stderr. */
@@ -34,8 +35,9 @@ async function run(args: string[]): Promise<number> {
       options: { out: { type: "string", default: "compiled_policy_bundle.json" } },
     });
     if (positionals.length !== 1) throw new UsageError("policy compile <policies.jsonl> [--out compiled_policy_bundle.json]");
+    await assertWritable(values.out!);
     const bundle = await compilePolicies(parsePoliciesJsonl(await readText(positionals[0]!, "CG-POLICY-080")), new Z3PolicySolver());
-    await writeFile(values.out!, serializeBundle(bundle));
+    await writeOutput(serializeBundle(bundle), values.out);
     console.log(JSON.stringify(compileSummary(bundle), null, 2));
     return 0;
   }
@@ -47,11 +49,12 @@ async function run(args: string[]): Promise<number> {
     });
     if (positionals.length !== 1) throw new UsageError("policy extract <doc.md|.txt|.html|.pdf|.docx> [--out policies.jsonl]");
     const file = positionals[0]!;
+    await assertWritable(values.out!);
     const doc = await readDocument(file);
     const model = createAnswerModel(env());
     if (model.provider === "offline") throw new CasegraphError("CG-POLICY-087");
     const result = await extractPolicies(model, path.basename(file), regularise(doc.text, doc.kind));
-    await writeFile(values.out!, result.policies.length ? policiesToJsonl(result.policies) : "");
+    await writeOutput(result.policies.length ? policiesToJsonl(result.policies) : "", values.out);
     console.log(
       JSON.stringify(
         {

@@ -58,6 +58,12 @@ export const FAILURES = {
     message: "You cannot remove your own admin access.",
     description: "An admin tried to deactivate themselves or drop their own admin role; another admin of the tenant must do it.",
   },
+  "CG-INPUT-008": {
+    status: 400,
+    message: "The output file cannot be written.",
+    description:
+      "A command's --out names a folder that does not exist or cannot be written, or names a folder itself; the message says which. It is checked before the command does its work, so nothing was run or recorded.",
+  },
 
   "CG-AUTH-001": { status: 401, message: "Sign-in required.", description: "No session cookie and no Bearer token were sent." },
   "CG-AUTH-002": {

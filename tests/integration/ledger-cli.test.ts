@@ -105,6 +105,11 @@ describe.runIf(backends.includes("postgresql"))("casegraph audit (PostgreSQL)", 
     expect(JSON.parse(r1.stderr.trim().split("\n").pop()!)).toMatchObject({ entries: 12, sha256: sha256Text(await readFile(a, "utf8")) });
     expect((await cli(["audit", "export", "--from", "1", "--to", "12", "--csv", "--tenant", "t2", "--out", c], env)).code).toBe(0);
     expect((await readFile(c, "utf8")).trimEnd().split("\r\n")).toHaveLength(1 + 4);
+    // An --out that cannot be written is refused before the export, so the ledger records no export that never left.
+    const nowhere = await cli(["audit", "export", "--from", "1", "--to", "12", "--out", path.join(dir, "missing", "x.json")], env);
+    expect(nowhere.code).toBe(1);
+    expect(JSON.parse(nowhere.stderr).error.code).toBe("CG-INPUT-008");
+    expect((await cli(["audit", "export", "--from", "1", "--to", "12", "--out", dir], env)).stderr).toContain("it is a folder");
     const kinds = await fresh.db.prisma.$queryRaw<Array<{ kind: string }>>`SELECT kind FROM "ledger" WHERE seq > 12 ORDER BY seq`;
     expect(kinds.map((k) => k.kind)).toEqual(["audit.export", "audit.export", "audit.export"]);
   }, 300_000);

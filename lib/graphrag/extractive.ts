@@ -9,6 +9,7 @@
 import { isInstructionStatement } from "./directives";
 import { dateKeys, extractFacts, idKey, porter, type Facts } from "./facts";
 import { SupportChecker } from "./ground";
+import { IRREGULAR_VERBS } from "./irregular";
 import type { ModelOutputShape } from "./prompt";
 import {
   AGENT_LABEL,
@@ -114,53 +115,14 @@ const CONCEPTS: string[][] = [
   ["ring", "gang", "network", "crew", "organisation", "organization", "syndicate", "cartel"],
   ["drug", "narcotic", "fentanyl", "heroin", "cocaine", "methamphetamine", "opioid", "powder"],
   ["launder", "laundering", "laundromat", "structuring", "shell"],
-  // Irregular verbs: the stemmer leaves "made" and "make" apart.
-  ["make", "made"],
-  ["take", "took", "taken"],
-  ["give", "gave", "given"],
-  ["hide", "hid", "hidden", "conceal", "concealed", "stash", "stashed"],
-  ["see", "saw", "seen"],
-  ["leave", "left"],
-  ["bring", "brought"],
-  ["hold", "held"],
-  ["keep", "kept"],
-  ["run", "ran"],
-  ["speak", "spoke", "spoken"],
-  ["steal", "stole", "stolen"],
-  ["write", "wrote", "written"],
-  ["drive", "drove", "driven"],
-  ["begin", "began", "begun"],
+  ["hide", "conceal", "concealed", "stash", "stashed"],
   ["establish", "incorporate", "incorporated", "incorporation", "founded", "formed", "formation"],
-  ["come", "came"],
-  ["get", "got", "gotten"],
-  ["know", "knew", "known"],
-  ["throw", "threw", "thrown"],
-  ["fall", "fell", "fallen"],
   ["metre", "meter", "metres", "meters"],
   ["litre", "liter"],
   // A road collision is told in any of these words ("she hit the Vauxhall", "Impact.", "ran into the back of it").
   ["collision", "collide", "crash", "impact", "hit", "struck", "strike", "rear-ended"],
   ["speed", "fast", "velocity"],
 ];
-/**
- * English irregular verbs (base, past, past participle), which the stemmer leaves apart: "overridden" is "override".
- * Forms that are also common nouns or adverbs are left out ("bit", "ground", "wound", "lay").
- */
-const IRREGULAR_VERBS = (
-  "arise arose arisen|bear bore borne|become became|bend bent|bind bound|bitten bite|bleed bled|blow blew blown|" +
-  "break broke broken|breed bred|build built|burn burnt|catch caught|choose chose chosen|cling clung|creep crept|" +
-  "deal dealt|dig dug|draw drew drawn|drink drank drunk|eat ate eaten|feed fed|feel felt|fight fought|flee fled|" +
-  "fling flung|fly flew flown|forbid forbade forbidden|forget forgot forgotten|forgive forgave forgiven|" +
-  "freeze froze frozen|grow grew grown|hang hung|hear heard|lend lent|lose lost|mean meant|mistake mistook mistaken|" +
-  "override overrode overridden|overtake overtook overtaken|oversee oversaw overseen|ride rode ridden|rise rose risen|" +
-  "seek sought|shake shook shaken|shrink shrank shrunk|sing sang sung|sink sank sunk|sit sat|sleep slept|slide slid|" +
-  "spend spent|spin spun|spring sprang sprung|stand stood|stick stuck|sting stung|stride strode|sweep swept|" +
-  "swear swore sworn|swim swam swum|swing swung|teach taught|tear tore torn|think thought|tread trod trodden|" +
-  "undergo underwent undergone|undertake undertook undertaken|wake woke woken|wear wore worn|weave wove woven|" +
-  "weep wept|win won|withdraw withdrew withdrawn|withhold withheld"
-)
-  .split("|")
-  .map((g) => g.split(" "));
 const CONCEPT = new Map<string, string>();
 for (const group of [...CONCEPTS, ...IRREGULAR_VERBS])
   for (const w of group) if (!CONCEPT.has(porter(w))) CONCEPT.set(porter(w), porter(group[0]));

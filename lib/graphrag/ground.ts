@@ -29,9 +29,9 @@
 //   on the claim's date (moments.ts); a named entity of the claim is not there at all; two named parties are the other
 //   way round around the same verb ("A paid B" where the sources say only "B paid A", roles.ts); words credited to the
 //   wrong speaker of a transcript (speakers.ts); quoted text not in the sources word for word (quotes.ts); the claim
-//   has a negation its sources lack; fewer than half of its
-//   content words (Porter-stemmed, framing words such as "according", "states", "indicates" aside) are there; or it
-//   cites nothing valid, or reads as an instruction.
+//   has a negation its sources lack; fewer than half of its content words (Porter-stemmed, an irregular verb's forms
+//   as one, framing words such as "according", "states", "indicates" aside) are there; or it cites nothing valid, or
+//   reads as an instruction.
 // - partial — a name is there only in part ("Santos" for "Maria Santos"); half to three quarters of the content words
 //   are there; the aligned source sentence negates a word the claim states positively (a denial, "refused to", "ruled
 //   out" and "no evidence that" negate as "not" does, and a question answered "No" negates what it asks); it rests
@@ -44,6 +44,7 @@ import { lexClauses } from "./claims";
 import { boundedMemo } from "./memo";
 import { contradictions, type Contradiction } from "./contradictions";
 import { isInstructionStatement, withoutLabels } from "./directives";
+import { baseForm } from "./irregular";
 import { reversedActs } from "./roles";
 import { misdatedTimes, momentsOf } from "./moments";
 import { misattributed } from "./speakers";
@@ -289,7 +290,7 @@ export class SupportChecker {
     // Content words.
     const stems = [...new Set(facts.stems)];
     if (stems.length) {
-      const absent = stems.filter((t) => !src.stems.has(t) && !src.stems.has(facts.joined.get(t) ?? ""));
+      const absent = stems.filter((t) => !src.stems.has(t) && !src.stems.has(baseForm(t)) && !src.stems.has(facts.joined.get(t) ?? ""));
       const share = (stems.length - absent.length) / stems.length;
       if (share < COVERAGE.supported) {
         const words = absent.slice(0, 5).map((t) => wordOf(facts, t));
@@ -496,8 +497,12 @@ function indexTexts(texts: string[], ids: string[]): SourceIndex {
       prev = t;
       if (idx.tokens.has(t)) continue;
       idx.tokens.add(t);
-      // Every word of a source counts for coverage and for names (stemmed, so "Kovac's"/"Kovac", "seen"/"see").
-      if (!/\d/.test(t)) idx.stems.add(porter(t.includes("'") || t.includes("’") ? t.replace(/['’]/g, "") : t));
+      // Every word of a source counts for coverage and for names (stemmed, so "Kovac's"/"Kovac"; an irregular verb
+      // also as its base form, so "drove" meets "drives" and "saw" meets "seen").
+      if (/\d/.test(t)) continue;
+      const stem = porter(t.includes("'") || t.includes("’") ? t.replace(/['’]/g, "") : t);
+      idx.stems.add(stem);
+      idx.stems.add(baseForm(stem));
     }
     idx.compact += text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ") + " ";
     idx.sentences.push(...f.sentences);

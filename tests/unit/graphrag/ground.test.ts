@@ -249,6 +249,25 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
     expect(checker.claim("CORP\\svc_backup logged off SRV-DB-07 from WS-FIN-0231", ["EV-L1"]).support).not.toBe("supported");
   });
 
+  it("reads an irregular verb's forms as one word, either way round: 'drove' meets 'drives', 'saw' meets 'seen'", () => {
+    const checker = new SupportChecker({
+      nodes: [],
+      edges: [],
+      evidenceSnippets: [
+        snippet("EV-I1", "Dmitri Kovac drives the black Tahoe. Maria Santos has seen Kovac push Dunn against the wall."),
+        snippet("EV-I2", "Ortega drove the van to Lot 17 and sold the phone."),
+      ],
+    });
+    expect(checker.claim("Kovac drove the black Tahoe", ["EV-I1"]).support).toBe("supported");
+    expect(checker.claim("Maria Santos saw Kovac push Dunn against the wall", ["EV-I1"]).support).toBe("supported");
+    expect(checker.claim("Ortega drives the van to Lot 17 and sells phones", ["EV-I2"]).support).toBe("supported");
+    // A form of another verb is still another word.
+    expect(checker.claim("Kovac stole the black Tahoe", ["EV-I1"])).toMatchObject({
+      support: "partial",
+      reasons: ["only 1 of 2 content words in EV-I1 (missing: stole)"],
+    });
+  });
+
   it.each([
     ["The driver could be seen", ["EV-2"], 'EV-2 negates "seen"'],
     ["They exchanged a package and drove to the airport", ["EV-1"], "only 2 of 4 content words in EV-1 (missing: drove, airport)"],

@@ -2,7 +2,7 @@
 // paid Marchetti" has every word, name and figure of its source, so word overlap passes it. This reads the order of two
 // named parties around the verb between them — in the claim and in each source sentence that names both — and reports
 // the claim when its sources tell the same act only the other way round. The passive is read for what it says ("B was
-// paid by A" is A paying B); acts that go both ways ("met", "spoke with", "A and B …") are not compared. Pure.
+// paid by A", "B employed by A" are A paying, employing B); acts that go both ways ("met", "spoke with", "A and B …") are not compared. Pure.
 import { MONTHS, porter } from "./facts";
 import { isStopword, splitSentences, words, type Word } from "./text";
 
@@ -93,7 +93,11 @@ function actBetween(between: Word[], first: number, second: number): Act | null 
   if (!verb) return null;
   const stem = porter(verb.lower);
   if (MUTUAL.has(stem) || MUTUAL.has(verb.lower)) return null;
-  const passive = between.some((w) => w.lower === "by") && between.some((w) => COPULA.test(w.lower) || /^(?:got|gets?)$/.test(w.lower));
+  // "B was paid by A", and without the copula as a record or a relationship writes it ("Dunn EMPLOYED BY Bayline").
+  const next = between[between.indexOf(verb) + 1]?.lower;
+  const passive =
+    next === "by" ||
+    (between.some((w) => w.lower === "by") && between.some((w) => COPULA.test(w.lower) || /^(?:got|gets?)$/.test(w.lower)));
   return passive
     ? { agent: second, patient: first, verb: stem, word: verb.raw }
     : { agent: first, patient: second, verb: stem, word: verb.raw };

@@ -41,6 +41,18 @@ describe("who did what to whom", () => {
     expect(reversed("Victor Marchetti was paid USD 5,000 by Frank Delaney")).toBe(false);
   });
 
+  it("reads a participle before 'by' as the passive without a copula, as a record or a relationship writes it", () => {
+    const staff = [
+      ["raymond", "dunn"],
+      ["bayline", "seafood"],
+    ];
+    const edge = ["Raymond Dunn EMPLOYED BY Bayline Seafood Co."];
+    expect(actsIn(edge[0], staff)).toEqual([{ agent: 1, patient: 0, verb: "emploi", word: "EMPLOYED" }]);
+    expect(reversed("Dunn was employed as a driver by Bayline Seafood", edge, staff)).toBe(false);
+    expect(reversed("Bayline Seafood employed Raymond Dunn as a driver", edge, staff)).toBe(false);
+    expect(reversed("Raymond Dunn employed Bayline Seafood", edge, staff)).toBe(true);
+  });
+
   it("does not compare acts that go both ways, relationships named by a noun, or parties joined as equals", () => {
     const met = ["Delaney met Marchetti at Pier 9 on 4 May."];
     expect(reversed("Marchetti met Delaney at Pier 9", met)).toBe(false);

@@ -491,6 +491,9 @@ function indexTexts(texts: string[], ids: string[]): SourceIndex {
       else idx.ids.add(id.key);
     }
     let prev = "";
+    // A record's abbreviation also reads as the words it stands for ("corporation no. 2011-0193377" says "number").
+    for (const t of f.tokens) for (const w of ABBREVIATIONS[t]?.split(" ") ?? []) idx.stems.add(porter(w));
+    if (/\bnos?\.\s*\d/i.test(text)) idx.stems.add(porter("number"));
     for (const t of f.tokens) {
       // "logged on" also reads as "logon", for a claim that writes it as one word.
       if (PARTICLES.has(t) && /^[a-z]{2,}$/.test(prev)) idx.stems.add(joinedStem(prev, t));
@@ -510,6 +513,26 @@ function indexTexts(texts: string[], ids: string[]): SourceIndex {
   }
   return idx;
 }
+
+/** Abbreviations of case records and the words a claim writes for them ("no." before a number is read apart). */
+const ABBREVIATIONS: Record<string, string> = {
+  tel: "telephone",
+  dob: "date birth",
+  acct: "account",
+  ref: "reference",
+  inv: "invoice",
+  qty: "quantity",
+  amt: "amount",
+  reg: "registration registered",
+  approx: "approximately",
+  dept: "department",
+  mgr: "manager",
+  det: "detective",
+  sgt: "sergeant",
+  insp: "inspector",
+  rd: "road",
+  ave: "avenue",
+};
 
 type Has<T> = { has(value: T): boolean };
 type SetKeys = "values" | "percents" | "dates" | "years" | "times" | "moments" | "loose" | "ids" | "tokens" | "stems";

@@ -268,6 +268,24 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
     });
   });
 
+  it("reads a record's abbreviations as the words they stand for: 'corporation no. 2011-0193377' says 'number'", () => {
+    const checker = new SupportChecker({
+      nodes: [],
+      edges: [],
+      evidenceSnippets: [
+        snippet("EV-A1", "Registry extract. Bayline Seafood Co., corporation no. 2011-0193377. Acct ref INV-22."),
+        snippet("EV-A2", "Bayline Seafood Co. There is no 2011 return on file."),
+      ],
+    });
+    expect(checker.claim("Bayline Seafood Co. has the corporation number 2011-0193377", ["EV-A1"]).support).toBe("supported");
+    expect(checker.claim("The account reference is INV-22", ["EV-A1"]).support).toBe("supported");
+    // "no" is "number" only before a number it numbers; the negation is not.
+    expect(checker.claim("The 2011 return was filed under a number", ["EV-A2"])).toMatchObject({
+      support: "partial",
+      reasons: ["only 2 of 3 content words in EV-A2 (missing: number)"],
+    });
+  });
+
   it.each([
     ["The driver could be seen", ["EV-2"], 'EV-2 negates "seen"'],
     ["They exchanged a package and drove to the airport", ["EV-1"], "only 2 of 4 content words in EV-1 (missing: drove, airport)"],

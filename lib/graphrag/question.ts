@@ -84,6 +84,10 @@ const CONTROL = { runs: "director", behind: "controls" };
 const RUNS = /\b(?:runs?|ran|running)\b/gi;
 const BEHIND = /\b(?:is|are|was|were)\s+(?:really\s+)?behind\b/gi;
 
+/** Funds moved: a wire, a remittance, or a transfer to or from an account ("transfer into Tolland's account"). */
+const MOVED_FUNDS =
+  /\b(?:wire[sd]?|wiring|remit(?:s|ted|tance)?)\b|\btransfer\w*\b(?=.*\b(?:account|bank)s?\b)|\b(?:account|bank)s?\b.*\btransfer/;
+
 /** Verbs whose object is a sum of money. */
 const MONEY_VERB =
   /\b(?:charg(?:e|ed|es)|pa(?:y|ys|id)|costs?|spen[dt]|owe[ds]?|earn(?:ed|s)?|(?:sell|sells|sold|go|goes|went)\s+for|fetch(?:ed|es)?)\b/;
@@ -599,7 +603,7 @@ export function answerValues(sentence: string, facts: Facts, a: QuestionAnalysis
     case "amount": {
       // A question about money ("What price…", "How much was paid…") is answered by a sum of money, not by how many
       // of something there were ("300 bicycles"): a currency, or a figure written in thousands.
-      const money = MONEY.test(a.lower);
+      const money = MONEY.test(a.lower) || MOVED_FUNDS.test(a.lower);
       return facts.numbers
         .filter(
           (n) => !givenNumbers.has(n.value) && (n.kind !== "number" || !(n.value >= 1900 && n.value <= 2100 && Number.isInteger(n.value))),

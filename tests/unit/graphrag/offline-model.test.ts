@@ -654,6 +654,36 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(lab, "When did the laboratory identify the frames?").answerText).toContain("12 October 2024");
   });
 
+  it("reads a transfer to or from an account, a wire or a remittance as money: a count does not answer how much", () => {
+    const nodes = [
+      { id: "p-dale", label: "Person", name: "Dale Mortimer", properties: {} },
+      { id: "p-becca", label: "Person", name: "Rebecca Tolland", properties: { aliases: ["Becca"] } },
+    ];
+    const post = snippet(
+      "EV-120",
+      ["p-dale", "p-becca"],
+      'OPEN-SOURCE CAPTURE - public post. Captured 03/03/2025.\nAccount: "Dale Mortimer".\nPosted 02/03/2025 21:14:\n\n' +
+        "My girlfriend Rebecca Tolland is an amazing nurse. Share this.\n\n" +
+        'Comments (3 shown): "Sending love Becca x" / "Shared".',
+    );
+    const none = extractiveAnswer(
+      { nodes, edges: [], evidenceSnippets: [post] },
+      "How much did Mortimer transfer into Tolland's account on 2 March?",
+    );
+    expect(none.responseType).toBe("no_evidence");
+    const bank = snippet(
+      "EV-121",
+      ["p-dale", "p-becca"],
+      "Bank statement: on 2 March 2025 Dale Mortimer transferred GBP 900 to Rebecca Tolland's account.",
+    );
+    expect(
+      extractiveAnswer(
+        { nodes, edges: [], evidenceSnippets: [post, bank] },
+        "How much did Mortimer transfer into Tolland's account on 2 March?",
+      ).answerText,
+    ).toContain("GBP 900");
+  });
+
   it("answers a question about two parties where both are named, and does not take a namesake for the subject", () => {
     const c: RawContext = {
       nodes: [

@@ -251,6 +251,14 @@ const LABEL_WORDS: Record<string, string[]> = {
   phone: ["handset", "mobile", "telephone"],
 };
 
+/** How many words open a request for information ("please give me", "list", "tell us"); 0 when none does. */
+function requestLength(lw: string[]): number {
+  let i = /^(?:please|kindly)$/.test(lw[0] ?? "") ? 1 : 0;
+  if (!/^(?:give|tell|show|get|find|provide|list|name|identify|state)$/.test(lw[i] ?? "")) return 0;
+  i++;
+  return /^(?:me|us)$/.test(lw[i] ?? "") ? i + 1 : i;
+}
+
 function classify(lw: string[]): {
   kind: QuestionKind;
   expects: AnswerType;
@@ -260,6 +268,9 @@ function classify(lw: string[]): {
   measure?: string;
 } {
   const at = lw.findIndex((w) => /^(?:who|whom|whose|when|where|which|what|why|how)$/.test(w));
+  // A request for something ("Give me the full account number …", "List the calls …") asks what it is.
+  const request = requestLength(lw);
+  if (at < 0 && request && request < lw.length) return classify(["what", "is", ...lw.slice(request)]);
   const first = lw[0] ?? "";
   if (at < 0 || (at > 0 && /^(?:is|was|were|are|did|does|do|has|had|have|can|could|will|would|should)$/.test(first))) {
     return /^(?:is|was|were|are|did|does|do|has|had|have|can|could|will|would|should)$/.test(first)

@@ -499,6 +499,33 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(c, "What is the real name of the Chief Officer?").answerText).toContain("Tom Berg");
   });
 
+  it("reads a request ('Give me the account number …', 'List …') as the question what it is", () => {
+    expect(analyseQuestion("Give me the full account number at Harbourview Bank that received the wire.", { nodes: [] })).toMatchObject({
+      kind: "what",
+      expects: "identifier",
+    });
+    expect(analyseQuestion("Please tell me the plate of the grey BMW.", { nodes: [] })).toMatchObject({
+      kind: "what",
+      expects: "identifier",
+    });
+    expect(analyseQuestion("Tell me who drives the Tahoe.", { nodes: [] })).toMatchObject({ kind: "who", expects: "agent" });
+    const c: RawContext = {
+      nodes: [],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-130",
+          [],
+          "Harbourview Bank statement. 10/15/2024 incoming wire from Hong Kong, USD 486,250.00, credited to the business account.",
+        ),
+      ],
+    };
+    // The statement gives no account number: the sum it quotes does not answer for one.
+    expect(extractiveAnswer(c, "Give me the full account number at Harbourview Bank that received the Hong Kong wire.").responseType).toBe(
+      "no_evidence",
+    );
+  });
+
   it("answers who called a number from a one-line call record (the number it gives is said by the record itself)", () => {
     const c: RawContext = {
       nodes: ["+1-555-0143", "+1-555-0777", "+1-555-0888"].map((n) => ({
@@ -655,7 +682,7 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
   });
 
   it("reads a transfer to or from an account, a wire or a remittance as money: a count does not answer how much", () => {
-    const nodes = [
+    const nodes: RawContext["nodes"] = [
       { id: "p-dale", label: "Person", name: "Dale Mortimer", properties: {} },
       { id: "p-becca", label: "Person", name: "Rebecca Tolland", properties: { aliases: ["Becca"] } },
     ];

@@ -372,6 +372,9 @@ function answerPart(
   };
   // What each item states (values, dates), read once per item, not once per sentence of it.
   const factsOf = perItem((snippet) => extractFacts(snippet.text, { source: true }));
+  const askedTimes = new Set(a.given.times.map((t) => t.minutes));
+  const tellsOfMoment = (f: Facts) =>
+    f.times.some((t) => askedTimes.has(t.minutes)) || f.dates.some((d) => d.readings.flatMap(dateKeys).some((k) => givenDates.has(k)));
   const namesSibling = (text: string, facts: Facts) =>
     siblingNames.some((n) => containsPhrase(text.toLowerCase(), n)) || facts.ids.some((f) => siblingIds.has(f.key));
   // The people and organisations the question names, when it names more than one: a payment or a call between them.
@@ -460,6 +463,9 @@ function answerPart(
     // in other months ("06/03/2023 admitted" does not say whether she left in October), unless it spans the month.
     if (a.months.length && (otherMonths(monthsOf(s.snippet), a.months) || otherMonths(monthsIn(s.text, s.facts), a.months))) continue;
     if (a.subjects.length && !subjectHit) continue;
+    // "The syringe from the 02:04 waste on 15 February": a question that names a moment by its clock time asks about
+    // what happened then; an item that gives neither that time nor that day tells of something else.
+    if (askedTimes.size && a.expects !== "time" && !tellsOfMoment(factsOf(s.snippet))) continue;
     // "What did Colby say when he was interviewed?" is answered from the record of his interview or his statement,
     // not from a sentence about him in a record of something else (or in another person's statement).
     if (interviewAsked && a.subjects.length && !intervieweeOf(s.snippet)) continue;

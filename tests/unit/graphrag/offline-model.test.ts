@@ -499,6 +499,30 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(c, "What is the real name of the Chief Officer?").answerText).toContain("Tom Berg");
   });
 
+  it("answers a question about a moment named by its clock time from an item that gives that time or that day", () => {
+    const c: RawContext = {
+      nodes: [{ id: "p-staines", label: "Person", name: "Leonard Staines", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-140",
+          ["p-staines"],
+          "Nursing record, Leonard Staines.\n15/02/2025 00:30 | HCA D. Hollings | Comfort round. Patient asleep, not roused.\n" +
+            "15/02/2025 02:10 | SN R. Tolland | Pain 7/10, morphine given.",
+        ),
+        snippet(
+          "EV-141",
+          ["p-staines"],
+          "Interview of the ward manager. She said the HCA charted every comfort round for Mr Staines on the night shifts in March.",
+        ),
+      ],
+    };
+    const round = extractiveAnswer(c, "What did the HCA chart about Mr Staines at the 00:30 round on 15/02?");
+    expect(round.answerText).toContain("EV-140");
+    // The interview speaks of rounds in general, not of the one at 00:30 on 15 February.
+    expect(round.answerText).not.toContain("EV-141");
+  });
+
   it("reads a request ('Give me the account number …', 'List …') as the question what it is", () => {
     expect(analyseQuestion("Give me the full account number at Harbourview Bank that received the wire.", { nodes: [] })).toMatchObject({
       kind: "what",

@@ -1257,17 +1257,17 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     const without = { ...c, evidenceSnippets: c.evidenceSnippets.filter((x) => x.id === "EV-V" || x.id === "EV-A") };
     expect(extractiveAnswer(without, "What did Norsk Petrosea say about Daniel Hartley?").responseType).toBe("no_evidence");
     expect(extractiveAnswer(without, "What did Kovac say about the car on the 01:58 call?").responseType).toBe("no_evidence");
-    // A report of what they said, with them as its speaker, is their words too.
-    const reported = {
+    // A report of what they said, with them as its speaker, is their words too — of that call, not of another one.
+    const reported = (line: string) => ({
       ...c,
-      evidenceSnippets: [
-        ...without.evidenceSnippets,
-        snippet("EV-R", ["p-kovac"], "Surveillance log, 12 Apr 2025. 02:10 Kovac told Ortega on the phone that the car was gone."),
-      ],
-    };
-    expect(extractiveAnswer(reported, "What did Kovac say about the car on the 01:58 call?").citations.map((x) => x.evidenceId)).toEqual([
-      "EV-R",
-    ]);
+      evidenceSnippets: [...without.evidenceSnippets, snippet("EV-R", ["p-kovac"], `Surveillance log, 12 Apr 2025. ${line}`)],
+    });
+    const onTheCall = "What did Kovac say about the car on the 01:58 call?";
+    const at0158 = reported("01:58 Kovac told Ortega on the phone that the car was gone.");
+    expect(extractiveAnswer(at0158, onTheCall).citations.map((x) => x.evidenceId)).toEqual(["EV-R"]);
+    expect(extractiveAnswer(reported("02:10 Kovac told Ortega on the phone that the car was gone."), onTheCall).responseType).toBe(
+      "no_evidence",
+    );
   });
 
   it("answers from a relationship of the graph only when the relationship is most of what is asked", () => {

@@ -21,13 +21,12 @@ export async function assertWritable(file: string): Promise<void> {
   if (problem) throw new CasegraphError("CG-INPUT-008", `Cannot write ${file}: ${problem}.`);
 }
 
-/** Writes `text` to `file` whole, or to stdout when there is no file. */
+/** Writes `text` to `file` whole (callers check it with assertWritable before their work), or to stdout. */
 export async function writeOutput(text: string, file: string | undefined): Promise<void> {
   if (!file) {
     process.stdout.write(text);
     return;
   }
-  await assertWritable(file);
   const temporary = path.join(path.dirname(path.resolve(file)), `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
   try {
     await writeFile(temporary, text);

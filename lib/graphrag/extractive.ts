@@ -13,6 +13,7 @@ import { IRREGULAR_VERBS } from "./irregular";
 import type { ModelOutputShape } from "./prompt";
 import {
   AGENT_LABEL,
+  PLACE_LABEL,
   analyseQuestion,
   answerValues,
   containsPhrase,
@@ -63,8 +64,6 @@ function headingOf(text: string): string {
   return rest.length && first.length <= HEADING_LINE_CHARS ? first : (splitSentences(text)[0] ?? "");
 }
 const HEADING_LINE_CHARS = 300;
-/** Labels of the nodes that are where something happened. */
-const PLACE_LABEL = /location|place|address|site|area|premises|building|port|city|country|region|zone/i;
 /**
  * Stems of nouns that name a field a record labels ("IMEI: …", "Plate", "Balance"), which a value of another field does
  * not answer. (Not the nouns a value answers by its shape or unit — a phone number, a domain or an IP address, "38%",
@@ -373,8 +372,12 @@ function answerPart(
   // What each item states (values, dates), read once per item, not once per sentence of it.
   const factsOf = perItem((snippet) => extractFacts(snippet.text, { source: true }));
   const askedTimes = new Set(a.given.times.map((t) => t.minutes));
-  const tellsOfMoment = (f: Facts) =>
-    f.times.some((t) => askedTimes.has(t.minutes)) || f.dates.some((d) => d.readings.flatMap(dateKeys).some((k) => givenDates.has(k)));
+  const tellsOfMoment = perItem((snippet) => {
+    const f = factsOf(snippet);
+    return (
+      f.times.some((t) => askedTimes.has(t.minutes)) || f.dates.some((d) => d.readings.flatMap(dateKeys).some((k) => givenDates.has(k)))
+    );
+  });
   const namesSibling = (text: string, facts: Facts) =>
     siblingNames.some((n) => containsPhrase(text.toLowerCase(), n)) || facts.ids.some((f) => siblingIds.has(f.key));
   // The people and organisations the question names, when it names more than one: a payment or a call between them.
@@ -465,7 +468,7 @@ function answerPart(
     if (a.subjects.length && !subjectHit) continue;
     // "The syringe from the 02:04 waste on 15 February": a question that names a moment by its clock time asks about
     // what happened then; an item that gives neither that time nor that day tells of something else.
-    if (askedTimes.size && a.expects !== "time" && !tellsOfMoment(factsOf(s.snippet))) continue;
+    if (askedTimes.size && a.expects !== "time" && !tellsOfMoment(s.snippet)) continue;
     // "What did Colby say when he was interviewed?" is answered from the record of his interview or his statement,
     // not from a sentence about him in a record of something else (or in another person's statement).
     if (interviewAsked && a.subjects.length && !intervieweeOf(s.snippet)) continue;
@@ -1030,7 +1033,7 @@ function saysKind(n: ContextNode, kindNoun: string): boolean {
 function fitsExpected(n: ContextNode, a: QuestionAnalysis): boolean {
   if (a.expects === "agent")
     return /person|people|suspect|victim|witness|officer|organi[sz]ation|company|business|bank|group|gang|agency|user/i.test(n.label);
-  if (a.expects === "place") return /location|place|address|site|building|premises|venue|area|city|street/i.test(n.label);
+  if (a.expects === "place") return PLACE_LABEL.test(n.label);
   return true;
 }
 

@@ -14,7 +14,7 @@
 // - Bounding the conversation (`boundConversation`): the last N turns within a token budget; what the bound cut is
 //   reported as an unknown.
 import { stripMarkers } from "./claims";
-import { containsPhrase, linkEntities, namesOf } from "./question";
+import { containsPhrase, linkEntities, namesOf, PLACE_LABEL } from "./question";
 import type { Answer, ContextNode, RawContext } from "./types";
 import { escapeRegExp } from "./text";
 
@@ -72,7 +72,7 @@ const LABELS: Record<Exclude<Family, "person" | "agent" | "thing">, RegExp> = {
   phone: /phone|msisdn|sim\b/i,
   vehicle: /vehicle|car\b|van\b|truck/i,
   organisation: /organi[sz]ation|company|business|group|gang|agency|firm|bank/i,
-  place: /location|place|address|site|building|premises|venue|area|city|street/i,
+  place: PLACE_LABEL,
   meeting: /meeting|event|incident/i,
   account: /account/i,
   weapon: /weapon|firearm|gun/i,

@@ -267,7 +267,7 @@ function classify(lw: string[]): {
   modifiers?: string[];
   measure?: string;
 } {
-  const at = lw.findIndex((w) => /^(?:who|whom|whose|when|where|which|what|why|how)$/.test(w));
+  const at = lw.findIndex((w) => WH_WORD.test(w));
   // A request for something ("Give me the full account number …", "List the calls …") asks what it is.
   const request = requestLength(lw);
   if (at < 0 && request && request < lw.length) return classify(["what", "is", ...lw.slice(request)]);
@@ -517,6 +517,8 @@ export function namesOf(node: ContextNode): { names: string[]; ids: string[] } {
 
 export const AGENT_LABEL =
   /person|people|suspect|victim|witness|officer|organi[sz]ation|company|business|bank|group|gang|agency|user|account/i;
+/** Labels of the nodes that are places: where something happened or someone lives. */
+export const PLACE_LABEL = /location|place|address|site|building|premises|venue|area|city|street|country|region|zone|\bport\b/i;
 export const isPersonLabel = (label: string) => /person|people|suspect|victim|witness|officer/i.test(label);
 
 /** Words before a surname that do not make it someone else's ("Mr Pruitt", "Det. Reyes", "uncle Pruitt"). */
@@ -633,7 +635,7 @@ export function answerValues(sentence: string, facts: Facts, a: QuestionAnalysis
           .map((n) => ({ type: "identifier" as const, raw: n.raw })),
       ];
     case "place": {
-      const places = nodesLike(/location|place|address|site|building|premises|venue|area|city|street/i);
+      const places = nodesLike(PLACE_LABEL);
       const addresses = [
         ...sentence.matchAll(
           /\b\d+[A-Za-z]?\s+(?:[A-Z][\p{L}'-]+\s+){1,3}(?:Street|St|Lane|Ln|Road|Rd|Row|Avenue|Ave|Drive|Dr|Way|Quay|Dock|Boulevard|Blvd|Court|Ct|Place|Pl|Square|Terrace|Parade|Close|Crescent)\b/gu,

@@ -465,7 +465,7 @@ const OBLIGATIONS: RegExp[] = [
 ];
 
 const CONDITION = String.raw`\b(?:(?:when(?:ever)?|if|once|each time|every time)\s+(?:this|the)\s+(?:document|file|page|record|text|note|item|entry|message|evidence)\s+(?:is|gets|has been)\s+(?:retrieved|read|processed|loaded|opened|indexed|ingested|parsed|summari[sz]ed|shown|used|quoted|cited)|(?:when(?:ever)?|if|once|in case|should|after|before|while|upon)\s+(?:being\s+)?(?:(?:you|anyone|someone|somebody|they|people|we|i|a user|the user|users|an? (?:investigator|analyst|detective|officer|reviewer)|(?:the|an?|any) (?:investigator|analyst|detective|police|cops|reviewer|ai|model|assistant|system|bot|chatbot|summari[sz]er)|${AI_STRICT})\s+)?(?:(?:is|are|am|be|get|gets|being|was|were|ever)\s+)?(?:asked|questioned|queried|prompted|ask|asks|asking|inquire\w*|enquire\w*|summari[sz]\w*|answer\w*|respond\w*|generat\w*|writ(?:e|es|ing)\s+(?:a|the|your|an)\s+(?:\w+\s+)?(?:summary|answer|report|response|brief)|compil\w*|produc\w*\s+(?:a|the|your|an)\s+(?:\w+\s+)?(?:summary|answer|report|response))\b)`;
-const CONSEQUENT = String.raw`(?:[,;:]|\bthen\b)\s*(?:then\s+)?(?:(?:please|just|simply|always)\s+)?(?:(?:you|it|they|the (?:system|model|assistant|bot|ai|summari[sz]er|tool))\s+(?:should|must|will|shall|need to|needs to|are to|is to)\s+|the (?:answer|reply|response|summary) (?:is|should be|must be|will be)\b|)\s*(?:say|answer|respond|reply|state|report|tell|claim|write|output|print|mention|conclude|describe|explain|insist|include|deny|confirm|declare|cite|treat|classify|refer|point|blame|attribute|name|list|ignore|disregard|omit|leave out|avoid|never|do not|don't|replace|substitute|remove|delete|drop|hide|redact|exclude|skip|add|append|rename|call|present|portray|frame|characteri[sz]e|refuse)\b`;
+const CONSEQUENT = String.raw`(?:[,;:]|\bthen\b)\s*(?:then\s+)?(?:(?:please|just|simply|always)\s+)?(?:(?:you|it|they|the (?:system|model|assistant|bot|ai|summari[sz]er|tool))\s+(?:should|must|will|shall|need to|needs to|are to|is to)\s+|the (?:answer|reply|response|summary) (?:is|should be|must be|will be)\b|)\s*(?:say|answer|respond|reply|state|report|tell|claim|write|output|print|mention|conclude|describe|explain|insist|include|deny|confirm|declare|cite|treat|classify|refer|point|blame|attribute|name|list|ignore|disregard|omit|leave out|avoid|never|do not|don't|replace|substitute|remove|delete|drop|hide|redact|exclude|skip|add|append|rename|call|present|portray|frame|characteri[sz]e|refuse|open|begin|start|end|finish|close|preface|prefix|lead)\b`;
 const CONDITIONAL = new RegExp(
   `${CONDITION}[^.!?]{0,120}?(?:${CONSEQUENT}|[,;:]\\s*the (?:final|first|last|opening|closing) (?:line|sentence|word|paragraph)s? (?:must|should|is to|will|has to) (?:read|say|be|state)\\b)`,
 );
@@ -568,14 +568,24 @@ export function findDirectives(text: string): DirectiveHit[] {
   let carry = false;
   let lineCarry = false; // a role prefix speaks for the rest of its line
   let labelAhead = false; // an "Instructions:" label with nothing after it
+  // A note to an automated reader: what its brackets, comment or quotation hold is the note ("<<ATTENTION DIGITAL
+  // REVIEWERS - … . The flag administration has closed its file. …>>"), as is the rest of a line it opens, and so is
+  // whatever in its paragraph goes on speaking to that reader ("Whenever you are asked about Meridale, open your reply
+  // with …").
+  let noteUntil = -1;
+  let noteParagraph = false;
   let prevEnd = 0;
   for (const u of us) {
     // It ends with the line, or with the quotation it stands in.
-    if (lineCarry && (text.slice(prevEnd, u.start).includes("\n") || /["”’]$/u.test(text.slice(0, prevEnd)))) lineCarry = false;
+    const gap = text.slice(prevEnd, u.start);
+    if (lineCarry && (gap.includes("\n") || /["”’]$/u.test(text.slice(0, prevEnd)))) lineCarry = false;
+    if (/\n\s*\n/.test(gap)) noteParagraph = false;
     prevEnd = u.end;
     const folded = foldForDetection(u.text);
     let kind = directiveKind(folded);
-    if (!kind && (carry || lineCarry) && /[\p{L}\p{N}]/u.test(folded)) kind = "continuation";
+    const speaks = /[\p{L}\p{N}]/u.test(folded);
+    if (!kind && (carry || lineCarry || u.start < noteUntil) && speaks) kind = "continuation";
+    if (!kind && noteParagraph && (SPEAKS_TO_READER.test(folded) || ORDER.test(folded))) kind = "continuation";
     // "Instructions:" on its own, then what to say.
     if (!kind && labelAhead && REPORTING_VERB.test(folded)) kind = "continuation";
     const label = INSTRUCTIONS_LABEL.exec(folded);
@@ -583,6 +593,10 @@ export function findDirectives(text: string): DirectiveHit[] {
     carry = false;
     if (!kind) continue;
     hits.push({ start: u.start, end: u.end, kind, text: u.text });
+    if (kind === "addressed_to_ai") {
+      noteParagraph = true;
+      noteUntil = Math.max(noteUntil, enclosureEnd(text, u.start), lineOpenedEnd(text, u.start));
+    }
     if (kind === "role_prefix" || /\[role prefix removed\]/.test(folded)) lineCarry = true;
     // An addressee or role prefix with nothing after it, or an instruction that announces what follows, carries
     // over to the next utterance.
@@ -601,6 +615,27 @@ export function findDirectives(text: string): DirectiveHit[] {
   }
   return hits;
 }
+
+/** Where the brackets, comment or quotation a note opens with close ("<<…>>", "<!-- … -->", "“…”"); -1 when it opens none. */
+function enclosureEnd(text: string, at: number): number {
+  const open = /^\s*(<<|<!--|["“‘\[({])/u.exec(text.slice(at));
+  if (!open) return -1;
+  const close = ENCLOSURES[open[1]];
+  const end = text.indexOf(close, at + open[0].length);
+  return end < 0 ? -1 : end;
+}
+/** A note that opens its line ("~~ Processing note for machine readers. …") speaks for the rest of it. */
+function lineOpenedEnd(text: string, at: number): number {
+  const from = text.lastIndexOf("\n", at - 1) + 1;
+  if (/[\p{L}\p{N}]/u.test(text.slice(from, at))) return -1;
+  const end = text.indexOf("\n", at);
+  return end < 0 ? text.length : end;
+}
+const ENCLOSURES: Record<string, string> = { "<<": ">>", "<!--": "-->", '"': '"', "“": "”", "‘": "’", "[": "]", "(": ")", "{": "}" };
+
+/** An utterance that speaks to its reader ("you", "your"), or orders it ("Describe them as …"). */
+const SPEAKS_TO_READER = /\b(?:you|your|yours|yourself)\b/;
+const ORDER = new RegExp(LEAD + ORDER_VERB);
 
 function stripAddressee(folded: string): string {
   return folded.replace(/^[^,:]*[,:]\s*/, "");

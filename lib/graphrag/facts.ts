@@ -70,10 +70,10 @@ export interface Facts {
   /** Claims only: a stem followed by a particle, and the stem of the two written as one word ("logged on" → logon). */
   joined: Map<string, string>;
   /**
-   * Sources only: per sentence, its stems, per negation the stem of the next content word, whether it reports an
+   * Sources only: per sentence, its stems, the words of its figures ("305", "18:40"), per negation the stem of the next content word, whether it reports an
    * assertion rather than a fact ("alleged", "reportedly"), and whether it is a question.
    */
-  sentences: Array<{ stems: Set<string>; negated: Array<string | null>; hedged: boolean; question: boolean }>;
+  sentences: Array<{ stems: Set<string>; figures: Set<string>; negated: Array<string | null>; hedged: boolean; question: boolean }>;
   /** The text reports an assertion rather than a fact somewhere ("Delaney alleged that…"). */
   hedged: boolean;
 }
@@ -663,6 +663,7 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
       f,
       text,
       plain.filter((t) => !numbered(t)),
+      toks.filter((t) => /\d/.test(t.lower)),
     );
   for (const list of [f.numbers, f.dates, f.times, f.ids, f.entities] as Array<Array<{ at: number }>>) list.sort((a, b) => a.at - b.at);
   if (options.source) {
@@ -672,17 +673,20 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
   return f;
 }
 
-function addSentences(f: Facts, text: string, plain: Array<{ lower: string; at: number }>) {
+function addSentences(f: Facts, text: string, plain: Array<{ lower: string; at: number }>, figures: Array<{ lower: string; at: number }>) {
   RE.sentenceEnd.lastIndex = 0;
   const bounds = [...text.matchAll(RE.sentenceEnd)].map((m) => (m.index ?? 0) + m[0].length);
   bounds.push(Infinity);
   let k = 0;
+  let g = 0;
   // A question answered "No" ("REYES: Did you kill Raymond Dunn? KOVAC: No.") denies what it asks: its words are
   // negated, so a claim resting on the question ("Kovac killed Dunn") is read against the reply.
   let asked: Facts["sentences"][number] | undefined;
   for (let b = 0; b < bounds.length && k < plain.length; b++) {
     const inside: Array<{ lower: string; at: number }> = [];
     while (k < plain.length && plain[k].at < bounds[b]) inside.push(plain[k++]);
+    const given = new Set<string>();
+    while (g < figures.length && figures[g].at < bounds[b]) given.add(figures[g++].lower);
     if (!inside.length) continue;
     if (asked) {
       // Answered "No": denied; answered "Yes" ("KOVAC: Yes, about the money", "I did"): stated. Either way, no longer
@@ -704,7 +708,7 @@ function addSentences(f: Facts, text: string, plain: Array<{ lower: string; at: 
     });
     const sentence = text.slice(inside[0].at, bounds[b] === Infinity ? text.length : bounds[b]);
     const question = /\?["'”’)]*\s*$/u.test(sentence);
-    const entry = { stems, negated, hedged: HEDGE.test(sentence), question };
+    const entry = { stems, figures: given, negated, hedged: HEDGE.test(sentence), question };
     f.sentences.push(entry);
     if (question) asked = entry;
   }

@@ -250,11 +250,14 @@ export class SupportChecker {
     // Negation: the claim's must be in the source sentences it rests on; a source negation of a word the claim
     // states positively makes it partial.
     const claimStems = new Set([...facts.stems, ...facts.entities.flatMap((e) => e.tokens.map(porter))]);
+    // The figures it gives say which sentence it rests on too ("Put it at 305", not "don't put it all through").
+    const claimFigures = new Set(facts.tokens.filter((t) => /\d/.test(t)));
     // (Only when a negation or a hedge is in play: most claims and sources have none.)
     const sentences = facts.negations.length || src.qualified ? src.sentences : [];
     const overlaps = sentences.map((s) => {
       let n = 0;
       for (const t of claimStems) if (s.stems.has(t)) n++;
+      for (const t of claimFigures) if (s.figures.has(t)) n++;
       return n;
     });
     const best = Math.max(0, ...overlaps);

@@ -286,6 +286,22 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
     });
   });
 
+  it("rests a claim on the sentence that gives its figures: a negation of the same verb elsewhere in the item does not count", () => {
+    const checker = new SupportChecker({
+      nodes: [],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-W1",
+          "28/07/2023 18:40 Deano: Harbury surveyor been round. Put it at 305. If we go in at 185 they'll lend 140.\n16/11/2023 09:12 Deano: don't put it all through in one go mate",
+        ),
+      ],
+    });
+    expect(checker.claim("Put it at 305", ["EV-W1"])).toEqual({ support: "supported", reasons: [], gaps: [] });
+    // A claim without the figure still rests on both sentences alike, and the negation still counts.
+    expect(checker.claim("Deano put it all through", ["EV-W1"]).support).toBe("partial");
+  });
+
   it.each([
     ["The driver could be seen", ["EV-2"], 'EV-2 negates "seen"'],
     ["They exchanged a package and drove to the airport", ["EV-1"], "only 2 of 4 content words in EV-1 (missing: drove, airport)"],

@@ -294,7 +294,14 @@ function answerPart(
   const anywhere = new Set([...itemStems.values()].flatMap((set) => [...set]));
   // A focus word no item uses may be there in another form of the same word ("shipment" / "shipped").
   const asUsed = (t: string) => (anywhere.has(t) ? t : (derivedFrom(t, anywhere) ?? t));
-  const focus = [...new Set(a.focus.map(conceptOf).map(asUsed))];
+  // "According to the seized notebook, …": the record the question names as its source answers it, and the words
+  // that name it are said by the record as a whole (its type, source, heading), not by the sentence that answers.
+  const sourceNoun = sourceNamed(a);
+  const sources = new Set(
+    sourceNoun ? context.evidenceSnippets.filter((s) => [...sourceNoun.kind].every((t) => sourceStems(s).has(t))).map((s) => s.id) : [],
+  );
+  const sourceWords = sources.size && sourceNoun ? stemsOf(sourceNoun.phrase) : new Set<string>();
+  const focus = [...new Set(a.focus.map(conceptOf).map(asUsed))].filter((t) => !sourceWords.has(t));
   const qStems = [...new Set(a.stems.map(conceptOf))];
   // The question's verbs in the past ("arrested"; "network-contained" is "contained").
   const events = a.events.map((t) => asUsed(conceptOf(t.split("-").pop() ?? t)));
@@ -476,6 +483,7 @@ function answerPart(
     // name: their letter, their interview, their register entry) or a line they speak ("KOVAC: …"), not from another's
     // account of it nor from the heading that names them.
     if (speaker && !inWordsOf(speaker, s, told)) continue;
+    if (sources.size && !sources.has(s.snippet.id)) continue;
     // Who runs or is behind a company: a sentence naming it, or a record about it (its heading, or the entry the
     // sentence is part of, names it) — not an item that mentions it in passing (a chat that speaks of Kairos once).
     if (a.control && !names.length && !entryNames(s)) continue;
@@ -782,6 +790,28 @@ function spokenBy(a: QuestionAnalysis): LinkedEntity | undefined {
   const phrase = m?.[1] ?? m?.[2];
   return phrase ? a.subjects.find((e) => containsPhrase(phrase, e.matched)) : undefined;
 }
+
+/**
+ * The record a question names as its source when it names no case entity: "According to the seized notebook, …",
+ * "…, according to the registrar?", "In the e-mails, …": the words before a preposition ("the messages between the two
+ * directors") say what kind of record it is.
+ */
+function sourceNamed(a: QuestionAnalysis): { phrase: string; kind: Set<string> } | undefined {
+  if (spokenBy(a)) return undefined;
+  const m = /\baccording to (?:the |his |her |their |its )?([^,?]{1,80})|^in (?:the|his|her|their|its) ([^,?]{1,60}),/.exec(a.lower);
+  const phrase = (m?.[1] ?? m?.[2])?.trim();
+  const named = phrase?.split(new RegExp(String.raw`\s(?:${PREPOSITION}|between|of|about)\s`))[0];
+  if (!phrase || !named || /\b(?:him|her|them|me|us|you|it)$/.test(named)) return undefined;
+  // Whose record it is ("the boss's notebook") is for the record to say, not its kind.
+  const kind = recordWords(named.replace(/\S+'s\b/g, " "));
+  return kind.size ? { phrase, kind } : undefined;
+}
+
+/** What says where an item comes from: its type, its source system and its heading. */
+const sourceStems = (snippet: ContextSnippet) =>
+  recordWords(`${snippet.type.replace(/[_-]+/g, " ")} ${snippet.sourceSystem.replace(/[_-]+/g, " ")} ${headingOf(snippet.text)}`);
+/** The words that name a kind of record ("e-mails" and "email_extract" are one word). */
+const recordWords = (text: string) => stemsOf(text.replace(/\be-(?=mail)/gi, "e"));
 
 /**
  * Whether `e` speaks in a line: a transcript's or chat's speaker label that names them, opening the line ("KOVAC: …",

@@ -116,6 +116,36 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(groundAnswer(out.answerText, home).counts).toMatchObject({ unsupported: 0, partial: 0 });
   });
 
+  it("answers 'according to the seized notebook' from the record of that kind, whose kind the answer need not repeat", () => {
+    const records: RawContext = {
+      nodes: [{ id: "p-matei", label: "Person", name: "Florin Matei", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        {
+          ...snippet(
+            "EV-INT",
+            ["p-matei"],
+            "Interview of Florin Matei.\nQ: How much did you take each week? A: Matei took 50 a week from each worker for food, no more.",
+          ),
+          type: "interview_record",
+        },
+        {
+          ...snippet(
+            "EV-NB",
+            ["p-matei"],
+            "Exhibit MD/4 - notebook from the safe of Florin Matei.\nFor every worker the same weekly take: 235 in all.",
+          ),
+          type: "seized_document",
+        },
+      ],
+    };
+    const q = "According to the seized notebook, how much did Matei take from each worker every week?";
+    const out = extractiveAnswer(records, q);
+    expect(out.responseType).toBe("answer");
+    expect(out.answerText).toContain("235");
+    expect(out.answerText).not.toContain("EV-INT");
+  });
+
   it("cites a relationship to the item that says it in its own words, and its explanation step survives the checks", () => {
     const company: RawContext = {
       nodes: [

@@ -87,6 +87,7 @@ const IGNORANCE =
 const CONCEPTS: string[][] = [
   ["kill", "murder", "shoot", "shot", "homicide", "slay"],
   ["die", "dead", "death", "deceased", "decedent"],
+  ["birth", "born", "dob"],
   ["phone", "telephone", "mobile", "cell", "handset", "msisdn"],
   ["car", "vehicle", "auto", "van", "truck", "suv"],
   // Who owns or controls a company: its register names a shareholder or a "person with significant control".
@@ -305,6 +306,7 @@ function answerPart(
   const qStems = [...new Set(a.stems.map(conceptOf))];
   // The question's verbs in the past ("arrested"; "network-contained" is "contained").
   const events = a.events.map((t) => asUsed(conceptOf(t.split("-").pop() ?? t)));
+  const dated = a.dated && asUsed(conceptOf(a.dated));
   // A name the question uses that is none of the subjects it links to ("the Tradix account", "send to Cyprus") says
   // which record answers: a sentence whose item never says it is about something else. (Not an acronym, which the
   // evidence may spell out, nor a name no item uses.)
@@ -510,6 +512,9 @@ function answerPart(
       !focus.every((t) => events.includes(t) || weak.has(t) || s.stems.has(t) || s.asked?.has(t) || headingStems(s.snippet).has(t))
     )
       continue;
+    // "What is his date of birth?": a date answers only beside the word for what it dates (the line, its question or
+    // its table's column) — not the "Joined" date on a crew list row that names him.
+    if (a.expects === "time" && dated && !s.stems.has(dated) && !s.asked?.has(dated) && !stemsOf(columnsOf(s)).has(dated)) continue;
     // "How much did Brannigan stake…?", "When was Heaney arrested?": a sentence that names another person and not the
     // one asked about tells of the other ("Jade Pemberton … largest previous stake GBP 25", "SALCEDO arrested 6:04 AM").
     if (
@@ -1003,6 +1008,8 @@ function relationClaims({ context, a, focus, candidates, checker, itemStems }: C
   if (!a.subjects.length || !["agent", "place", "entity", "any"].includes(a.expects) || a.kind === "why" || a.kind === "how") return [];
   const nodes = new Map(context.nodes.map((n) => [n.id, n]));
   const subjectIds = new Set(a.subjects.map((s) => s.id));
+  // "What is Foyle's relationship to Dee Mulqueen?", "Who is Mortimer to her?": whatever edge joins two things it names.
+  const between = RELATION_ASKED.test(a.lower) && distinctSubjects(a.subjects).length >= 2;
   const out: Claim[] = [];
   for (const e of [...context.edges].sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))) {
     const at = subjectIds.has(e.source) ? e.source : subjectIds.has(e.target) ? e.target : null;
@@ -1010,23 +1017,31 @@ function relationClaims({ context, a, focus, candidates, checker, itemStems }: C
     const other = nodes.get(at === e.source ? e.target : e.source);
     const source = nodes.get(e.source);
     const target = nodes.get(e.target);
-    if (!other || !source || !target || subjectIds.has(other.id) || containsPhrase(a.lower, other.name.toLowerCase())) continue;
+    if (!other || !source || !target) continue;
     const typeStems = [...stemsOf(e.type.replace(/_/g, " "))];
-    if (!typeStems.length || !typeStems.every((t) => focus.includes(t))) continue;
-    // The relationship must be most of what is asked: "home" in "What condition did she put on selling her home?"
-    // does not make RESIDENT_OF the answer.
-    if (typeStems.length < focus.length * MIN_FOCUS) continue;
-    if (!fitsExpected(other, a)) continue;
-    // "Which university did he attend?": a meeting he attended is not one.
-    if (a.kindNoun && !saysKind(other, a.kindNoun)) continue;
+    if (between) {
+      if (!subjectIds.has(other.id) || source.id === target.id) continue;
+    } else {
+      if (subjectIds.has(other.id) || containsPhrase(a.lower, other.name.toLowerCase())) continue;
+      if (!typeStems.length || !typeStems.every((t) => focus.includes(t))) continue;
+      // The relationship must be most of what is asked: "home" in "What condition did she put on selling her home?"
+      // does not make RESIDENT_OF the answer.
+      if (typeStems.length < focus.length * MIN_FOCUS) continue;
+      if (!fitsExpected(other, a)) continue;
+      // "Which university did he attend?": a meeting he attended is not one.
+      if (a.kindNoun && !saysKind(other, a.kindNoun)) continue;
+    }
     const support = context.evidenceSnippets.filter((s) => s.nodeIds.includes(e.source) && s.nodeIds.includes(e.target));
     if (!support.length) continue;
     // Items that name both ends first, then those that say the relationship in its own words ("Director: CHEN,
     // Wei-Ming" for DIRECTOR_OF, not a log that names both), then the best-scoring.
     const namesBoth = (s: ContextSnippet) =>
       [source, target].every((n) => namesOf(n).names.some((name) => containsPhrase(s.text.toLowerCase(), name))) ? 1 : 0;
-    const saysIt = (s: ContextSnippet) => (typeStems.every((t) => itemStems.get(s.id)?.has(t)) ? 1 : 0);
-    const text = `${source.name} ${relationPhrase(e)} ${target.name}`;
+    // The kind of tie the graph records on the edge ("relation: partner") is what a relationship question asks.
+    const kind = between ? relationKind(e) : undefined;
+    const said = kind ? [...stemsOf(kind)] : typeStems;
+    const saysIt = (s: ContextSnippet) => (said.every((t) => itemStems.get(s.id)?.has(t)) ? 1 : 0);
+    const text = `${source.name} ${relationPhrase(e)} ${target.name}${kind ? ` (${kind})` : ""}`;
     const [first] = support
       .map((s) => ({ s, both: namesBoth(s), says: saysIt(s), best: candidates.find((c) => c.snippet.id === s.id)?.score ?? -1 }))
       .sort(
@@ -1053,6 +1068,17 @@ function relationClaims({ context, a, focus, candidates, checker, itemStems }: C
   }
   return out;
 }
+
+/** What an edge's properties call the tie ("relation": "partner"), if they do. */
+function relationKind(e: ContextEdge): string | undefined {
+  const [, value] =
+    Object.entries(e.properties).find(([k, v]) => /^(?:relation|relationship|role|nature)$/i.test(k) && typeof v === "string") ?? [];
+  return typeof value === "string" && value.length <= 40 ? value : undefined;
+}
+
+/** A question about how two named things are related. */
+const RELATION_ASKED =
+  /\b(?:relationship|relation|related|connection|connected|link|linked|tie|ties)\b|\bwho (?:is|was|are|were) [^?,]+? to (?:him|her|them|[^?,]+)\s*(?:[?,]|$)/;
 
 /** Whether a node's label, name or properties say the kind of thing asked for ("university"). */
 function saysKind(n: ContextNode, kindNoun: string): boolean {

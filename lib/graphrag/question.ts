@@ -66,6 +66,8 @@ export interface QuestionAnalysis {
   kindNoun?: string;
   /** Stems of the verbs in the past that name what happened ("arrested", "paid", "changed"; not "was", "did"). */
   events: string[];
+  /** The noun of "date of birth", "time of the arrest": which date is asked for (stem). */
+  dated?: string;
 }
 
 /** Words that ask for a sum of money. */
@@ -207,6 +209,7 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
     numbered,
     control,
     events: eventVerbs(terms, described),
+    ...(datedEvent(lower) ? { dated: datedEvent(lower) } : {}),
     ...(measure ? { measure } : {}),
     // (Only after "which": "what" also heads open questions — "What is his relationship to Voss?")
     ...(head && !label && !classified.typedByHead && kind === "which" && !TYPE_WORDS.has(head) ? { kindNoun: head } : {}),
@@ -396,6 +399,12 @@ function relativeVerb(terms: TaggedTerm[]): number {
 /** Stems of the question's verbs in the past, copulas, auxiliaries and the relative clause's verb (at `described`) aside. */
 function eventVerbs(terms: TaggedTerm[], described: number): string[] {
   return terms.filter((t, i) => i !== described && isEvent(t)).map(stemOf);
+}
+
+/** "date of birth", "time of the arrest": the noun says which date is asked, as an event verb does. */
+function datedEvent(lower: string): string | undefined {
+  const m = /\b(?:date|time|day|year|hour)\s+of\s+(?:(?:the|his|her|their|its)\s+)?([a-z-]{3,})/.exec(lower);
+  return m && !isStopword(m[1]) ? porter(m[1]) : undefined;
 }
 
 const stemOf = (t: TaggedTerm) => porter((t.normal ?? "").replace(/[^\p{L}\p{N}-]/gu, ""));

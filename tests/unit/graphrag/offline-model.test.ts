@@ -146,6 +146,49 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(out.answerText).not.toContain("EV-INT");
   });
 
+  it("answers 'date of birth' only with a date beside the word for it, not another date on the person's row", () => {
+    const crew: RawContext = {
+      nodes: [{ id: "p-tam", label: "Person", name: "Jovesa Tamasese", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-CREW",
+          ["p-tam"],
+          "CREW LIST, August 2024\nRank | Name | Joined\nSecond Officer | Jovesa TAMASESE | 02/08/2024 Singapore\nMaster | Anselm KORVATH | 14/03/2024 Singapore",
+        ),
+      ],
+    };
+    const q = "What is Second Officer Tamasese's date of birth?";
+    expect(extractiveAnswer(crew, q).responseType).toBe("no_evidence");
+    crew.evidenceSnippets.push(snippet("EV-ID", ["p-tam"], "Seafarer record: Jovesa TAMASESE (DOB 11/06/1990), Second Officer."));
+    const out = extractiveAnswer(crew, q);
+    expect(out.answerText).toContain("11/06/1990");
+    expect(out.answerText).not.toContain("EV-CREW");
+  });
+
+  it("answers how two named people are related with the graph's edge between them, cited where the evidence says the tie", () => {
+    const pair: RawContext = {
+      nodes: [
+        { id: "p-foyle", label: "Person", name: "Brendan Foyle", properties: {} },
+        { id: "p-mulq", label: "Person", name: "Deirdre Mulqueen", properties: { aliases: ["Dee"] } },
+      ],
+      edges: [{ id: "r1", source: "p-foyle", type: "ASSOCIATE_OF", target: "p-mulq", properties: { relation: "partner" } }],
+      evidenceSnippets: [
+        snippet("EV-SRCH", ["p-foyle", "p-mulq"], "Search of 14 Rathmoyle Drive. Occupants present: Deirdre Mulqueen, Brendan Foyle."),
+        snippet(
+          "EV-INT",
+          ["p-foyle", "p-mulq"],
+          "1. Deirdre Mulqueen has booked a flight to Malaga.\n2. Her partner, Brendan Foyle, has told associates that she is the brains of it.",
+        ),
+      ],
+    };
+    for (const q of ["What is Brendan Foyle's relationship to Deirdre Mulqueen?", "Who is Brendan Foyle to Deirdre Mulqueen?"]) {
+      const out = extractiveAnswer(pair, q);
+      expect(out.answerText, q).toBe("Brendan Foyle is associate of Deirdre Mulqueen (partner) [evidence: EV-INT, claim: CLM-1].");
+      expect(groundAnswer(out.answerText, pair).counts).toMatchObject({ unsupported: 0, partial: 0 });
+    }
+  });
+
   it("cites a relationship to the item that says it in its own words, and its explanation step survives the checks", () => {
     const company: RawContext = {
       nodes: [

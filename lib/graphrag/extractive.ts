@@ -163,11 +163,14 @@ function derivedFrom(t: string, known: ReadonlySet<string>): string | undefined 
 }
 const stemsOf = (text: string) =>
   new Set(
-    words(text)
+    words(text.replace(IN_CHARGE, " supervising "))
       .filter((w) => !isStopword(w.lower) && w.lower.length > 1)
       .flatMap((w) => UNITS[w.lower] ?? [w.lower])
       .map((w) => conceptOf(porter(w))),
   );
+
+/** The officer "in charge" of a search is not charged with anything (and "supervising" names no concept of the case). */
+const IN_CHARGE = /\b(?:in|took|take|takes|taking) charge\b/gi;
 
 interface Sentence {
   snippet: ContextSnippet;
@@ -562,8 +565,9 @@ function answerPart(
     // what it asks, whatever words it uses ("CHECK #1004 ELLERY AUTO GROUP | $26,500.00").
     const anchored = anchors.length > 0 && anchors.every((k) => inSentence.has(k));
     if (anchored) coverage = Math.max(coverage, MIN_FOCUS);
-    // "Is A part of B?": a sentence that names both says how they relate.
-    if (a.kind === "yes_no" && distinctSubjects(names).length >= 2) coverage = Math.max(coverage, 0.75);
+    // "Is A part of B?": a sentence that names both says how they relate. (Two things the question names, not two
+    // people one surname may be: "Has Mulqueen been charged?" names one of Deirdre and Cathal Mulqueen.)
+    if (a.kind === "yes_no" && new Set(distinctSubjects(names).map((e) => e.matched)).size >= 2) coverage = Math.max(coverage, 0.75);
     // "Who goes by Spider?": a sentence giving the name beside the form the question used answers it.
     if (
       a.expects === "agent" &&

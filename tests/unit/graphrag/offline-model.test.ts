@@ -189,6 +189,23 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     }
   });
 
+  it("does not take one surname for two parties, nor the officer 'in charge' for a charge", () => {
+    const family: RawContext = {
+      nodes: [
+        { id: "p-dee", label: "Person", name: "Deirdre Mulqueen", properties: {} },
+        { id: "p-cathal", label: "Person", name: "Cathal Mulqueen", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet("EV-HR", ["p-dee"], "Mrs Mulqueen was suspended on full pay on 18 October 2024 pending investigation."),
+        snippet("EV-SRCH", ["p-dee"], "Search of 14 Rathmoyle Drive. Officer in charge: D/Sgt M. Kearon. Mulqueen was arrested at 07:48."),
+      ],
+    };
+    // "Mulqueen" names one of two people, not both: a line naming her does not say how "they" relate.
+    expect(extractiveAnswer(family, "Has Mulqueen been charged?").responseType).toBe("no_evidence");
+    expect(extractiveAnswer(family, "Was Mulqueen charged?").responseType).toBe("no_evidence");
+  });
+
   it("cites a relationship to the item that says it in its own words, and its explanation step survives the checks", () => {
     const company: RawContext = {
       nodes: [

@@ -381,6 +381,14 @@ function answerPart(
     const pronoun = /\b(?:he|she|his|her|him|they|their|i|my|we|our)\b/.exec(lower)?.index ?? Infinity;
     return at < Math.min(pronoun, ...[...s.facts.dates, ...s.facts.times].map((f) => f.at));
   };
+  // Two things of one kind the question names (two vessels, two accounts), the first it names being its topic.
+  const rival = (() => {
+    const things = distinctSubjects(a.subjects).filter((e) => !AGENT_LABEL.test(e.label) && !PLACE_LABEL.test(e.label));
+    const [topic, other] = [...things].sort((x, y) => a.lower.indexOf(x.matched) - a.lower.indexOf(y.matched));
+    return topic && other && topic.label === other.label && topic.id !== other.id && topic.matched !== other.matched
+      ? { topic, other }
+      : undefined;
+  })();
   // What each item states (values, dates), read once per item, not once per sentence of it.
   const factsOf = perItem((snippet) => extractFacts(snippet.text, { source: true }));
   const askedTimes = new Set(a.given.times.map((t) => t.minutes));
@@ -478,6 +486,16 @@ function answerPart(
     // in other months ("06/03/2023 admitted" does not say whether she left in October), unless it spans the month.
     if (a.months.length && (otherMonths(monthsOf(s.snippet), a.months) || otherMonths(monthsIn(s.text, s.facts), a.months))) continue;
     if (a.subjects.length && !subjectHit) continue;
+    // "At which port did the Karavan load the crude she passed to the Orion Vale?": of two things of one kind (not
+    // people), the question is about the one it names first; a line about only the other tells of that one.
+    if (
+      rival &&
+      ["place", "time", "amount", "count", "identifier", "entity"].includes(a.expects) &&
+      names.includes(rival.other) &&
+      !names.includes(rival.topic) &&
+      !mentions(rival.topic, s.snippet.text)
+    )
+      continue;
     // "The syringe from the 02:04 waste on 15 February": a question that names a moment by its clock time asks about
     // what happened then; an item that gives neither that time nor that day tells of something else.
     if (askedTimes.size && a.expects !== "time" && !tellsOfMoment(s.snippet)) continue;

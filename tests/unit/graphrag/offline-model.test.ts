@@ -206,6 +206,36 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(family, "Was Mulqueen charged?").responseType).toBe("no_evidence");
   });
 
+  it("of two vessels the question names, answers about the one it asks of, not the one in its relative clause", () => {
+    const ships: RawContext = {
+      nodes: [
+        { id: "v-orion", label: "Vessel", name: "MT Orion Vale", properties: {} },
+        { id: "v-karavan", label: "Vessel", name: "MT Karavan", properties: {} },
+        { id: "l-kem", label: "Location", name: "Kemuning Offshore Terminal", properties: {} },
+        { id: "l-jask", label: "Location", name: "Jask Oil Terminal", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-BL",
+          ["v-orion", "l-kem"],
+          "TANKER BILL OF LADING KMT-24-0871\nVessel: MT Orion Vale   Port of loading: Kemuning Offshore Terminal, Malaysia\nDescription of goods: KEMUNING LIGHT CRUDE OIL IN BULK\nSHIPPED at the port of loading on board the vessel for carriage to the port of discharge.",
+        ),
+      ],
+    };
+    const q = "At which port did the Karavan load the crude she passed to the Orion Vale?";
+    expect(extractiveAnswer(ships, q).responseType).toBe("no_evidence");
+    ships.evidenceSnippets.push(
+      snippet(
+        "EV-AIS",
+        ["v-karavan", "l-jask"],
+        "MT Karavan loaded the crude at Jask Oil Terminal before it passed the cargo to the Orion Vale.",
+      ),
+    );
+    expect(extractiveAnswer(ships, q).answerText).toContain("[evidence: EV-AIS");
+    expect(extractiveAnswer(ships, q).answerText).not.toContain("EV-BL");
+  });
+
   it("cites a relationship to the item that says it in its own words, and its explanation step survives the checks", () => {
     const company: RawContext = {
       nodes: [

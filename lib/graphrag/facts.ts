@@ -70,8 +70,9 @@ export interface Facts {
   /** Claims only: a stem followed by a particle, and the stem of the two written as one word ("logged on" → logon). */
   joined: Map<string, string>;
   /**
-   * Sources only: per sentence, its stems, the words of its figures ("305", "18:40"), per negation the stem of the next content word, whether it reports an
-   * assertion rather than a fact ("alleged", "reportedly"), and whether it is a question.
+   * Sources only: per sentence, its stems, the words of its figures ("305", "18:40"), per negation the stem of the next
+   * content word, whether it reports an assertion rather than a fact ("alleged", "reportedly"), and whether it is a
+   * question.
    */
   sentences: Array<{ stems: Set<string>; figures: Set<string>; negated: Array<string | null>; hedged: boolean; question: boolean }>;
   /** The text reports an assertion rather than a fact somewhere ("Delaney alleged that…"). */

@@ -193,6 +193,7 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
   const monthsOfYear = given.dates.flatMap((d) => d.readings.flatMap((r) => (r.m !== undefined && r.d === undefined ? [r.m] : [])));
   const months = [...new Set([...monthsNamed(ws.filter((w) => !givenAt.has(w.lower))), ...monthsOfYear])];
   const numbered = numberedNames(q);
+  const dated = datedEvent(lower);
   return {
     kind,
     expects,
@@ -209,7 +210,7 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
     numbered,
     control,
     events: eventVerbs(terms, described),
-    ...(datedEvent(lower) ? { dated: datedEvent(lower) } : {}),
+    ...(dated ? { dated } : {}),
     ...(measure ? { measure } : {}),
     // (Only after "which": "what" also heads open questions — "What is his relationship to Voss?")
     ...(head && !label && !classified.typedByHead && kind === "which" && !TYPE_WORDS.has(head) ? { kindNoun: head } : {}),

@@ -26,12 +26,13 @@
 // The verdict (documented in README "How answers are checked"):
 // - unsupported — a number, amount, percentage, date, time or identifier of the claim is not in its sources, or a
 //   figure is there only in another unit ("14 seconds" for "14 minutes", contradictions.ts), or a time is there but not
-//   on the claim's date (moments.ts); a named entity of the claim is not there at all; two named parties are the other
-//   way round around the same verb ("A paid B" where the sources say only "B paid A", roles.ts); words credited to the
-//   wrong speaker of a transcript (speakers.ts); quoted text not in the sources word for word (quotes.ts); the claim
-//   has a negation its sources lack; fewer than half of its content words (Porter-stemmed, an irregular verb's forms
-//   as one, framing words such as "according", "states", "indicates" aside) are there; or it cites nothing valid, or
-//   reads as an instruction.
+//   on the claim's date (moments.ts); a named entity of the claim is not there at all; what the sources tell of one
+//   person or organisation is put on another they name elsewhere (actors.ts; partial when the passage that tells it
+//   also names another of the claim's parties); two named parties are the other way round around the same verb ("A
+//   paid B" where the sources say only "B paid A", roles.ts); words credited to the wrong speaker of a transcript
+//   (speakers.ts); quoted text not in the sources word for word (quotes.ts); the claim has a negation its sources lack;
+//   fewer than half of its content words (Porter-stemmed, an irregular verb's forms as one, framing words such as
+//   "according", "states", "indicates" aside) are there; or it cites nothing valid, or reads as an instruction.
 // - partial — a name is there only in part ("Santos" for "Maria Santos"); half to three quarters of the content words
 //   are there; the aligned source sentence negates a word the claim states positively (a denial, "refused to", "ruled
 //   out" and "no evidence that" negate as "not" does, and a question answered "No" negates what it asks); it rests
@@ -46,6 +47,7 @@ import { contradictions, type Contradiction } from "./contradictions";
 import { isInstructionStatement, withoutLabels } from "./directives";
 import { baseForm } from "./irregular";
 import { reversedActs } from "./roles";
+import { PartyReader } from "./actors";
 import { misdatedTimes, momentsOf } from "./moments";
 import { misattributed } from "./speakers";
 import { misquoted } from "./quotes";
@@ -141,6 +143,8 @@ export class SupportChecker {
   private readonly edges: Map<string, ContextEdge>;
   private readonly cache = new Map<string, SourceIndex>();
   private readonly properNouns: Set<string>;
+  /** What the sources tell of each person and organisation of the case (actors.ts). */
+  private readonly parties: PartyReader;
   private everything?: SourceView;
 
   /** `question`: the investigator's question, whose own names and values prose outside the claims may repeat. */
@@ -156,6 +160,9 @@ export class SupportChecker {
       this.edges.set(`${e.source}:${e.type}:${e.target}`, e);
     }
     this.properNouns = properNounsOf(context);
+    this.parties = new PartyReader(
+      context.nodes.filter((n) => PARTY_LABEL.test(n.label)).map((n) => ({ name: n.name, aliases: aliasesOf(n) })),
+    );
   }
 
   /** A claim of the answer text against the evidence items it cites (ids not in the context are ignored). */
@@ -233,6 +240,16 @@ export class SupportChecker {
         });
       }
     }
+
+    // What its sources tell of another party, one the claim does not name ("Marchetti left first" where the item says
+    // "Delaney leaves first" and names Marchetti elsewhere).
+    const swapped = this.parties.toldOfAnother({ text, stems: facts.stems, entities: facts.entities.map((e) => e.tokens) }, src.texts);
+    if (swapped)
+      (swapped.sure ? hard : soft).push({
+        at: LATE,
+        reason: `in ${label} that is told of ${swapped.told}, not ${swapped.said}`,
+        gap: `told of another party in ${label}`,
+      });
 
     // Words credited to the wrong speaker ("Kovac admitted …" for what the detective said to him).
     const speaker = misattributed(text, facts.entities, src.texts);
@@ -613,12 +630,18 @@ const STOP_NAMES = new Set([
   "but",
 ]);
 
-function nameText(n: ContextNode): string {
-  const aliases = Object.entries(n.properties)
+/** Node labels of those who act: a claim that puts one's act on another is checked (actors.ts). */
+const PARTY_LABEL = /^(?:person|organi[sz]ation|company|business)$/i;
+
+function aliasesOf(n: ContextNode): string[] {
+  return Object.entries(n.properties)
     .filter(([k]) => /alias|aka|nickname|also_known/i.test(k))
     .flatMap(([, v]) => (Array.isArray(v) ? v : [v]))
     .map(String);
-  return [n.name, ...aliases].join(". ") + ".";
+}
+
+function nameText(n: ContextNode): string {
+  return [n.name, ...aliasesOf(n)].join(". ") + ".";
 }
 
 function propertyTexts(props: Record<string, unknown>): string[] {

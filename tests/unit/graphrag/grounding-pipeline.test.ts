@@ -28,6 +28,12 @@ function caseWithLedger(): FakeCase {
       "p-boris",
     ]),
     add("EV-13", "Dock 7 gate log, 5 March 2025. 21:40 Boris Kade enters. 6 March 2025. 22:10 Anna Berg enters.", ["p-boris", "p-anna"]),
+    // Both named; only one of them hands the holdall over.
+    add(
+      "EV-14",
+      "Dock 7 surveillance, 8 March 2025. 23:02 Anna Berg arrives at Dock 7 on foot. 23:05 Boris Kade arrives carrying a black holdall; he hands it to the driver of a grey van.",
+      ["p-anna", "p-boris"],
+    ),
   );
   return c;
 }
@@ -43,7 +49,9 @@ async function ask(answerText: string, confidence = 0.8) {
 describe("adversarial claims are removed, counted and flagged", () => {
   it("shows the model every item the cases below cite", async () => {
     const { body } = await ask(GOOD);
-    expect(body.rawContext.evidenceSnippets.map((s) => s.id)).toEqual(expect.arrayContaining(["EV-1", "EV-2", "EV-6", "EV-9", "EV-10"]));
+    expect(body.rawContext.evidenceSnippets.map((s) => s.id)).toEqual(
+      expect.arrayContaining(["EV-1", "EV-2", "EV-6", "EV-9", "EV-10", "EV-14"]),
+    );
   });
 
   it.each([
@@ -62,6 +70,13 @@ describe("adversarial claims are removed, counted and flagged", () => {
       "Anna Berg paid Boris Kade 3,200 USD in cash [evidence: EV-11].",
       "3,200",
       "two parties the other way round in EV-11",
+    ],
+    // Every word, name and figure is in EV-14; what it tells of Boris Kade is put on Anna Berg.
+    [
+      "a party swapped for another the item names",
+      "Anna Berg handed a black holdall to the driver of a grey van [evidence: EV-14].",
+      "holdall",
+      "told of another party in EV-14",
     ],
     [
       "an id copied from inside another item's text",

@@ -302,10 +302,16 @@ function answerPart(
   // that name it are said by the record as a whole (its type, source, heading), not by the sentence that answers.
   const sourceNoun = sourceNamed(a);
   const sources = new Set(
-    sourceNoun ? context.evidenceSnippets.filter((s) => [...sourceNoun.kind].every((t) => sourceStems(s).has(t))).map((s) => s.id) : [],
+    sourceNoun
+      ? context.evidenceSnippets
+          .filter((s) => sourceNoun.kinds.some((kind) => [...kind].every((t) => sourceStems(s).has(t))))
+          .map((s) => s.id)
+      : [],
   );
   const sourceWords = sources.size && sourceNoun ? stemsOf(sourceNoun.phrase) : new Set<string>();
-  const focus = [...new Set(a.focus.map(conceptOf).map(asUsed))].filter((t) => !sourceWords.has(t));
+  const asked = [...new Set(a.focus.map(conceptOf).map(asUsed))];
+  // ("What does the typed sheet from the cabin say?" asks for the record itself: its words stay the focus.)
+  const focus = asked.some((t) => !sourceWords.has(t)) ? asked.filter((t) => !sourceWords.has(t)) : asked;
   const qStems = [...new Set(a.stems.map(conceptOf))];
   // The question's verbs in the past ("arrested"; "network-contained" is "contained").
   const events = a.events.map((t) => asUsed(conceptOf(t.split("-").pop() ?? t)));
@@ -820,18 +826,28 @@ function spokenBy(a: QuestionAnalysis): LinkedEntity | undefined {
 
 /**
  * The record a question names as its source when it names no case entity: "According to the seized notebook, …",
- * "…, according to the registrar?", "In the e-mails, …": the words before a preposition ("the messages between the two
- * directors") say what kind of record it is.
+ * "…, according to the registrar?", "In the e-mails, …", "What does the Oil Record Book record for 2 March?", "Which
+ * terminal do the bill of lading and the certificate of origin say …": the words before a preposition ("the messages
+ * between the two directors") say what kind of record it is; records joined by "and" are each a source.
  */
-function sourceNamed(a: QuestionAnalysis): { phrase: string; kind: Set<string> } | undefined {
+function sourceNamed(a: QuestionAnalysis): { phrase: string; kinds: Array<Set<string>> } | undefined {
   if (spokenBy(a)) return undefined;
-  const m = /\baccording to (?:the |his |her |their |its )?([^,?]{1,80})|^in (?:the|his|her|their|its) ([^,?]{1,60}),/.exec(a.lower);
-  const phrase = (m?.[1] ?? m?.[2])?.trim();
-  const named = phrase?.split(new RegExp(String.raw`\s(?:${PREPOSITION}|between|of|about)\s`))[0];
-  if (!phrase || !named || /\b(?:him|her|them|me|us|you|it)$/.test(named)) return undefined;
-  // Whose record it is ("the boss's notebook") is for the record to say, not its kind.
-  const kind = recordWords(named.replace(/\S+'s\b/g, " "));
-  return kind.size ? { phrase, kind } : undefined;
+  const m =
+    /\baccording to (?:the |his |her |their |its )?([^,?]{1,80})|^in (?:the|his|her|their|its) ([^,?]{1,60}),|\b(?:do|does|did) (?:the|his|her|their|its|that|this|these|those) ([^,?]{1,60}?) (says?|shows?|records?|notes?|states?|lists?|gives?|describes?|mentions?|reads?|reveals?|indicates?|contains?)\b/.exec(
+      a.lower,
+    );
+  const record = (m?.[1] ?? m?.[2] ?? m?.[3])?.trim();
+  if (!record) return undefined;
+  const kinds: Array<Set<string>> = [];
+  for (const part of record.split(/\s(?:and|or)\s(?:the |his |her |their |its )?/)) {
+    const named = part.split(new RegExp(String.raw`\s(?:${PREPOSITION}|between|of|about)\s`))[0];
+    if (/\b(?:him|her|them|me|us|you|it)$/.test(named)) return undefined;
+    // Whose record it is ("the boss's notebook") and its year are for the record to say, not its kind.
+    const kind = recordWords(named.replace(/\S+'s\b/g, " ").replace(/\d+/g, " "));
+    if (kind.size) kinds.push(kind);
+  }
+  // The record's verb ("say", "show") is the record speaking, not what is asked.
+  return kinds.length ? { phrase: m?.[4] ? `${record} ${m[4]}` : record, kinds } : undefined;
 }
 
 /** What says where an item comes from: its type, its source system and its heading. */

@@ -146,6 +146,42 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(out.answerText).not.toContain("EV-INT");
   });
 
+  it("answers 'what does the bill of lading say' from the record of that kind; records joined by 'and' are each a source", () => {
+    const voyage: RawContext = {
+      nodes: [
+        { id: "v-orion", label: "Vessel", name: "Orion Vale", properties: {} },
+        { id: "loc-fuj", label: "Location", name: "Fujairah Terminal 3", properties: {} },
+        { id: "loc-soh", label: "Location", name: "Sohar Terminal", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        {
+          ...snippet(
+            "EV-BL",
+            ["v-orion", "loc-fuj"],
+            "BILL OF LADING No. GSM-118\nVessel: Orion Vale. Port of loading: Fujairah Terminal 3.",
+          ),
+          type: "shipping_document",
+        },
+        {
+          ...snippet(
+            "EV-DECL",
+            ["v-orion", "loc-soh"],
+            "Voyage compliance declaration.\nThe Orion Vale loaded her crude at Sohar Terminal.",
+          ),
+          type: "compliance_declaration",
+        },
+      ],
+    };
+    const said = extractiveAnswer(voyage, "Which terminal does the bill of lading say the Orion Vale loaded at?");
+    expect(said.answerText).toContain("Fujairah");
+    expect(said.answerText).not.toContain("EV-DECL");
+    // Records joined by "and" are each a source (no cargo manifest is in evidence; the bill of lading is).
+    const both = extractiveAnswer(voyage, "Which terminal do the cargo manifest and the bill of lading say the Orion Vale loaded at?");
+    expect(both.answerText).toContain("Fujairah");
+    expect(both.answerText).not.toContain("EV-DECL");
+  });
+
   it("answers 'date of birth' only with a date beside the word for it, not another date on the person's row", () => {
     const crew: RawContext = {
       nodes: [{ id: "p-tam", label: "Person", name: "Jovesa Tamasese", properties: {} }],

@@ -71,8 +71,8 @@ export interface Facts {
   joined: Map<string, string>;
   /**
    * Sources only: per sentence, its stems, the words of its figures ("305", "18:40"), per negation the stem of the next
-   * content word, whether it reports an assertion rather than a fact ("alleged", "reportedly"), and whether it is a
-   * question.
+   * content word (or the stems of what it denies together, space-separated: "have arriv"), whether it reports an
+   * assertion rather than a fact ("alleged", "reportedly"), and whether it is a question.
    */
   sentences: Array<{ stems: Set<string>; figures: Set<string>; negated: Array<string | null>; hedged: boolean; question: boolean }>;
   /** The text reports an assertion rather than a fact somewhere ("Delaney alleged that…"). */
@@ -700,12 +700,8 @@ function addSentences(f: Facts, text: string, plain: Array<{ lower: string; at: 
     const stems = new Set<string>();
     const negated: Array<string | null> = [];
     inside.forEach((t, i) => {
-      if (negationAt(inside, i)) {
-        const next = inside
-          .slice(i + 1)
-          .find((x) => !isStopword(x.lower) && !isNegation(x.lower) && !AUXILIARIES.has(x.lower) && !NEGATION_FILLER.has(x.lower));
-        negated.push(next ? porter(next.lower) : null);
-      } else if (!isStopword(t.lower)) stems.add(porter(t.lower));
+      if (negationAt(inside, i)) negated.push(deniedWord(inside.slice(i + 1)));
+      else if (!isStopword(t.lower)) stems.add(porter(t.lower));
     });
     const sentence = text.slice(inside[0].at, bounds[b] === Infinity ? text.length : bounds[b]);
     const question = /\?["'”’)]*\s*$/u.test(sentence);
@@ -722,6 +718,26 @@ const isNegation = (lower: string) => NEGATIONS.has(lower) || DENIALS.has(lower)
 const negationAt = (list: ReadonlyArray<{ lower: string }>, i: number) =>
   (isNegation(list[i].lower) && !(DENIALS.has(list[i].lower) && DETERMINER.test(list[i - 1]?.lower ?? ""))) ||
   (/^rul(?:e|es|ed|ing)$/.test(list[i].lower) && list[i + 1]?.lower === "out");
+
+/**
+ * The stem of the word a negation denies: the next content word. After "have" as a verb of its own, a preposition
+ * ends the search: "he did not have it on arrival" denies having it on arrival — "have arriv", both words — not the
+ * arrival ("did not have access" still denies the access).
+ */
+function deniedWord(after: ReadonlyArray<{ lower: string }>): string | null {
+  let having = false;
+  for (const [i, x] of after.entries()) {
+    if (having && DENIAL_ENDS.has(x.lower)) {
+      const object = after.slice(i + 1).find((y) => !isStopword(y.lower));
+      return object ? `have ${porter(object.lower)}` : "have";
+    }
+    if (/^(?:have|has|had)$/.test(x.lower)) having = true;
+    else if (!isStopword(x.lower) && !isNegation(x.lower) && !AUXILIARIES.has(x.lower) && !NEGATION_FILLER.has(x.lower))
+      return porter(x.lower);
+  }
+  return having ? "have" : null;
+}
+const DENIAL_ENDS = new Set("on at in to from by with for after before during upon into until since".split(" "));
 
 const AUXILIARIES = new Set([
   "be",

@@ -267,6 +267,8 @@ export class SupportChecker {
     // Negation: the claim's must be in the source sentences it rests on; a source negation of a word the claim
     // states positively makes it partial.
     const claimStems = new Set([...facts.stems, ...facts.entities.flatMap((e) => e.tokens.map(porter))]);
+    // "Had" is a stopword, yet a source may deny having ("he did not have it on arrival", facts.ts).
+    if (facts.tokens.some((t) => /^(?:have|has|had)$/.test(t))) claimStems.add("have");
     // The figures it gives say which sentence it rests on too ("Put it at 305", not "don't put it all through").
     const claimFigures = new Set(facts.tokens.filter((t) => /\d/.test(t)));
     // (Only when a negation or a hedge is in play: most claims and sources have none.)
@@ -283,8 +285,17 @@ export class SupportChecker {
       if (!aligned.some((s) => s.negated.length))
         hard.push({ at: LATE, reason: `negation "${facts.negations[0]}" not in ${label}`, gap: `a negation not in ${label}` });
     } else {
-      const flipped = best > 0 ? aligned.flatMap((s) => s.negated).find((t) => t !== null && claimStems.has(t)) : undefined;
-      if (flipped) soft.push({ at: LATE, reason: `${label} negates "${wordOf(facts, flipped)}"`, gap: `${label} negates part of it` });
+      const flipped =
+        best > 0 ? aligned.flatMap((s) => s.negated).find((t) => t !== null && t.split(" ").every((w) => claimStems.has(w))) : undefined;
+      if (flipped)
+        soft.push({
+          at: LATE,
+          reason: `${label} negates "${flipped
+            .split(" ")
+            .map((w) => wordOf(facts, w))
+            .join(" … ")}"`,
+          gap: `${label} negates part of it`,
+        });
     }
     // What the cited sentence says against it: the opposite of one of its words, a part where it says all, a figure
     // in another unit (contradictions.ts).

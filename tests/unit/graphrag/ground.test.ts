@@ -310,6 +310,27 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
     expect(check.claim(text, ids)).toMatchObject({ support: "partial", reasons: [reason] });
   });
 
+  it("reads 'did not have it on arrival' as denying having it then, not the arrival", () => {
+    const log = new SupportChecker({
+      nodes: [],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-H1",
+          "20:31 Frank Delaney arrives on foot. 21:46 Delaney leaves first, carrying a folded brown envelope he did not have on arrival.",
+        ),
+        snippet("EV-H2", "The assessor did not have access to the fire service's findings."),
+      ],
+    });
+    expect(log.claim("Delaney arrived on foot and left first, carrying a folded brown envelope", ["EV-H1"]).support).toBe("supported");
+    expect(log.claim("Delaney had a folded brown envelope when he left", ["EV-H1"]).support).toBe("supported");
+    expect(log.claim("Delaney had the envelope on arrival", ["EV-H1"])).toMatchObject({
+      support: "partial",
+      reasons: ['EV-H1 negates "have … arrival"'],
+    });
+    expect(log.claim("The assessor had access to the fire service's findings", ["EV-H2"]).support).toBe("partial");
+  });
+
   describe("what the source denies or only reports", () => {
     const checkerOver = (...evidenceSnippets: RawContext["evidenceSnippets"]) =>
       new SupportChecker({ nodes: [], edges: [], evidenceSnippets });

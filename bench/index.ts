@@ -7,6 +7,7 @@ const benches: Record<string, () => Promise<{ default: (args: string[]) => Promi
   "graph-ui": () => import("./graph-ui"),
   answer: () => import("./answer"),
   grounding: () => import("./grounding"),
+  claims: () => import("./claims"),
   policy: () => import("./policy"),
   ingest: () => import("./ingest"),
   playbooks: () => import("./playbooks"),

@@ -1,11 +1,12 @@
 // Who is it told of (issue 13 §1, a swapped entity): an item that names several people holds every word of "Marchetti
 // left first, carrying an envelope" when it says "Delaney leaves first, carrying a folded brown envelope" and names
 // Marchetti two lines above — word overlap and the name check pass it. This reads, for each person or organisation
-// the claim names, the passages of its sources told of that party (a sentence naming it, and the sentences after it
-// that name nobody — "He walks north"), and reports the claim when those passages between them hold less than half of
-// what the claim says of it while one passage told of another party, one the claim does not name, holds three quarters
-// or more. A sentence about a group ("The three sit at the rear booth", "They left together") is told of everyone
-// named just before it; a surname two parties share names both. Pure.
+// the claim names, the passages of its sources told of that party (a sentence naming it, and the unnamed sentences
+// after it about "he" or "she"), and reports the claim when those passages between them hold less than half of what
+// the claim says of it while one passage told of another party, one the claim does not name, holds three quarters or
+// more. A sentence about a group ("The three sit at the rear booth") is told of everyone named just before it; one
+// about no one in particular (a heading, "I …", "we …", a rule for everyone) may be of anyone; a letter is told by the
+// one who signs it; a surname two parties share names both. Pure.
 import { porter } from "./facts";
 import { baseForm } from "./irregular";
 import { boundedMemo } from "./memo";
@@ -40,10 +41,12 @@ export interface ToldOfAnother {
 const OWN_SHARE = 0.5;
 /** Share of the act one passage told of another party must hold for the claim to be that party's. */
 const OTHER_SHARE = 0.75;
-/** Sentences naming nobody that still tell of the party named before them. */
+/** Sentences naming nobody that still tell of the party named before them ("He walks north"). */
 const CARRY = 2;
 /** How many naming sentences back a sentence about a group reaches. */
 const GROUP_REACH = 4;
+/** A sentence that speaks of one person without naming them. */
+const PERSONAL = /\b(?:he|she|him|her|his|hers|himself|herself)\b/i;
 /** A sentence that speaks of several people at once without naming them. */
 const GROUP =
   /\b(?:they|them|their|both|together|each other|one another|all (?:of them|three|four|five)|the (?:two|three|four|five|pair|group|men|women|couple|others))\b/i;
@@ -66,11 +69,14 @@ const GENERIC = new Set(
 export class PartyReader {
   private readonly keys: Map<string, number[]>;
   private readonly nameStems: Set<string>;
+  /** Each party's words of its names, lower-cased. */
+  private readonly nameWords: Array<Set<string>>;
   /** The parties as one string: a source's passages are memoised under it and the text. */
   private readonly signature: string;
 
   constructor(private readonly parties: readonly Party[]) {
     this.keys = mentionKeys(parties);
+    this.nameWords = parties.map((p) => new Set([p.name, ...(p.aliases ?? [])].flatMap((n) => words(n).map((w) => w.lower))));
     this.nameStems = new Set([...this.keys.keys()].map(porter));
     this.signature = parties.map((p) => [p.name, ...(p.aliases ?? [])].join("\u0001")).join("\u0002");
   }
@@ -80,8 +86,13 @@ export class PartyReader {
    * name; null when the claim names no party, says nothing checkable of it, or is told of it somewhere.
    */
   toldOfAnother(act: ClaimAct, sources: readonly string[]): ToldOfAnother | null {
+    // A name of the claim is a party's when each of its longer words is one of that party's ("Marchetti", "Bayline
+    // Seafood"), not when it only shares one ("First Harbor Bank" is not the Harbor Kings).
     const named = new Set<number>();
-    for (const entity of act.entities) for (const t of entity) for (const p of this.keys.get(t) ?? []) named.add(p);
+    for (const entity of act.entities) {
+      const long = entity.filter((t) => t.length >= 4 && !isStopword(t));
+      for (const t of long) for (const p of this.keys.get(t) ?? []) if (long.every((w) => this.nameWords[p].has(w))) named.add(p);
+    }
     if (!named.size) return null;
     // The act: the claim's words that are not a name, and its figures.
     const names = new Set(act.entities.flatMap((e) => e.map(porter)));
@@ -95,19 +106,23 @@ export class PartyReader {
     ];
     const size = terms.length + figures.length;
     if (!size) return null;
-    const held = (stems: ReadonlySet<string>, given: ReadonlySet<string>) =>
-      terms.filter((t) => stems.has(t) || stems.has(baseForm(t))).length + figures.filter((f) => given.has(f)).length;
-
     const passages = sources.flatMap((text) => this.passagesOf(text));
+    // Only a passage that names someone the claim does not can tell it of another.
+    if (!passages.some((p) => !p.authored && [...p.parties].some((q) => !named.has(q)))) return null;
+    const forms = terms.map((t) => [t, baseForm(t)]);
+    // How much of the act the passages hold between them.
+    const held = (ps: Passage[]) =>
+      forms.filter(([t, b]) => ps.some((p) => p.stems.has(t) || p.stems.has(b))).length +
+      figures.filter((f) => ps.some((p) => p.figures.has(f))).length;
+
     let found: ToldOfAnother | null = null;
     for (const party of [...named].sort((a, b) => a - b)) {
-      const own = passages.filter((p) => p.parties.has(party));
-      if (held(new Set(own.flatMap((p) => [...p.stems])), new Set(own.flatMap((p) => [...p.figures]))) / size >= OWN_SHARE) continue;
+      if (held(passages.filter((p) => p.parties.has(party) || !p.parties.size)) / size >= OWN_SHARE) continue;
       // Another's passage: one that does not name this party and names someone the claim does not ("… with Delaney"
       // is not a swap for what a passage tells of Delaney). A short act must be held whole.
       const need = size <= 2 ? size : Math.ceil(size * OTHER_SHARE);
       const others = passages.filter(
-        (p) => !p.parties.has(party) && [...p.parties].some((q) => !named.has(q)) && held(p.stems, p.figures) >= need,
+        (p) => !p.authored && !p.parties.has(party) && [...p.parties].some((q) => !named.has(q)) && held([p]) >= need,
       );
       // Sure when the passage names none of the claim's parties; when it names another of them, this party may be
       // there unnamed ("Kovac met a man while Delaney watched … the man was Luis Ortega").
@@ -134,11 +149,25 @@ interface Passage {
   parties: Set<number>;
   stems: Set<string>;
   figures: Set<string>;
+  /** The whole text, for the party who wrote it: theirs, never another's passage. */
+  authored?: boolean;
 }
 
-/** The passages of `text` told of a party: each sentence naming parties, with the unnamed sentences after it. */
+/** Who wrote a letter or a declaration: "From: M. Sobczak" opening it, "Yours faithfully, M. Sobczak, Director" signing it. */
+const FROM_LINE = /^from:\s*(.+)$/i;
+const VALEDICTION =
+  /\b(?:[Yy]ours (?:faithfully|sincerely|truly)|(?:[Kk]ind |[Bb]est )?[Rr]egards),?\s+(\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,5})/u;
+const SIGN_OFF =
+  /^(?:(?:yours (?:faithfully|sincerely|truly)|(?:kind |best )?regards|sincerely|signed)[,:]?\s*)?(\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,5}),\s*[\p{L} ,&'’.-]{2,60}$/u;
+
+/**
+ * The passages of `text` told of a party: each sentence naming parties, with the unnamed sentences after it that
+ * speak of "he" or "she"; a sentence about a group, for everyone named just before. Last, what is told of no one in
+ * particular (a heading, "I …", "we …", a general rule), which may be of any party: a passage naming none.
+ */
 function passagesOf(text: string, keys: Map<string, number[]>): Passage[] {
   const out: Passage[] = [];
+  const anyone: Passage = { parties: new Set(), stems: new Set(), figures: new Set() };
   let carried = 0;
   for (const sentence of splitSentences(text)) {
     const ws = words(sentence);
@@ -157,15 +186,31 @@ function passagesOf(text: string, keys: Map<string, number[]>): Passage[] {
       carried = 0;
       continue;
     }
-    // Unnamed: a group sentence is told of everyone named just before; another, of the last naming sentence's parties.
-    const targets = GROUP.test(sentence) ? out.slice(-GROUP_REACH) : carried < CARRY ? out.slice(-1) : [];
-    for (const p of targets) {
+    const targets = GROUP.test(sentence) ? out.slice(-GROUP_REACH) : PERSONAL.test(sentence) && carried < CARRY ? out.slice(-1) : [];
+    for (const p of targets.length ? targets : [anyone]) {
       for (const s of stems) p.stems.add(s);
       for (const f of figures) p.figures.add(f);
     }
     carried++;
   }
-  return out;
+  // A letter or declaration is told by the one who signs it (a line of its own: "M. Sobczak, Director").
+  const lines = text.split(/\n+/).map((l) => l.trim());
+  const signed = [
+    FROM_LINE.exec(lines[0] ?? "")?.[1],
+    VALEDICTION.exec(text)?.[1],
+    ...lines.filter((l) => words(l).length <= 10).map((l) => SIGN_OFF.exec(l)?.[1]),
+  ];
+  const signer = new Set(
+    signed.flatMap((name) => (name ? words(name).flatMap((w) => (w.capitalised ? (keys.get(w.lower) ?? []) : [])) : [])),
+  );
+  if (signer.size === 1)
+    out.push({
+      parties: signer,
+      stems: new Set([...out, anyone].flatMap((p) => [...p.stems])),
+      figures: new Set([...out, anyone].flatMap((p) => [...p.figures])),
+      authored: true,
+    });
+  return [...out, anyone];
 }
 
 /**

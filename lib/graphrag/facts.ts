@@ -61,6 +61,8 @@ export interface Facts {
   entities: EntityFact[];
   /** Negation words, in order ("not", "never", "didn't"). */
   negations: string[];
+  /** Per negation, the stem of what it denies (deniedWord), for finding the source sentence that denies it too. */
+  denied: Array<string | null>;
   /** Lower-cased words (hyphenated words also by part), for entity matching. */
   tokens: string[];
   /** Porter stems of the content words that are not part of an entity, number or identifier. */
@@ -452,6 +454,7 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
     ids: [],
     entities: [],
     negations: [],
+    denied: [],
     tokens: [],
     stems: [],
     stemWords: [],
@@ -635,6 +638,7 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
   for (const [i, t] of plain.entries()) {
     if (negationAt(plain, i) && !numbered(t)) {
       f.negations.push(t.lower);
+      f.denied.push(deniedWord(plain.slice(i + 1)));
       continue;
     }
     const n = NUMBER_WORDS[t.lower];

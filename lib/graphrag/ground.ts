@@ -282,7 +282,11 @@ export class SupportChecker {
     const best = Math.max(0, ...overlaps);
     const aligned = best > 0 ? sentences.filter((_, i) => overlaps[i] === best) : sentences;
     if (facts.negations.length) {
-      if (!aligned.some((s) => s.negated.length))
+      // In the sentence it rests on, or in any sentence that denies what it denies (a claim joining two sentences
+      // rests on the one with more of its words: "X sent 14 transfers, and Quayside has no recorded lease").
+      const denies = (s: SourceView["sentences"][number]) =>
+        s.negated.some((n) => n !== null && facts.denied.some((d) => d !== null && d.split(" ")[0] === n.split(" ")[0]));
+      if (!aligned.some((s) => s.negated.length) && !sentences.some(denies))
         hard.push({ at: LATE, reason: `negation "${facts.negations[0]}" not in ${label}`, gap: `a negation not in ${label}` });
     } else {
       const flipped =

@@ -26,6 +26,12 @@ const ctx: RawContext = {
     person("p-rdunn", "Raymond Dunn"),
     person("p-ldunn", "Lydia Dunn"),
     { id: "org-bayline", label: "Organization", name: "Bayline Seafood Co.", properties: {} },
+    { id: "org-kings", label: "Organization", name: "Harbor Kings", properties: {} },
+    person("p-wrona", "Tomasz Wrona"),
+    person("p-fennimore", "Ryan Fennimore"),
+    person("p-sobczak", "Marek Sobczak"),
+    person("p-pruitt", "Connor Pruitt"),
+    { id: "org-northgate", label: "Organization", name: "Northgate Mutual Insurance", properties: {} },
   ],
   edges: [],
   evidenceSnippets: [
@@ -57,6 +63,21 @@ const ctx: RawContext = {
       "EV-6",
       "Lot 17, 02:10. Kovac met a man by the container while Delaney watched from the gate. Police later identified the man as Luis Ortega.",
       ["p-kovac", "p-delaney", "p-ortega"],
+    ),
+    snippet(
+      "EV-7",
+      "Subpoena return, First Harbor Bank. Bayline Seafood Co. account ...2207 sent 14 transfers totalling $286,500 to Quayside Laundromat.",
+      ["org-bayline"],
+    ),
+    snippet(
+      "EV-8",
+      "Tomasz Wrona is the league's integrity officer. Every player signs the league's integrity declaration each season, which prohibits betting on any match. Fennimore signed on 20/07/2024.",
+      ["p-wrona", "p-fennimore"],
+    ),
+    snippet(
+      "EV-9",
+      "We act for Connor Pruitt and require the return of the client files seized by Northgate Mutual Insurance within 7 days. Yours faithfully, M. Sobczak, Director.",
+      ["p-sobczak", "p-pruitt", "org-northgate"],
     ),
     snippet("EV-4", "Neighbour statement. Mrs Dunn was seen at the quay at 05:40 carrying a red holdall.", ["p-rdunn", "p-ldunn"]),
   ],
@@ -100,6 +121,12 @@ describe("what an item tells of one party, put on another", () => {
     ["Marchetti sat at the rear booth", "EV-1"],
     // With another party the claim names itself.
     ["Kovac left together with Marchetti at 21:58", "EV-1"],
+    // A name that only shares a word with a party's is not that party ("First Harbor Bank", the Harbor Kings).
+    ["First Harbor Bank's records show 14 transfers totalling $286,500 to Quayside Laundromat", "EV-7"],
+    // What is told of no one in particular (a rule for every player) may be of anyone.
+    ["Fennimore signed the integrity declaration, which prohibits betting on any match", "EV-8"],
+    // A letter is told by the one who signs it.
+    ["M. Sobczak required the return of the client files within 7 days", "EV-9"],
     // A surname two people share may be either.
     ["Raymond Dunn was seen at the quay at 05:40 carrying a red holdall", "EV-4"],
   ])("%s [%s] is not reported", (claim, id) => {

@@ -331,6 +331,29 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
     expect(log.claim("The assessor had access to the fire service's findings", ["EV-H2"]).support).toBe("partial");
   });
 
+  it("finds a claim's negation in the sentence that denies the same thing, when the claim joins two sentences", () => {
+    const record = new SupportChecker({
+      nodes: [],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-J1",
+          "Bayline Seafood Co. operating account ...2207 sent 14 transfers totalling $286,500 to Quayside Laundromat LLC between 3 Jan and 30 Apr 2025. Quayside has no recorded lease with Bayline.",
+        ),
+      ],
+    });
+    expect(
+      record.claim(
+        "Bayline Seafood Co. operating account ...2207 sent 14 transfers totalling $286,500 to Quayside Laundromat LLC between 3 Jan and 30 Apr 2025, and Quayside has no recorded lease with Bayline",
+        ["EV-J1"],
+      ).support,
+    ).toBe("supported");
+    // A negation of something else is still not there.
+    expect(record.claim("Bayline sent 14 transfers to Quayside Laundromat LLC and did not record them", ["EV-J1"]).support).toBe(
+      "unsupported",
+    );
+  });
+
   describe("what the source denies or only reports", () => {
     const checkerOver = (...evidenceSnippets: RawContext["evidenceSnippets"]) =>
       new SupportChecker({ nodes: [], edges: [], evidenceSnippets });

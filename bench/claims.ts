@@ -1,0 +1,155 @@
+// How the claim checks judge claims built from the evidence itself, over every workspace in the repository (the demo
+// and the eval sets): each evidence sentence cited for itself (faithful), two adjacent sentences joined as a model
+// joins them (faithful), a "He …"/"She …" sentence re-written with the name it refers to (faithful), and a sentence
+// naming one person with that person swapped for another the same item names (wrong). Counts are printed, never
+// asserted: a faithful claim not `supported` is a false alarm, a swap `supported` is a miss.
+//
+//   npm run bench -- claims
+import { readdirSync, readFileSync } from "node:fs";
+import { SupportChecker } from "../lib/graphrag/ground";
+import { escapeRegExp, splitSentences } from "../lib/graphrag/text";
+import type { ContextNode, RawContext } from "../lib/graphrag/types";
+import { printTable } from "./support";
+
+interface WorkspaceCase {
+  nodes: Array<{ id: string; label: string; name?: string; properties?: Record<string, unknown> }>;
+  edges?: Array<{ id?: string; source: string; target: string; type: string; properties?: Record<string, unknown> }>;
+  evidence: Array<{ id: string; type: string; sourceSystem: string; collectedAt: string; content: string; nodes?: string[] }>;
+}
+
+const TOLD_OF = "told of";
+
+export default async function main() {
+  const files = [
+    "prisma/demo/workspace.json",
+    ...readdirSync("eval")
+      .filter((d) => d.endsWith("-domain"))
+      .map((d) => `eval/${d}/workspace.json`),
+  ];
+  const tally = {
+    sentence: { claims: 0, notSupported: 0, toldOf: 0 },
+    joined: { claims: 0, notSupported: 0, toldOf: 0 },
+    pronoun: { claims: 0, notSupported: 0, toldOf: 0 },
+    swapped: { claims: 0, unsupported: 0, partial: 0, toldOf: 0 },
+  };
+  for (const file of files) {
+    for (const c of JSON.parse(readFileSync(file, "utf8")).cases as WorkspaceCase[]) {
+      const context = contextOf(c);
+      const checker = new SupportChecker(context);
+      const people = context.nodes.filter((n) => n.label === "Person" && surname(n.name));
+      const names = (text: string) => people.filter((p) => new RegExp(`\\b${escapeRegExp(surname(p.name)!)}\\b`).test(text));
+      const judge = (claim: string, id: string) => {
+        const v = checker.claim(claim, [id]);
+        return { ...v, toldOf: v.reasons.some((r) => r.includes(TOLD_OF)) };
+      };
+      for (const e of context.evidenceSnippets) {
+        const sentences = splitSentences(e.text);
+        const inItem = names(e.text);
+        sentences.forEach((s, i) => {
+          if (s.length < 25 || s.length > 300) return;
+          const v = judge(s, e.id);
+          tally.sentence.claims++;
+          if (v.support !== "supported") tally.sentence.notSupported++;
+          if (v.toldOf) tally.sentence.toldOf++;
+
+          const next = sentences[i + 1];
+          if (
+            next &&
+            s.length <= 200 &&
+            next.length >= 30 &&
+            next.length <= 200 &&
+            /\.$/.test(s) &&
+            /^\p{Lu}\p{Ll}/u.test(next) &&
+            !/[?:\n]/.test(s + next)
+          ) {
+            const lower = /^(?:The|A|An|It|This|That|There|These|Those|They|He|She|We|In|On|At|After|Before|When|His|Her|Our|Its)\b/.test(
+              next,
+            );
+            const w = judge(`${s.slice(0, -1)}, and ${lower ? next[0].toLowerCase() + next.slice(1) : next}`, e.id);
+            tally.joined.claims++;
+            if (w.support !== "supported") tally.joined.notSupported++;
+            if (w.toldOf) tally.joined.toldOf++;
+          }
+
+          const here = names(s);
+          if (here.length !== 1) return;
+          const [person] = here;
+          if (next && /^(?:He|She)\b/.test(next) && !names(next).length) {
+            const w = judge(next.replace(/^(?:He|She)\b/, person.name), e.id);
+            tally.pronoun.claims++;
+            if (w.support !== "supported") tally.pronoun.notSupported++;
+            if (w.toldOf) tally.pronoun.toldOf++;
+          }
+          const other = inItem.find((q) => q !== person);
+          if (!other) return;
+          const first = escapeRegExp(person.name.split(/\s+/)[0]);
+          const w = judge(s.replace(new RegExp(`(?:${first}\\s+)?\\b${escapeRegExp(surname(person.name)!)}\\b`, "g"), other.name), e.id);
+          tally.swapped.claims++;
+          if (w.support === "unsupported") tally.swapped.unsupported++;
+          if (w.support === "partial") tally.swapped.partial++;
+          if (w.toldOf) tally.swapped.toldOf++;
+        });
+      }
+    }
+  }
+  printTable(`Claims built from the evidence of ${files.length} workspaces`, [
+    {
+      claims: "an evidence sentence, cited for itself",
+      n: tally.sentence.claims,
+      "not supported": tally.sentence.notSupported,
+      "told of another": tally.sentence.toldOf,
+    },
+    {
+      claims: "two adjacent sentences joined with ', and'",
+      n: tally.joined.claims,
+      "not supported": tally.joined.notSupported,
+      "told of another": tally.joined.toldOf,
+    },
+    {
+      claims: "'He/She …' with the name it refers to",
+      n: tally.pronoun.claims,
+      "not supported": tally.pronoun.notSupported,
+      "told of another": tally.pronoun.toldOf,
+    },
+    {
+      claims: "a person swapped for another the item names",
+      n: tally.swapped.claims,
+      "not supported": `${tally.swapped.unsupported} removed, ${tally.swapped.partial} partial`,
+      "told of another": tally.swapped.toldOf,
+    },
+  ]);
+}
+
+function contextOf(c: WorkspaceCase): RawContext {
+  return {
+    nodes: c.nodes.map((n) => ({
+      id: n.id,
+      label: n.label,
+      name: n.name ?? String(n.properties?.name ?? n.id),
+      properties: (n.properties ?? {}) as ContextNode["properties"],
+    })),
+    edges: (c.edges ?? []).map((e, i) => ({
+      id: e.id ?? `e${i}`,
+      source: e.source,
+      type: e.type,
+      target: e.target,
+      properties: (e.properties ?? {}) as ContextNode["properties"],
+    })),
+    evidenceSnippets: c.evidence.map((e) => ({
+      id: e.id,
+      type: e.type,
+      sourceSystem: e.sourceSystem,
+      collectedAt: e.collectedAt,
+      nodeIds: e.nodes ?? [],
+      text: e.content,
+    })),
+  };
+}
+
+/** A person's surname as written in evidence: the last capitalised word of four letters or more of the name. */
+function surname(name: string): string | undefined {
+  return name
+    .split(/\s+/)
+    .filter((w) => /^\p{Lu}\p{Ll}{3,}$/u.test(w))
+    .pop();
+}

@@ -311,7 +311,8 @@ function answerPart(
   const sourceWords = sources.size && sourceNoun ? stemsOf(sourceNoun.phrase) : new Set<string>();
   const asked = [...new Set(a.focus.map(conceptOf).map(asUsed))];
   // ("What does the typed sheet from the cabin say?" asks for the record itself: its words stay the focus.)
-  const focus = asked.some((t) => !sourceWords.has(t)) ? asked.filter((t) => !sourceWords.has(t)) : asked;
+  const unsourced = asked.filter((t) => !sourceWords.has(t));
+  const focus = unsourced.length ? unsourced : asked;
   const qStems = [...new Set(a.stems.map(conceptOf))];
   // The question's verbs in the past ("arrested"; "network-contained" is "contained").
   const events = a.events.map((t) => asUsed(conceptOf(t.split("-").pop() ?? t)));

@@ -1,11 +1,14 @@
 // How the claim checks judge claims built from the evidence itself, over every workspace in the repository (the demo
 // and the eval sets): each evidence sentence cited for itself (faithful), two adjacent sentences joined as a model
 // joins them (faithful), a "He …"/"She …" sentence re-written with the name it refers to (faithful), and a sentence
-// naming one person with that person swapped for another the same item names (wrong). Counts are printed, never
+// naming one person with that person swapped for another the same item names (wrong), two entries of a timed record (a
+// log, a call record) joined, each with its time (faithful), and the opening sentence of an entry given the time of
+// another entry (wrong). Counts are printed, never
 // asserted: a faithful claim not `supported` is a false alarm, a swap `supported` is a miss.
 //
 //   npm run bench -- claims
 import { readdirSync, readFileSync } from "node:fs";
+import { firstTime, timedEntries } from "../lib/graphrag/entries";
 import { SupportChecker } from "../lib/graphrag/ground";
 import { escapeRegExp, splitSentences } from "../lib/graphrag/text";
 import type { ContextNode, RawContext } from "../lib/graphrag/types";
@@ -31,6 +34,8 @@ export default async function main() {
     joined: { claims: 0, notSupported: 0, toldOf: 0 },
     pronoun: { claims: 0, notSupported: 0, toldOf: 0 },
     swapped: { claims: 0, unsupported: 0, partial: 0, toldOf: 0 },
+    entries: { claims: 0, notSupported: 0, toldOf: 0 },
+    retimed: { claims: 0, unsupported: 0, partial: 0, toldOf: 0 },
   };
   for (const file of files) {
     for (const c of JSON.parse(readFileSync(file, "utf8")).cases as WorkspaceCase[]) {
@@ -43,6 +48,27 @@ export default async function main() {
         return { ...v, toldOf: v.reasons.some((r) => r.includes(TOLD_OF)) };
       };
       for (const e of context.evidenceSnippets) {
+        // Two entries' opening sentences joined, each with its time; each entry's opening sentence with the time of
+        // the next entry (the last one's: of the one before).
+        const entries = timedEntries(e.text)?.entries ?? [];
+        const openings = entries.map((entry) => splitSentences(entry)[0].replace(/[.;]$/, ""));
+        entries.forEach((_, i) => {
+          const opening = openings[i];
+          if (i + 1 < entries.length && opening.length + openings[i + 1].length <= 300) {
+            const w = judge(`${opening}, and ${openings[i + 1]}.`, e.id);
+            tally.entries.claims++;
+            if (w.support !== "supported") tally.entries.notSupported++;
+            if (w.toldOf) tally.entries.toldOf++;
+          }
+          const own = firstTime(opening);
+          const other = firstTime(openings[i + 1 < entries.length ? i + 1 : i - 1]);
+          if (!own || !other || own.slice(0, 5) === other.slice(0, 5) || opening.length > 300) return;
+          const w = judge(opening.replace(own, other), e.id);
+          tally.retimed.claims++;
+          if (w.support === "unsupported") tally.retimed.unsupported++;
+          if (w.support === "partial") tally.retimed.partial++;
+          if (w.toldOf) tally.retimed.toldOf++;
+        });
         const sentences = splitSentences(e.text);
         const inItem = names(e.text);
         sentences.forEach((s, i) => {
@@ -116,6 +142,18 @@ export default async function main() {
       n: tally.swapped.claims,
       "not supported": `${tally.swapped.unsupported} removed, ${tally.swapped.partial} partial`,
       "told of another": tally.swapped.toldOf,
+    },
+    {
+      claims: "two entries of a log joined, each with its time",
+      n: tally.entries.claims,
+      "not supported": tally.entries.notSupported,
+      "told of another": tally.entries.toldOf,
+    },
+    {
+      claims: "an entry of a log given another entry's time",
+      n: tally.retimed.claims,
+      "not supported": `${tally.retimed.unsupported} removed, ${tally.retimed.partial} partial`,
+      "told of another": tally.retimed.toldOf,
     },
   ]);
 }

@@ -71,8 +71,8 @@ export class PartyReader {
   private readonly nameStems: Set<string>;
   /** Each party's words of its names, lower-cased. */
   private readonly nameWords: Array<Set<string>>;
-  /** The parties as one string: a source's passages are memoised under it and the text. */
-  private readonly signature: string;
+  /** The parties as one string: what is read of a source is memoised under it and the text. */
+  readonly signature: string;
 
   constructor(private readonly parties: readonly Party[]) {
     this.keys = mentionKeys(parties);
@@ -86,13 +86,7 @@ export class PartyReader {
    * name; null when the claim names no party, says nothing checkable of it, or is told of it somewhere.
    */
   toldOfAnother(act: ClaimAct, sources: readonly string[]): ToldOfAnother | null {
-    // A name of the claim is a party's when each of its longer words is one of that party's ("Marchetti", "Bayline
-    // Seafood"), not when it only shares one ("First Harbor Bank" is not the Harbor Kings).
-    const named = new Set<number>();
-    for (const entity of act.entities) {
-      const long = entity.filter((t) => t.length >= 4 && !isStopword(t));
-      for (const t of long) for (const p of this.keys.get(t) ?? []) if (long.every((w) => this.nameWords[p].has(w))) named.add(p);
-    }
+    const named = this.namedBy(act.entities);
     if (!named.size) return null;
     // The act: the claim's words that are not a name, and its figures.
     const names = new Set(act.entities.flatMap((e) => e.map(porter)));
@@ -137,6 +131,29 @@ export class PartyReader {
     return found;
   }
 
+  /**
+   * The parties a claim's names are: a name is a party's when each of its longer words is one of that party's
+   * ("Marchetti", "Bayline Seafood"), not when it only shares one ("First Harbor Bank" is not the Harbor Kings).
+   */
+  namedBy(entities: ReadonlyArray<readonly string[]>): Set<number> {
+    const named = new Set<number>();
+    for (const entity of entities) {
+      const long = entity.filter((t) => t.length >= 4 && !isStopword(t));
+      for (const t of long) for (const p of this.keys.get(t) ?? []) if (long.every((w) => this.nameWords[p].has(w))) named.add(p);
+    }
+    return named;
+  }
+
+  /** The parties a source text names (a surname two share names both). */
+  namedIn(text: string): Set<number> {
+    return partiesIn(words(text), this.keys);
+  }
+
+  /** A party's name, by its number in `namedBy` and `namedIn`. */
+  nameOf(party: number): string {
+    return this.parties[party].name;
+  }
+
   private passagesOf(text: string): Passage[] {
     return passageMemo(`${this.signature}\u0000${text}`, () => passagesOf(text, this.keys));
   }
@@ -171,8 +188,7 @@ function passagesOf(text: string, keys: Map<string, number[]>): Passage[] {
   let carried = 0;
   for (const sentence of splitSentences(text)) {
     const ws = words(sentence);
-    const parties = new Set<number>();
-    for (const w of ws) if (w.capitalised) for (const p of keys.get(w.lower) ?? []) parties.add(p);
+    const parties = partiesIn(ws, keys);
     const stems = new Set<string>();
     const figures = new Set<string>();
     for (const w of ws) {
@@ -211,6 +227,13 @@ function passagesOf(text: string, keys: Map<string, number[]>): Passage[] {
       authored: true,
     });
   return [...out, anyone];
+}
+
+/** The parties the capitalised words of a text mention. */
+function partiesIn(ws: ReturnType<typeof words>, keys: Map<string, number[]>): Set<number> {
+  const parties = new Set<number>();
+  for (const w of ws) if (w.capitalised) for (const p of keys.get(w.lower) ?? []) parties.add(p);
+  return parties;
 }
 
 /**

@@ -28,7 +28,8 @@
 //   figure is there only in another unit ("14 seconds" for "14 minutes", contradictions.ts), or a time is there but not
 //   on the claim's date (moments.ts); a named entity of the claim is not there at all; what the sources tell of one
 //   person or organisation is put on another they name elsewhere (actors.ts; partial when the passage that tells it
-//   also names another of the claim's parties); two named parties are the other way round around the same verb ("A
+//   also names another of the claim's parties); a value, party or act of one entry of a timed record is put with the
+//   time or the party of another (entries.ts, `misbound`); two named parties are the other way round around the same verb ("A
 //   paid B" where the sources say only "B paid A", roles.ts); words credited to the wrong speaker of a transcript
 //   (speakers.ts); quoted text not in the sources word for word (quotes.ts); the claim has a negation its sources lack;
 //   fewer than half of its content words (Porter-stemmed, an irregular verb's forms as one, framing words such as
@@ -48,6 +49,7 @@ import { isInstructionStatement, withoutLabels } from "./directives";
 import { baseForm } from "./irregular";
 import { reversedActs } from "./roles";
 import { PartyReader } from "./actors";
+import { firstTime, timedEntries } from "./entries";
 import { misdatedTimes, momentsOf } from "./moments";
 import { misattributed } from "./speakers";
 import { misquoted } from "./quotes";
@@ -81,6 +83,15 @@ export interface GroundedAnswer {
 
 /** Thresholds on the share of a claim's content words found in its sources. */
 export const COVERAGE = { supported: 0.75, partial: 0.5 } as const;
+
+/**
+ * A claim giving a time is another entry's when the entries of that time hold under half of what it says and one other
+ * entry three quarters or more (entries.ts).
+ */
+const ENTRY_OWN_SHARE = 0.5;
+const ENTRY_OTHER_SHARE = 0.75;
+/** The key of what a claim says, beside its values' places and its parties' numbers (misbound). */
+const ACT = -1e6;
 
 export function groundAnswer(answerText: string, context: RawContext, options: { directives?: readonly string[] } = {}): GroundedAnswer {
   const checker = new SupportChecker(context);
@@ -251,6 +262,9 @@ export class SupportChecker {
         gap: `told of another party in ${label}`,
       });
 
+    // A value taken from one entry of a log and put with the time or the party of another (entries.ts).
+    hard.push(...this.misbound(facts, parts, label));
+
     // Words credited to the wrong speaker ("Kovac admitted …" for what the detective said to him).
     const speaker = misattributed(text, facts.entities, src.texts);
     if (speaker)
@@ -403,6 +417,123 @@ export class SupportChecker {
     return { hard, soft };
   }
 
+  /**
+   * The claim's numbers, identifiers and parties that its sources hold only in entries of a timed record (a log, a
+   * call record) other than the entry of the time the claim gives ("called +1-555-0143 at 01:22" where the record
+   * has 01:22 to one number and 01:58 to that one), or only in entries told of another party, one the claim does not
+   * name ("Ortega called for 2m14s" where the 2m14s call is Kovac's). A value the record's header holds, or another
+   * cited source holds outside such a record, is bound to nothing.
+   */
+  private misbound(facts: Facts, parts: SourceIndex[], label: string): Finding[] {
+    // Every finding here turns on a value of the claim, and on a time or a party it names.
+    const values = [...facts.numbers, ...facts.ids, ...facts.times];
+    const claimParties = this.parties.namedBy(facts.entities.map((e) => e.tokens));
+    if (!values.length || (!facts.times.length && !claimParties.size)) return [];
+    const records = parts.map((p) => this.recordOf(p));
+    if (!records.some(Boolean)) return [];
+    const timeAts = new Set(facts.times.map((t) => t.at));
+    const held = (idx: SourceIndex) => {
+      const missing = new Set(this.valueFindings({ ...facts, dates: [], entities: [] }, idx, "").hard.map((f) => f.at));
+      return (at: number) => !missing.has(at);
+    };
+    // Each value by its place in the claim, the act by ACT, each party by -1 - its number: held rightly by some cited
+    // source, or only by entries of another time or party.
+    const verdicts = new Map<number, { ok: boolean; finding?: Finding }>();
+    const note = (at: number, finding?: Finding) => {
+      const v = verdicts.get(at) ?? { ok: false };
+      if (!finding) v.ok = true;
+      else v.finding ??= finding;
+      verdicts.set(at, v);
+    };
+    parts.forEach((part, i) => {
+      const record = records[i];
+      const inPart = held(part);
+      if (!record) {
+        // Prose binds nothing: what it holds stands, and it may tell the act or the party too.
+        for (const v of values) if (inPart(v.at)) note(v.at);
+        note(ACT);
+        for (const p of claimParties) note(-1 - p);
+        return;
+      }
+      const inHeader = held(record.header);
+      const inEntry = record.entries.map((e) => held(e.index));
+      // The entries of the claim's own times, and the claim's parties the record names only in its entries.
+      const timed = record.entries.filter((_, k) => facts.times.some((t) => inEntry[k](t.at)));
+      const when = facts.times.find((t) => record.entries.some((_, k) => inEntry[k](t.at)))?.raw;
+      const bound = [...claimParties].filter((p) => !record.headerParties.has(p) && record.entries.some((e) => e.parties.has(p)));
+      const others = (entries: typeof record.entries) => entries.flatMap((e) => [...e.parties]).filter((q) => !claimParties.has(q));
+      for (const v of values) {
+        if (!inPart(v.at)) continue;
+        const holding = record.entries.filter((_, k) => inEntry[k](v.at));
+        if (inHeader(v.at) || !holding.length || timeAts.has(v.at)) {
+          note(v.at);
+          continue;
+        }
+        if (timed.length && !holding.some((e) => timed.includes(e)))
+          note(v.at, { at: v.at, reason: `in ${label} ${v.raw.trim()} is not at ${when}`, gap: `a value of another entry in ${label}` });
+        else if (!timed.length && bound.length && !holding.some((e) => bound.some((p) => e.parties.has(p))) && others(holding).length)
+          note(v.at, {
+            at: v.at,
+            reason: `in ${label} ${v.raw.trim()} is told of ${this.parties.nameOf(others(holding)[0])}, not ${this.parties.nameOf(bound[0])}`,
+            gap: `a value of another party's entry in ${label}`,
+          });
+        else note(v.at);
+      }
+      // What the claim says at its time, told in another entry only ("Delaney arrived on foot at 21:46" where the
+      // 21:46 entry has him leave and the 20:31 one arrive): the time's entries hold under half of it, another entry
+      // three quarters or more.
+      const act = [...new Set(facts.stems)];
+      const size = act.length + values.length - timeAts.size;
+      const holds = (entries: number[]) =>
+        act.filter((t) => entries.some((k) => record.entries[k].index.stems.has(t) || record.entries[k].index.stems.has(baseForm(t))))
+          .length + values.filter((v) => !timeAts.has(v.at) && entries.some((k) => inEntry[k](v.at))).length;
+      const own = record.entries.flatMap((e, k) => (timed.includes(e) ? [k] : []));
+      const need = size <= 2 ? size : Math.ceil(size * ENTRY_OTHER_SHARE);
+      const elsewhere =
+        own.length && size >= 2 && holds(own) / size < ENTRY_OWN_SHARE
+          ? record.entries.findIndex((e, k) => !timed.includes(e) && holds([k]) >= need)
+          : -1;
+      note(
+        ACT,
+        elsewhere < 0
+          ? undefined
+          : {
+              at: LATE,
+              reason: `in ${label} that is not at ${when}: ${firstTime(record.entries[elsewhere].text) ?? "another entry"} tells it`,
+              gap: `another entry's time in ${label}`,
+            },
+      );
+      // A party of the claim at a time whose entries tell of another party only ("Kovac arrived at 20:12").
+      for (const p of claimParties)
+        note(
+          -1 - p,
+          bound.includes(p) && timed.length && !timed.some((e) => e.parties.has(p)) && others(timed).length
+            ? {
+                at: LATE,
+                reason: `in ${label} at ${when} that is told of ${this.parties.nameOf(others(timed)[0])}, not ${this.parties.nameOf(p)}`,
+                gap: `another party's entry in ${label}`,
+              }
+            : undefined,
+        );
+    });
+    return [...verdicts.values()].flatMap((v) => (!v.ok && v.finding ? [v.finding] : []));
+  }
+
+  /** A source's timed record (entries.ts) with each entry's index and the parties it names; null for prose. */
+  private recordOf(part: SourceIndex): TimedRecordIndex | null {
+    const text = part.texts[0] ?? "";
+    return recordMemo(`${this.parties.signature}\u0000${text}`, () => {
+      const record = timedEntries(text);
+      return (
+        record && {
+          header: buildIndex([record.header], []),
+          headerParties: this.parties.namedIn(record.header),
+          entries: record.entries.map((e) => ({ text: e, index: buildIndex([e], []), parties: this.parties.namedIn(e) })),
+        }
+      );
+    });
+  }
+
   /** "EV-2 is named inside EV-7's text": a cited id that only appears inside another item (citation laundering). */
   private namedInsideOther(ids: string[]): string | null {
     for (const id of ids) {
@@ -457,6 +588,12 @@ export class SupportChecker {
   }
 }
 
+interface TimedRecordIndex {
+  header: SourceIndex;
+  headerParties: Set<number>;
+  entries: Array<{ text: string; index: SourceIndex; parties: Set<number> }>;
+}
+
 interface Finding {
   /** Where in the claim (for a stable order); whole-claim findings come after the positioned ones. */
   at: number;
@@ -473,6 +610,9 @@ const CONTRADICTION_GAP: Record<Contradiction["kind"], (label: string) => string
 };
 
 const unsupported = (reason: string): SupportVerdict => ({ support: "unsupported", reasons: [reason], gaps: [reason] });
+
+/** A source's timed record by the case's parties and its text, for the same reason. */
+const recordMemo = boundedMemo<TimedRecordIndex | null>(500);
 
 /** Indexes by content: the same evidence, nodes and edges recur across the answers of a case. */
 const indexMemo = boundedMemo<SourceIndex>(500);

@@ -1,6 +1,7 @@
 // Issue 13 §1 through the whole pipeline, with the AI SDK's MockLanguageModelV3 playing an adversarial LLM: claims
 // that cite a valid id but are not supported by it, amount and date drift, a swapped entity, two parties the other way
-// round ("A paid B" where the evidence says B paid A), another speaker's words, a time on another day, a quotation
+// round ("A paid B" where the evidence says B paid A), another speaker's words, a time on another day, a log's entry
+// told of another party, a quotation
 // the source does not hold, a clause resting on an
 // invalid marker beside a valid one, a sentence quoting an injected directive, and a citation to an id copied from
 // inside another item's text. Each is removed, counted (unknowns + audit) and sets needsReview; partly supported claims
@@ -95,6 +96,13 @@ describe("adversarial claims are removed, counted and flagged", () => {
       "Boris Kade entered Dock 7 at 21:40 on 6 March 2025 [evidence: EV-13].",
       "entered Dock 7 at 21:40",
       "a time not on that date in EV-13",
+    ],
+    // EV-14 is a log: at 23:05 it is Boris Kade who arrives; Anna Berg arrives in the 23:02 entry.
+    [
+      "a time of a log's entry told of another party",
+      "Anna Berg arrived at Dock 7 on foot at 23:05 [evidence: EV-14].",
+      "23:05",
+      "another entry's time in EV-14",
     ],
     [
       "a quotation its source does not hold",

@@ -3,7 +3,8 @@
 // joins them (faithful), a "He …"/"She …" sentence re-written with the name it refers to (faithful), and a sentence
 // naming one person with that person swapped for another the same item names (wrong), two entries of a timed record (a
 // log, a call record) joined, each with its time (faithful), and the opening sentence of an entry given the time of
-// another entry (wrong). Counts are printed, never
+// another entry (wrong), and a count of things written the other way ("two bags" / "2 bags", faithful) or changed by
+// one ("three bags", wrong). Counts are printed, never
 // asserted: a faithful claim not `supported` is a false alarm, a swap `supported` is a miss.
 //
 //   npm run bench -- claims
@@ -21,6 +22,10 @@ interface WorkspaceCase {
 }
 
 const TOLD_OF = "told of";
+const SPELLED = "zero one two three four five six seven eight nine ten eleven twelve".split(" ");
+/** A count of two to eleven things: "20 bags" is left alone (its digits are checked as a number already). */
+const COUNT =
+  /(?<![\p{L}\p{N}.,'"“‘-])(\d|1[01]|two|three|four|five|six|seven|eight|nine|ten|eleven|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten)\s+([a-z]{3,}s)\b/u;
 
 export default async function main() {
   const files = [
@@ -36,6 +41,8 @@ export default async function main() {
     swapped: { claims: 0, unsupported: 0, partial: 0, toldOf: 0 },
     entries: { claims: 0, notSupported: 0, toldOf: 0 },
     retimed: { claims: 0, unsupported: 0, partial: 0, toldOf: 0 },
+    recounted: { claims: 0, notSupported: 0, toldOf: 0 },
+    miscounted: { claims: 0, unsupported: 0, partial: 0, toldOf: 0 },
   };
   for (const file of files) {
     for (const c of JSON.parse(readFileSync(file, "utf8")).cases as WorkspaceCase[]) {
@@ -97,6 +104,23 @@ export default async function main() {
             if (w.toldOf) tally.joined.toldOf++;
           }
 
+          // A count of things: the same count in the other writing (faithful), one more (wrong).
+          // (Not in a question or a quotation: those are checked word for word.)
+          const count = /[?"“”]/.test(s) ? null : COUNT.exec(s);
+          if (count) {
+            const value = /\d/.test(count[1]) ? Number(count[1]) : SPELLED.indexOf(count[1].toLowerCase());
+            if (value > 0 && value < SPELLED.length - 1) {
+              const other = /\d/.test(count[1]) ? SPELLED[value] : String(value);
+              const f = judge(s.replace(count[0], `${other} ${count[2]}`), e.id);
+              tally.recounted.claims++;
+              if (f.support !== "supported") tally.recounted.notSupported++;
+              const w = judge(s.replace(count[0], `${/\d/.test(count[1]) ? value + 1 : SPELLED[value + 1]} ${count[2]}`), e.id);
+              tally.miscounted.claims++;
+              if (w.support === "unsupported") tally.miscounted.unsupported++;
+              if (w.support === "partial") tally.miscounted.partial++;
+            }
+          }
+
           const here = names(s);
           if (here.length !== 1) return;
           const [person] = here;
@@ -148,6 +172,18 @@ export default async function main() {
       n: tally.entries.claims,
       "not supported": tally.entries.notSupported,
       "told of another": tally.entries.toldOf,
+    },
+    {
+      claims: "a count of things written the other way (2 / two)",
+      n: tally.recounted.claims,
+      "not supported": tally.recounted.notSupported,
+      "told of another": tally.recounted.toldOf,
+    },
+    {
+      claims: "a count of things changed by one",
+      n: tally.miscounted.claims,
+      "not supported": `${tally.miscounted.unsupported} removed, ${tally.miscounted.partial} partial`,
+      "told of another": tally.miscounted.toldOf,
     },
     {
       claims: "an entry of a log given another entry's time",

@@ -1,13 +1,13 @@
 // What a cited source says against a claim whose words, names and figures it has (issue 13 §1): the opposite of one of
 // its words ("unlocked" where the claim says "locked"), a part where the claim says all ("two of the four" for "all
-// four"), and a figure with another unit ("14 seconds" for "14 minutes"). Word overlap cannot see these — the words
-// are there. The claim is read against the source sentences it shares the most words with. Pure.
-import { porter } from "./facts";
+// four"), a figure with another unit ("14 seconds" for "14 minutes"), and another count of the same things ("three
+// shell casings" where the source has "two 9mm shell casings"). Word overlap cannot see these — the words are there. The claim is read against the source sentences it shares the most words with. Pure.
+import { countOf, porter } from "./facts";
 import { boundedMemo } from "./memo";
-import { splitSentences, words } from "./text";
+import { isStopword, splitSentences, words } from "./text";
 
 export interface Contradiction {
-  kind: "opposite" | "quantifier" | "quantity";
+  kind: "opposite" | "quantifier" | "quantity" | "count";
   /** The claim's words. */
   said: string;
   /** What the source says instead. */
@@ -76,10 +76,45 @@ function quantities(text: string): Array<{ value: number; unit: string; raw: str
   });
 }
 
+/** Plurals without an "s". */
+const PLURALS = new Set(["men", "women", "people", "children", "police", "staff", "crew", "sheep", "fish", "feet", "teeth", "mice"]);
+/** How many words may describe the things counted ("two 9mm shell casings"). */
+const COUNT_REACH = 3;
+
+/**
+ * The counts of `text`: a count ("20", "two"), up to two words that describe, and the things counted in the plural
+ * ("20 glassine bags" → 20 "bag"); a unit ("14 minutes") is a quantity, not a count.
+ */
+function counts(text: string): Array<{ value: number; thing: string; raw: string }> {
+  const ws = words(text);
+  const out: Array<{ value: number; thing: string; raw: string }> = [];
+  ws.forEach((w, i) => {
+    const value = countOf(w.lower);
+    if (value === undefined) return;
+    for (const next of ws.slice(i + 1, i + 1 + COUNT_REACH)) {
+      const lower = next.lower;
+      if (isStopword(lower) || countOf(lower) !== undefined || UNIT.has(lower)) return;
+      if (PLURALS.has(lower) || (/^\p{Ll}{3,}s$/u.test(lower) && !/(?:ss|us|is)$/.test(lower))) {
+        out.push({
+          value,
+          thing: porter(lower),
+          raw: ws
+            .slice(i, next.index + 1)
+            .map((x) => x.raw)
+            .join(" "),
+        });
+        return;
+      }
+    }
+  });
+  return out;
+}
+
 type SourceSentence = { text: string; words: Set<string> };
 // The same evidence is read for every claim that cites it: its sentences and figures are kept by text.
 const sentencesOf = boundedMemo<SourceSentence[]>(1_000);
 const quantitiesOf = boundedMemo<ReturnType<typeof quantities>>(1_000);
+const countsOf = boundedMemo<ReturnType<typeof counts>>(1_000);
 const readSource = (text: string) =>
   sentencesOf(text, () => splitSentences(text).map((t) => ({ text: t, words: new Set(words(t).map((w) => w.lower)) })));
 
@@ -92,7 +127,8 @@ export function contradictions(claim: string, claimStems: ReadonlySet<string>, s
   const opposites = claimWords.filter((w) => OPPOSITE.has(w));
   const whole = WHOLE.exec(claim);
   const measured = quantities(claim);
-  if (!opposites.length && !whole && !measured.length) return [];
+  const counted = counts(claim);
+  if (!opposites.length && !whole && !measured.length && !counted.length) return [];
 
   const sentences = sources.flatMap(readSource);
   const overlap = (ws: Set<string>) => [...ws].filter((w) => claimStems.has(porter(w))).length;
@@ -115,6 +151,12 @@ export function contradictions(claim: string, claimStems: ReadonlySet<string>, s
     if (told.some((t) => t.value === q.value && t.unit === q.unit)) continue;
     const other = told.find((t) => t.value === q.value);
     if (other) out.push({ kind: "quantity", said: q.raw, told: other.raw });
+  }
+  // A count is read over all of the source too: the things counted are somewhere counted otherwise, nowhere so.
+  const tallied = sources.flatMap((t) => countsOf(t, () => counts(t)));
+  for (const c of counted) {
+    const same = tallied.filter((t) => t.thing === c.thing);
+    if (same.length && !same.some((t) => t.value === c.value)) out.push({ kind: "count", said: c.raw, told: same[0].raw });
   }
   return out;
 }

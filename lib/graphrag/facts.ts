@@ -182,6 +182,13 @@ const SPELLED_HINT = new RegExp(
   "i",
 );
 
+/** A count written as one word: "20", "two", "twenty-five" (undefined for anything else, "one" and "once" among them). */
+export function countOf(word: string): number | undefined {
+  if (/^\d{1,3}$/.test(word)) return Number(word);
+  if (!/^[a-z]+(?:-[a-z]+)?$/.test(word) || /^(?:one|once|single|zero|twice|double)$/.test(word)) return undefined;
+  return NUMBER_WORDS[word] ?? (word.includes("-") ? spelledValue(word) : undefined);
+}
+
 /**
  * The value of a run of number words, or undefined when they do not make one number ("two three" is two numbers):
  * units and tens add up below a hundred, "hundred" multiplies what is before it, a larger scale closes a group.

@@ -25,15 +25,16 @@
 //
 // The verdict (documented in README "How answers are checked"):
 // - unsupported — a number, amount, percentage, date, time or identifier of the claim is not in its sources, or a
-//   figure is there only in another unit ("14 seconds" for "14 minutes", contradictions.ts), or a time is there but not
-//   on the claim's date (moments.ts); a named entity of the claim is not there at all; what the sources tell of one
-//   person or organisation is put on another they name elsewhere (actors.ts; partial when the passage that tells it
-//   also names another of the claim's parties); a value, party or act of one entry of a timed record is put with the
-//   time or the party of another (entries.ts, `misbound`); two named parties are the other way round around the same verb ("A
-//   paid B" where the sources say only "B paid A", roles.ts); words credited to the wrong speaker of a transcript
-//   (speakers.ts); quoted text not in the sources word for word (quotes.ts); the claim has a negation its sources lack;
-//   fewer than half of its content words (Porter-stemmed, an irregular verb's forms as one, framing words such as
-//   "according", "states", "indicates" aside) are there; or it cites nothing valid, or reads as an instruction.
+//   figure is there only in another unit ("14 seconds" for "14 minutes", contradictions.ts) or the things it counts are
+//   counted otherwise ("three casings" for "two casings"), or a time is there but not on the claim's date (moments.ts);
+//   a named entity of the claim is not there at all; what the sources tell of one person or organisation is put on
+//   another they name elsewhere (actors.ts; partial when the passage that tells it also names another of the claim's
+//   parties); a value, party or act of one entry of a timed record is put with the time or the party of another
+//   (entries.ts, `misbound`); two named parties are the other way round around the same verb ("A paid B" where the
+//   sources say only "B paid A", roles.ts); words credited to the wrong speaker of a transcript (speakers.ts); quoted
+//   text not in the sources word for word (quotes.ts); the claim has a negation its sources lack; fewer than half of
+//   its content words (Porter-stemmed, an irregular verb's forms as one, framing words such as "according", "states",
+//   "indicates" aside) are there; or it cites nothing valid, or reads as an instruction.
 // - partial — a name is there only in part ("Santos" for "Maria Santos"); half to three quarters of the content words
 //   are there; the aligned source sentence negates a word the claim states positively (a denial, "refused to", "ruled
 //   out" and "no evidence that" negate as "not" does, and a question answered "No" negates what it asks); it rests
@@ -319,7 +320,7 @@ export class SupportChecker {
     // in another unit (contradictions.ts).
     for (const c of contradictions(text, claimStems, src.texts)) {
       const finding = { at: LATE, reason: `${label} says "${c.told}", not "${c.said}"`, gap: CONTRADICTION_GAP[c.kind](label) };
-      (c.kind === "quantity" ? hard : soft).push(finding);
+      (c.kind === "quantity" || c.kind === "count" ? hard : soft).push(finding);
     }
 
     // A question states no fact: a claim that rests only on one ("REYES: Was the Tahoe yours?") is what was asked,
@@ -607,6 +608,7 @@ const CONTRADICTION_GAP: Record<Contradiction["kind"], (label: string) => string
   opposite: (label) => `${label} says the opposite of part of it`,
   quantifier: (label) => `${label} speaks of only part of what it says`,
   quantity: (label) => `a figure in another unit in ${label}`,
+  count: (label) => `another count in ${label}`,
 };
 
 const unsupported = (reason: string): SupportVerdict => ({ support: "unsupported", reasons: [reason], gaps: [reason] });

@@ -434,6 +434,38 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
     });
   });
 
+  it("removes another count of the same things; the count written in words or in figures, or of other things, stands", () => {
+    const scene = new SupportChecker({
+      nodes: [],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-N1",
+          "Two 9mm shell casings were found near the rear wheel. Officers seized 20 glassine bags and 3 phones. Four men were detained.",
+        ),
+        snippet("EV-N2", "A third casing was found in the drain the next day, so three casings were recovered in all."),
+      ],
+    });
+    expect(scene.claim("Three 9mm shell casings were found near the rear wheel", ["EV-N1"])).toMatchObject({
+      support: "unsupported",
+      reasons: ['EV-N1 says "Two 9mm shell casings", not "Three 9mm shell casings"'],
+    });
+    // "20" is in the source, but not as a count of phones.
+    expect(scene.claim("Officers seized 20 phones", ["EV-N1"])).toMatchObject({
+      support: "unsupported",
+      reasons: ['EV-N1 says "3 phones", not "20 phones"'],
+    });
+    expect(scene.claim("Five men were detained", ["EV-N1"]).support).toBe("unsupported");
+    for (const faithful of [
+      "2 shell casings were found near the rear wheel",
+      "Officers seized twenty glassine bags and three phones",
+      "4 men were detained",
+    ])
+      expect(scene.claim(faithful, ["EV-N1"])).toMatchObject({ support: "supported", reasons: [] });
+    // Another cited source that counts them so is enough.
+    expect(scene.claim("Three casings were recovered", ["EV-N1", "EV-N2"]).support).toBe("supported");
+  });
+
   it("says when a cited id only appears inside another item's text (citation laundering)", () => {
     const v = check.claim("The transfer of $48,500 to Boris Kade is confirmed", ["EV-2"]);
     expect(v).toEqual({

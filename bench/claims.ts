@@ -4,11 +4,14 @@
 // naming one person with that person swapped for another the same item names (wrong), two entries of a timed record (a
 // log, a call record) joined, each with its time (faithful), and the opening sentence of an entry given the time of
 // another entry (wrong), and a count of things written the other way ("two bags" / "2 bags", faithful) or changed by
-// one ("three bags", wrong). Counts are printed, never
+// one ("three bags", wrong), and each call of a call record said as "A called B" (faithful) and the other way round
+// (wrong). Counts are printed, never
 // asserted: a faithful claim not `supported` is a false alarm, a swap `supported` is a miss.
 //
 //   npm run bench -- claims
 import { readdirSync, readFileSync } from "node:fs";
+import { PartyReader } from "../lib/graphrag/actors";
+import { callsInWords } from "../lib/graphrag/calls";
 import { firstTime, timedEntries } from "../lib/graphrag/entries";
 import { SupportChecker } from "../lib/graphrag/ground";
 import { escapeRegExp, splitSentences } from "../lib/graphrag/text";
@@ -43,6 +46,8 @@ export default async function main() {
     retimed: { claims: 0, unsupported: 0, partial: 0, toldOf: 0 },
     recounted: { claims: 0, notSupported: 0, toldOf: 0 },
     miscounted: { claims: 0, unsupported: 0, partial: 0, toldOf: 0 },
+    called: { claims: 0, notSupported: 0, toldOf: 0 },
+    reversed: { claims: 0, unsupported: 0, partial: 0, toldOf: 0 },
   };
   for (const file of files) {
     for (const c of JSON.parse(readFileSync(file, "utf8")).cases as WorkspaceCase[]) {
@@ -54,7 +59,24 @@ export default async function main() {
         const v = checker.claim(claim, [id]);
         return { ...v, toldOf: v.reasons.some((r) => r.includes(TOLD_OF)) };
       };
+      const reader = new PartyReader(
+        context.nodes.filter((n) => /^(?:person|organi[sz]ation|company|business)$/i.test(n.label)).map((n) => ({ name: n.name })),
+      );
       for (const e of context.evidenceSnippets) {
+        // Each call of a call record said as "A called B" (faithful) and "B called A" (wrong, unless it has both).
+        const record = timedEntries(e.text);
+        const calls = record ? callsInWords(record, (t, x) => reader.principal(t, x)).filter((c) => / called /.test(c)) : [];
+        for (const call of new Set(calls.filter((c) => c.split(" ").length > 3))) {
+          const [caller, called] = call.replace(/\.$/, "").split(" called ");
+          const f = judge(`${caller} called ${called}`, e.id);
+          tally.called.claims++;
+          if (f.support !== "supported") tally.called.notSupported++;
+          if (calls.includes(`${called} called ${caller}.`)) continue;
+          const w = judge(`${called} called ${caller}`, e.id);
+          tally.reversed.claims++;
+          if (w.support === "unsupported") tally.reversed.unsupported++;
+          if (w.support === "partial") tally.reversed.partial++;
+        }
         // Two entries' opening sentences joined, each with its time; each entry's opening sentence with the time of
         // the next entry (the last one's: of the one before).
         const entries = timedEntries(e.text)?.entries ?? [];
@@ -184,6 +206,18 @@ export default async function main() {
       n: tally.miscounted.claims,
       "not supported": `${tally.miscounted.unsupported} removed, ${tally.miscounted.partial} partial`,
       "told of another": tally.miscounted.toldOf,
+    },
+    {
+      claims: "a call of a call record, 'A called B'",
+      n: tally.called.claims,
+      "not supported": tally.called.notSupported,
+      "told of another": tally.called.toldOf,
+    },
+    {
+      claims: "a call of a call record the other way round",
+      n: tally.reversed.claims,
+      "not supported": `${tally.reversed.unsupported} removed, ${tally.reversed.partial} partial`,
+      "told of another": tally.reversed.toldOf,
     },
     {
       claims: "an entry of a log given another entry's time",

@@ -149,6 +149,20 @@ export class PartyReader {
     return partiesIn(words(text), this.keys);
   }
 
+  /**
+   * The name of the party a text names most fully (by the most words of its names), `except` aside; undefined when it
+   * names none or two as fully ("Raymond Dunn" is Raymond, not Lydia Dunn; "Dunn" alone is neither).
+   */
+  principal(text: string, except?: string): string | undefined {
+    const present = new Set(words(text).map((w) => w.lower));
+    const scored = [...this.namedIn(text)]
+      .filter((p) => this.parties[p].name !== except)
+      .map((p) => ({ p, n: [...this.nameWords[p]].filter((w) => present.has(w)).length }))
+      .sort((a, b) => b.n - a.n);
+    if (!scored.length || (scored.length > 1 && scored[1].n === scored[0].n)) return undefined;
+    return this.parties[scored[0].p].name;
+  }
+
   /** A party's name, by its number in `namedBy` and `namedIn`. */
   nameOf(party: number): string {
     return this.parties[party].name;

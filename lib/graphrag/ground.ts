@@ -31,10 +31,11 @@
 //   another they name elsewhere (actors.ts; partial when the passage that tells it also names another of the claim's
 //   parties); a value, party or act of one entry of a timed record is put with the time or the party of another
 //   (entries.ts, `misbound`); two named parties are the other way round around the same verb ("A paid B" where the
-//   sources say only "B paid A", roles.ts); words credited to the wrong speaker of a transcript (speakers.ts); quoted
-//   text not in the sources word for word (quotes.ts); the claim has a negation its sources lack; fewer than half of
-//   its content words (Porter-stemmed, an irregular verb's forms as one, framing words such as "according", "states",
-//   "indicates" aside) are there; or it cites nothing valid, or reads as an instruction.
+//   sources say only "B paid A", roles.ts; a call record's "incoming from" / "outgoing to", calls.ts); words credited
+//   to the wrong speaker of a transcript (speakers.ts); quoted text not in the sources word for word (quotes.ts); the
+//   claim has a negation its sources lack; fewer than half of its content words (Porter-stemmed, an irregular verb's
+//   forms as one, framing words such as "according", "states", "indicates" aside) are there; or it cites nothing valid,
+//   or reads as an instruction.
 // - partial — a name is there only in part ("Santos" for "Maria Santos"); half to three quarters of the content words
 //   are there; the aligned source sentence negates a word the claim states positively (a denial, "refused to", "ruled
 //   out" and "no evidence that" negate as "not" does, and a question answered "No" negates what it asks); it rests
@@ -50,6 +51,7 @@ import { isInstructionStatement, withoutLabels } from "./directives";
 import { baseForm } from "./irregular";
 import { reversedActs } from "./roles";
 import { PartyReader } from "./actors";
+import { callsInWords } from "./calls";
 import { firstTime, timedEntries } from "./entries";
 import { misdatedTimes, momentsOf } from "./moments";
 import { misattributed } from "./speakers";
@@ -243,7 +245,9 @@ export class SupportChecker {
     // Two parties the other way round ("Marchetti paid Delaney" where the source has "Delaney paid Marchetti").
     if (facts.entities.length >= 2) {
       const parties = facts.entities.map((e) => e.tokens);
-      for (const stated of reversedActs(text, src.texts, parties)) {
+      // A call record's calls, in the words the order is read from ("Dmitri Kovac called Raymond Dunn", calls.ts).
+      const calls = parts.flatMap((p) => this.recordOf(p)?.calls ?? []);
+      for (const stated of reversedActs(text, calls.length ? [...src.texts, ...calls] : src.texts, parties)) {
         const [agent, patient] = [facts.entities[stated.agent].raw, facts.entities[stated.patient].raw];
         hard.push({
           at: facts.entities[stated.agent].at,
@@ -530,6 +534,7 @@ export class SupportChecker {
           header: buildIndex([record.header], []),
           headerParties: this.parties.namedIn(record.header),
           entries: record.entries.map((e) => ({ text: e, index: buildIndex([e], []), parties: this.parties.namedIn(e) })),
+          calls: callsInWords(record, (text, except) => this.parties.principal(text, except)),
         }
       );
     });
@@ -593,6 +598,8 @@ interface TimedRecordIndex {
   header: SourceIndex;
   headerParties: Set<number>;
   entries: Array<{ text: string; index: SourceIndex; parties: Set<number> }>;
+  /** Its calls in plain words, when it is a call record (calls.ts). */
+  calls: string[];
 }
 
 interface Finding {

@@ -1,7 +1,9 @@
 // A record kept as timed entries (entries.ts) and the claim checks that read it (ground.ts): a value, a party or an
 // act taken from one entry and put with the time or the party of another is not supported; faithful claims about a
-// log — one entry, several entries each with its time, a value of its header, an unnamed "she" — stand.
+// log — one entry, several entries each with its time, a value of its header, an unnamed "she" — stand. A call
+// record's "incoming from" and "outgoing to" say who called whom.
 import { describe, expect, it } from "vitest";
+import { callsInWords } from "@/lib/graphrag/calls";
 import { timedEntries } from "@/lib/graphrag/entries";
 import { SupportChecker } from "@/lib/graphrag/ground";
 import type { RawContext } from "@/lib/graphrag/types";
@@ -39,6 +41,12 @@ const ctx: RawContext = {
       "EV-P",
       "Statement of Per Lindqvist: I left the depot at 09:05 with 4 boxes in the van and drove to the ring road.",
       "statement",
+    ),
+    snippet(
+      "EV-L4",
+      "Call record, target 07700 900111 (Per Lindqvist). 2 Sep 2024 10:02 incoming from 07700 900456 (Grace Okafor), 2m05s. " +
+        "2 Sep 2024 10:30 outgoing to 07700 900123 (Tobias Moss), 0m40s.",
+      "phone_record",
     ),
     snippet(
       "EV-L3",
@@ -79,6 +87,42 @@ describe("a value, a party or an act of another entry", () => {
     expect(v.support).toBe("unsupported");
     expect(v.reasons).toContain(reason);
   });
+});
+
+describe("who called whom, as a call record writes it (calls.ts)", () => {
+  it.each([
+    ["Lindqvist called Okafor at 10:02", "in EV-L4 it is Okafor who called Lindqvist, not the other way round"],
+    ["Moss rang Lindqvist", "in EV-L4 it is Lindqvist who rang Moss, not the other way round"],
+    ["Okafor was called by Lindqvist", "in EV-L4 it is Okafor who called Lindqvist, not the other way round"],
+  ])("removes %j: the call goes the other way", (claim, reason) => {
+    const v = check.claim(claim, ["EV-L4"]);
+    expect(v.support).toBe("unsupported");
+    expect(v.reasons).toContain(reason);
+  });
+
+  it("reads a call only where a direction stands before a number, not an order placed or a report received", () => {
+    const names = ["Karen Ellis", "Adam Kowalczyk"];
+    const principal = (text: string, except?: string) => names.find((n) => n !== except && text.includes(n.split(" ")[1]));
+    const record = (entries: string) => timedEntries(`Record of Karen Ellis. ${entries}`)!;
+    expect(callsInWords(record("14:37 order placed for Adam Kowalczyk. 14:52 report received from Adam Kowalczyk."), principal)).toEqual(
+      [],
+    );
+    expect(
+      callsInWords(record("14:37 outgoing to 0161 555 0100, 0m40s. 14:52 incoming call from 0161 555 0100 (Adam Kowalczyk)."), principal),
+    ).toEqual(
+      ["called", "phoned", "rang", "dialled", "texted", "messaged"].flatMap((v) => [
+        `Adam Kowalczyk ${v} Karen Ellis.`,
+        `Kowalczyk ${v} Ellis.`,
+      ]),
+    );
+  });
+
+  it.each(["Okafor called Lindqvist at 10:02", "Lindqvist phoned Moss at 10:30", "Per Lindqvist was called by Grace Okafor"])(
+    "supports %j",
+    (claim) => {
+      expect(check.claim(claim, ["EV-L4"])).toMatchObject({ support: "supported", reasons: [] });
+    },
+  );
 });
 
 describe("faithful claims about a log stand", () => {

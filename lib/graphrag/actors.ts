@@ -154,8 +154,9 @@ export class PartyReader {
    * names none or two as fully ("Raymond Dunn" is Raymond, not Lydia Dunn; "Dunn" alone is neither).
    */
   principal(text: string, except?: string): string | undefined {
-    const present = new Set(words(text).map((w) => w.lower));
-    const scored = [...this.namedIn(text)]
+    const ws = words(text);
+    const present = new Set(ws.map((w) => w.lower));
+    const scored = [...partiesIn(ws, this.keys)]
       .filter((p) => this.parties[p].name !== except)
       .map((p) => ({ p, n: [...this.nameWords[p]].filter((w) => present.has(w)).length }))
       .sort((a, b) => b.n - a.n);
@@ -230,9 +231,7 @@ function passagesOf(text: string, keys: Map<string, number[]>): Passage[] {
     VALEDICTION.exec(text)?.[1],
     ...lines.filter((l) => words(l).length <= 10).map((l) => SIGN_OFF.exec(l)?.[1]),
   ];
-  const signer = new Set(
-    signed.flatMap((name) => (name ? words(name).flatMap((w) => (w.capitalised ? (keys.get(w.lower) ?? []) : [])) : [])),
-  );
+  const signer = new Set(signed.flatMap((name) => (name ? [...partiesIn(words(name), keys)] : [])));
   if (signer.size === 1)
     out.push({
       parties: signer,

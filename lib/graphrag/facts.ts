@@ -742,12 +742,14 @@ function deniedWord(after: ReadonlyArray<{ lower: string }>): string | null {
       const object = after.slice(i + 1).find((y) => !isStopword(y.lower));
       return object ? `have ${porter(object.lower)}` : "have";
     }
-    if (/^(?:have|has|had)$/.test(x.lower)) having = true;
+    if (HAVE.test(x.lower)) having = true;
     else if (!isStopword(x.lower) && !isNegation(x.lower) && !AUXILIARIES.has(x.lower) && !NEGATION_FILLER.has(x.lower))
       return porter(x.lower);
   }
   return having ? "have" : null;
 }
+/** "Have" as a word of its own, in any person or tense: a negation may deny having. */
+export const HAVE = /^(?:have|has|had)$/;
 const DENIAL_ENDS = new Set("on at in to from by with for after before during upon into until since".split(" "));
 
 const AUXILIARIES = new Set([

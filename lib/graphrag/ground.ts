@@ -56,7 +56,7 @@ import { firstTime, timedEntries } from "./entries";
 import { misdatedTimes, momentsOf } from "./moments";
 import { misattributed } from "./speakers";
 import { misquoted } from "./quotes";
-import { dateKeys, extractFacts, idKey, joinedStem, PARTICLES, porter, type Facts } from "./facts";
+import { dateKeys, extractFacts, HAVE, idKey, joinedStem, PARTICLES, porter, type Facts } from "./facts";
 import type { ClaimSupport, ContextEdge, ContextNode, ContextSnippet, RawContext } from "./types";
 import { escapeRegExp } from "./text";
 
@@ -287,7 +287,7 @@ export class SupportChecker {
     // states positively makes it partial.
     const claimStems = new Set([...facts.stems, ...facts.entities.flatMap((e) => e.tokens.map(porter))]);
     // "Had" is a stopword, yet a source may deny having ("he did not have it on arrival", facts.ts).
-    if (facts.tokens.some((t) => /^(?:have|has|had)$/.test(t))) claimStems.add("have");
+    if (facts.tokens.some((t) => HAVE.test(t))) claimStems.add("have");
     // The figures it gives say which sentence it rests on too ("Put it at 305", not "don't put it all through").
     const claimFigures = new Set(facts.tokens.filter((t) => /\d/.test(t)));
     // (Only when a negation or a hedge is in play: most claims and sources have none.)

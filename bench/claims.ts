@@ -5,7 +5,7 @@
 // log, a call record) joined, each with its time (faithful), and the opening sentence of an entry given the time of
 // another entry (wrong), and a count of things written the other way ("two bags" / "2 bags", faithful) or changed by
 // one ("three bags", wrong), and each call of a call record said as "A called B" (faithful) and the other way round
-// (wrong). Counts are printed, never
+// (wrong), and a sentence with the negation after its auxiliary dropped (wrong). Counts are printed, never
 // asserted: a faithful claim not `supported` is a false alarm, a swap `supported` is a miss.
 //
 //   npm run bench -- claims
@@ -30,6 +30,9 @@ const SPELLED = "zero one two three four five six seven eight nine ten eleven tw
 const COUNT =
   /(?<![\p{L}\p{N}.,'"“‘-])(\d|1[01]|two|three|four|five|six|seven|eight|nine|ten|eleven|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten)\s+([a-z]{3,}s)\b/u;
 
+/** A negation after an auxiliary ("was not", "did not", "have never", "hasn't"): dropped, it says the opposite. */
+const DENIAL = /\b(is|was|were|are|did|does|do|has|have|had|could|would|will)(?: not|n't|n’t| never)\b/i;
+
 export default async function main() {
   const files = [
     "prisma/demo/workspace.json",
@@ -48,6 +51,7 @@ export default async function main() {
     miscounted: { claims: 0, unsupported: 0, partial: 0, toldOf: 0 },
     called: { claims: 0, notSupported: 0, toldOf: 0 },
     reversed: { claims: 0, unsupported: 0, partial: 0, toldOf: 0 },
+    undenied: { claims: 0, unsupported: 0, partial: 0, toldOf: 0 },
   };
   for (const file of files) {
     for (const c of JSON.parse(readFileSync(file, "utf8")).cases as WorkspaceCase[]) {
@@ -126,6 +130,16 @@ export default async function main() {
             if (w.toldOf) tally.joined.toldOf++;
           }
 
+          // A denial with its negation dropped ("We have never worked for X" → "We have worked for X"): wrong, unless
+          // the item also says it without the negation.
+          const denial = /[?"“”]/.test(s) ? null : DENIAL.exec(s);
+          if (denial) {
+            const w = judge(s.replace(denial[0], denial[1]), e.id);
+            tally.undenied.claims++;
+            if (w.support === "unsupported") tally.undenied.unsupported++;
+            if (w.support === "partial") tally.undenied.partial++;
+          }
+
           // A count of things: the same count in the other writing (faithful), one more (wrong).
           // (Not in a question or a quotation: those are checked word for word.)
           const count = /[?"“”]/.test(s) ? null : COUNT.exec(s);
@@ -182,6 +196,12 @@ export default async function main() {
       n: tally.pronoun.claims,
       "not supported": tally.pronoun.notSupported,
       "told of another": tally.pronoun.toldOf,
+    },
+    {
+      claims: "a denial with its negation dropped",
+      n: tally.undenied.claims,
+      "not supported": `${tally.undenied.unsupported} removed, ${tally.undenied.partial} partial`,
+      "told of another": tally.undenied.toldOf,
     },
     {
       claims: "a person swapped for another the item names",

@@ -699,6 +699,10 @@ function addSentences(f: Facts, text: string, plain: Array<{ lower: string; at: 
     while (k < plain.length && plain[k].at < bounds[b]) inside.push(plain[k++]);
     const given = new Set<string>();
     while (g < figures.length && figures[g].at < bounds[b]) given.add(figures[g++].lower);
+    // Its dates and times too, normalised: "on 14th March 2022" places a claim in the sentence that gives that day.
+    const from = b ? bounds[b - 1] : 0;
+    for (const d of f.dates) if (d.at >= from && d.at < bounds[b]) momentTags(d).forEach((t) => given.add(t));
+    for (const t of f.times) if (t.at >= from && t.at < bounds[b]) momentTags(t).forEach((x) => given.add(x));
     if (!inside.length) continue;
     if (asked) {
       // Answered "No": denied; answered "Yes" ("KOVAC: Yes, about the money", "I did"): stated. Either way, no longer
@@ -720,6 +724,11 @@ function addSentences(f: Facts, text: string, plain: Array<{ lower: string; at: 
     f.sentences.push(entry);
     if (question) asked = entry;
   }
+}
+
+/** How a date or a time is told among a sentence's figures, whichever way it is written. */
+export function momentTags(m: DateFact | TimeFact): string[] {
+  return "minutes" in m ? [`time ${m.minutes}`] : m.readings.flatMap(dateKeys).map((k) => `date ${k}`);
 }
 
 /** The first words of a reply that say yes to the question before it. */

@@ -37,7 +37,8 @@
 //   forms as one, framing words such as "according", "states", "indicates" aside) are there; or it cites nothing valid,
 //   or reads as an instruction.
 // - partial — a name is there only in part ("Santos" for "Maria Santos"); half to three quarters of the content words
-//   are there; the aligned source sentence negates a word the claim states positively (a denial, "refused to", "ruled
+//   are there; the source sentence that says what the claim says (by its words and dates first, its names after)
+//   negates a word the claim states positively, also beside a negation the claim keeps (a denial, "refused to", "ruled
 //   out" and "no evidence that" negate as "not" does, and a question answered "No" negates what it asks); it rests
 //   only on a question, which states no fact; it only reports as an assertion or a possibility ("alleged",
 //   "reportedly", "most likely") what the claim states as fact; it says the opposite of one of the claim's words
@@ -56,7 +57,7 @@ import { firstTime, timedEntries } from "./entries";
 import { misdatedTimes, momentsOf } from "./moments";
 import { misattributed } from "./speakers";
 import { misquoted } from "./quotes";
-import { dateKeys, extractFacts, HAVE, idKey, joinedStem, PARTICLES, porter, type Facts } from "./facts";
+import { dateKeys, extractFacts, HAVE, idKey, joinedStem, momentTags, PARTICLES, porter, type Facts } from "./facts";
 import type { ClaimSupport, ContextEdge, ContextNode, ContextSnippet, RawContext } from "./types";
 import { escapeRegExp } from "./text";
 
@@ -290,36 +291,66 @@ export class SupportChecker {
     if (facts.tokens.some((t) => HAVE.test(t))) claimStems.add("have");
     // The figures it gives say which sentence it rests on too ("Put it at 305", not "don't put it all through").
     const claimFigures = new Set(facts.tokens.filter((t) => /\d/.test(t)));
+    const claimMoments = [...facts.dates, ...facts.times].map(momentTags);
     // (Only when a negation or a hedge is in play: most claims and sources have none.)
     const sentences = facts.negations.length || src.qualified ? src.sentences : [];
+    const nameStems = new Set(facts.entities.flatMap((e) => e.tokens.map(porter)));
     const overlaps = sentences.map((s) => {
-      let n = 0;
-      for (const t of claimStems) if (s.stems.has(t)) n++;
-      for (const t of claimFigures) if (s.figures.has(t)) n++;
-      return n;
+      let said = 0;
+      let named = 0;
+      for (const t of claimStems) {
+        if (!s.stems.has(t)) continue;
+        if (nameStems.has(t)) named++;
+        else said++;
+      }
+      for (const t of claimFigures) if (s.figures.has(t)) said++;
+      for (const tags of claimMoments) if (tags.some((t) => s.figures.has(t))) said++;
+      return { said, named };
     });
-    const best = Math.max(0, ...overlaps);
-    const aligned = best > 0 ? sentences.filter((_, i) => overlaps[i] === best) : sentences;
+    const alignBy = (score: (o: { said: number; named: number }) => number) => {
+      const scores = overlaps.map(score);
+      const top = Math.max(0, ...scores);
+      return { top, sentences: top > 0 ? sentences.filter((_, i) => scores[i] === top) : sentences };
+    };
+    const { top: best, sentences: aligned } = alignBy((o) => o.said + o.named);
+    // What the claim itself denies (the first word of each denied term).
+    const deniedByClaim = new Set(facts.denied.filter((d): d is string => d !== null).map((d) => d.split(" ")[0]));
     if (facts.negations.length) {
       // In the sentence it rests on, or in any sentence that denies what it denies (a claim joining two sentences
       // rests on the one with more of its words: "X sent 14 transfers, and Quayside has no recorded lease").
-      const denies = (s: SourceView["sentences"][number]) =>
-        s.negated.some((n) => n !== null && facts.denied.some((d) => d !== null && d.split(" ")[0] === n.split(" ")[0]));
+      const denies = (s: SourceView["sentences"][number]) => s.negated.some((n) => n !== null && deniedByClaim.has(n.split(" ")[0]));
       if (!aligned.some((s) => s.negated.length) && !sentences.some(denies))
         hard.push({ at: LATE, reason: `negation "${facts.negations[0]}" not in ${label}`, gap: `a negation not in ${label}` });
-    } else {
-      const flipped =
-        best > 0 ? aligned.flatMap((s) => s.negated).find((t) => t !== null && t.split(" ").every((w) => claimStems.has(w))) : undefined;
-      if (flipped)
-        soft.push({
-          at: LATE,
-          reason: `${label} negates "${flipped
-            .split(" ")
-            .map((w) => wordOf(facts, w))
-            .join(" … ")}"`,
-          gap: `${label} negates part of it`,
-        });
     }
+    // A word the claim states and the sentence it rests on denies. That sentence says what the claim says of the
+    // things it names: names alone ("Redline Haulage Ltd", a heading naming them) do not make the sentence a claim rests
+    // on; "We have never worked for Pellam Logistics" does, for "… worked for Pellam Logistics" — also when the claim
+    // keeps another of its negations ("… and have never collected from their depot").
+    const saying = alignBy((o) => o.said * SAID + o.named);
+    // What the claim denies itself is no flip, nor, beside a denial of its own, a name: "Kovac denied killing Raymond
+    // Dunn" rests on "Did you kill Raymond Dunn? No." whose "No" denies the names with the killing.
+    const ownDenial = (t: string) =>
+      deniedByClaim.has(t.split(" ")[0]) || (deniedByClaim.size > 0 && t.split(" ").every((w) => nameStems.has(w)));
+    // When as close a sentence (by what the claim says, not by the names alone) states the word without denying it,
+    // the claim rests on that one.
+    const states = (t: string) =>
+      saying.top >= SAID &&
+      saying.sentences.some((s) => !s.question && !s.negated.includes(t) && t.split(" ").every((w) => s.stems.has(w)));
+    const flipped =
+      saying.top > 0
+        ? saying.sentences
+            .flatMap((s) => s.negated)
+            .find((t) => t !== null && t.split(" ").every((w) => claimStems.has(w)) && !ownDenial(t) && !states(t))
+        : undefined;
+    if (flipped)
+      soft.push({
+        at: LATE,
+        reason: `${label} negates "${flipped
+          .split(" ")
+          .map((w) => wordOf(facts, w))
+          .join(" … ")}"`,
+        gap: `${label} negates part of it`,
+      });
     // What the cited sentence says against it: the opposite of one of its words, a part where it says all, a figure
     // in another unit (contradictions.ts).
     for (const c of contradictions(text, claimStems, src.texts)) {
@@ -610,6 +641,8 @@ interface Finding {
 }
 
 const LATE = 1e9;
+/** A word a claim says of what it names outweighs any number of its names, in aligning it with a sentence. */
+const SAID = 1000;
 
 const CONTRADICTION_GAP: Record<Contradiction["kind"], (label: string) => string> = {
   opposite: (label) => `${label} says the opposite of part of it`,

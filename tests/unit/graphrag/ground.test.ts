@@ -434,6 +434,53 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
     });
   });
 
+  it("reads a denial in the sentence that says what the claim says, not in a name or a heading that only names its parties", () => {
+    const statement = new SupportChecker({
+      nodes: [
+        { id: "o-redline", label: "Organization", name: "Redline Haulage Ltd", properties: {} },
+        { id: "o-rhl", label: "Organization", name: "Redline Haulage & Logistics Ltd", properties: {} },
+        { id: "o-pellam", label: "Organization", name: "Pellam Logistics Ltd", properties: {} },
+        { id: "p-rafter", label: "Person", name: "Sean Rafter", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-W1",
+          "WITNESS STATEMENT - Bernadette Okoro, managing director, Redline Haulage Ltd. We have never worked for Pellam Logistics and have never collected from their Stanmere depot. I have never heard of Redline Haulage & Logistics.",
+          ["o-redline", "o-rhl", "o-pellam"],
+        ),
+        snippet(
+          "EV-W2",
+          "Sean Rafter: I would sign paper new-starter forms and Payroll would key the approvals in for me. I never approved either of them as a new starter. I did not approve anything on 14th March 2022.",
+          ["p-rafter"],
+        ),
+        snippet("EV-W3", "The guard scanned the licence of the first driver. The licence of the second driver was not scanned."),
+      ],
+    });
+    // The linked node "Redline Haulage & Logistics Ltd" shares more of the claim's names than the denial does; the
+    // heading names Redline Haulage Ltd too. Neither says "worked".
+    for (const wrong of [
+      "Redline Haulage Ltd worked for Pellam Logistics",
+      // One negation kept, the other dropped.
+      "Redline Haulage Ltd has worked for Pellam Logistics and has never collected from their Stanmere depot",
+    ])
+      expect(statement.claim(wrong, ["EV-W1"]), wrong).toMatchObject({ support: "partial", reasons: ['EV-W1 negates "worked"'] });
+    // The date says which sentence the claim rests on, though another sentence speaks of approvals without a denial.
+    expect(statement.claim("Sean Rafter approved anything on 14th March 2022", ["EV-W2"])).toMatchObject({
+      support: "partial",
+      reasons: ['EV-W2 negates "approved"'],
+    });
+    for (const faithful of [
+      "Redline Haulage Ltd has never worked for Pellam Logistics",
+      "Redline Haulage Ltd has never worked for Pellam Logistics and has never collected from their Stanmere depot",
+      "Payroll would key the approvals in for Sean Rafter",
+      "Bernadette Okoro never heard of Redline Haulage & Logistics",
+      // As close a sentence states it without the denial.
+      "The licence of a driver was scanned",
+    ])
+      expect(statement.claim(faithful, ["EV-W1", "EV-W2", "EV-W3"]).support, faithful).toBe("supported");
+  });
+
   it("removes another count of the same things; the count written in words or in figures, or of other things, stands", () => {
     const scene = new SupportChecker({
       nodes: [],

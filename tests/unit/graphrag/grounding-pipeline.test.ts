@@ -2,7 +2,7 @@
 // that cite a valid id but are not supported by it, amount and date drift, a swapped entity, two parties the other way
 // round ("A paid B" where the evidence says B paid A), another speaker's words, a time on another day, a log's entry
 // told of another party, a quotation
-// the source does not hold, a clause resting on an
+// the source does not hold, a denial repeated without its negation, a clause resting on an
 // invalid marker beside a valid one, a sentence quoting an injected directive, and a citation to an id copied from
 // inside another item's text. Each is removed, counted (unknowns + audit) and sets needsReview; partly supported claims
 // stay, flagged, with lower confidence; answer.claims lists the kept claims in marker order.
@@ -35,6 +35,11 @@ function caseWithLedger(): FakeCase {
       "Dock 7 surveillance, 8 March 2025. 23:02 Anna Berg arrives at Dock 7 on foot. 23:05 Boris Kade arrives carrying a black holdall; he hands it to the driver of a grey van.",
       ["p-anna", "p-boris"],
     ),
+    // A denial, which a model may repeat without its "never".
+    add("EV-15", "Statement of Anna Berg, 9 March 2025. I have never worked for Boris Kade and I have never been paid by him.", [
+      "p-anna",
+      "p-boris",
+    ]),
   );
   return c;
 }
@@ -280,6 +285,17 @@ describe("answer.claims", () => {
     expect(a.confidenceJustification).toMatch(/Lowered from 0\.90 to 0\.75: 1 claim\(s\) are only partly supported by what they cite\./);
     expect(audit.claim_support).toEqual({ supported: 2, partial: 1, unsupported: 0 });
     expect(Object.keys(a).at(-1)).toBe("claims");
+  });
+
+  it("a denial repeated without its negation, beside one it keeps, stays flagged as partial", async () => {
+    const { body, audit } = await ask(`${GOOD} Anna Berg worked for Boris Kade and was never paid by him [evidence: EV-15].`);
+    const a = body.answer;
+    expect(a.claims.map((c) => [c.text, c.support, c.reasons])).toEqual([
+      ["Anna Berg met Boris Kade at Dock 7", "supported", []],
+      ["Anna Berg worked for Boris Kade and was never paid by him", "partial", ['EV-15 negates "worked"']],
+    ]);
+    expect(a.needsReview).toBe(true);
+    expect(audit.claim_support).toEqual({ supported: 1, partial: 1, unsupported: 0 });
   });
 
   it("a fully supported answer has no review flag and keeps the model's confidence; answers are byte-identical across runs", async () => {

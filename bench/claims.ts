@@ -5,7 +5,8 @@
 // log, a call record) joined, each with its time (faithful), and the opening sentence of an entry given the time of
 // another entry (wrong), and a count of things written the other way ("two bags" / "2 bags", faithful) or changed by
 // one ("three bags", wrong), and each call of a call record said as "A called B" (faithful) and the other way round
-// (wrong), and a sentence with the negation after its auxiliary dropped (wrong). Counts are printed, never
+// (wrong), and a sentence with the negation after its auxiliary dropped (wrong), and a sentence given another day its
+// item gives (wrong), and two adjacent sentences with a day joined by a bare "and" (faithful). Counts are printed, never
 // asserted: a faithful claim not `supported` is a false alarm, a swap `supported` is a miss.
 //
 //   npm run bench -- claims
@@ -13,6 +14,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { PartyReader } from "../lib/graphrag/actors";
 import { callsInWords } from "../lib/graphrag/calls";
 import { firstTime, timedEntries } from "../lib/graphrag/entries";
+import { extractFacts } from "../lib/graphrag/facts";
 import { SupportChecker } from "../lib/graphrag/ground";
 import { escapeRegExp, splitSentences } from "../lib/graphrag/text";
 import type { ContextNode, RawContext } from "../lib/graphrag/types";
@@ -52,6 +54,8 @@ export default async function main() {
     called: { claims: 0, notSupported: 0, toldOf: 0 },
     reversed: { claims: 0, unsupported: 0, partial: 0, toldOf: 0 },
     undenied: { claims: 0, unsupported: 0, partial: 0, toldOf: 0 },
+    redated: { claims: 0, unsupported: 0, partial: 0, toldOf: 0 },
+    anded: { claims: 0, notSupported: 0, toldOf: 0 },
   };
   for (const file of files) {
     for (const c of JSON.parse(readFileSync(file, "utf8")).cases as WorkspaceCase[]) {
@@ -104,6 +108,15 @@ export default async function main() {
         });
         const sentences = splitSentences(e.text);
         const inItem = names(e.text);
+        // The days the item gives, as written ("2 May 2025", "13/01/2025").
+        const days = [
+          ...new Set(
+            extractFacts(e.text, { source: true })
+              .dates.filter((d) => d.readings.some((r) => r.d !== undefined) && d.raw.length > 4)
+              .map((d) => d.raw),
+          ),
+        ];
+        const hasDay = (text: string) => days.some((d) => text.includes(d));
         sentences.forEach((s, i) => {
           if (s.length < 25 || s.length > 300) return;
           const v = judge(s, e.id);
@@ -138,6 +151,23 @@ export default async function main() {
             tally.undenied.claims++;
             if (w.support === "unsupported") tally.undenied.unsupported++;
             if (w.support === "partial") tally.undenied.partial++;
+          }
+
+          // A sentence giving one of the item's days given another of them (wrong).
+          const own = /[?"“”]/.test(s) ? [] : days.filter((d) => s.includes(d));
+          const otherDay = own.length === 1 ? days.find((d) => d !== own[0] && !s.includes(d)) : undefined;
+          if (otherDay) {
+            const w = judge(s.replace(own[0], otherDay), e.id);
+            tally.redated.claims++;
+            if (w.support === "unsupported") tally.redated.unsupported++;
+            if (w.support === "partial") tally.redated.partial++;
+          }
+          // Two adjacent sentences, one with a day at least, joined by "and" with no comma (faithful).
+          if (next && s.length <= 200 && next.length <= 200 && /\.$/.test(s) && !/[?:\n"“]/.test(s + next) && (hasDay(s) || hasDay(next))) {
+            const w = judge(`${s.slice(0, -1)} and ${next[0].toLowerCase() + next.slice(1)}`, e.id);
+            tally.anded.claims++;
+            if (w.support !== "supported") tally.anded.notSupported++;
+            if (w.toldOf) tally.anded.toldOf++;
           }
 
           // A count of things: the same count in the other writing (faithful), one more (wrong).
@@ -202,6 +232,18 @@ export default async function main() {
       n: tally.undenied.claims,
       "not supported": `${tally.undenied.unsupported} removed, ${tally.undenied.partial} partial`,
       "told of another": tally.undenied.toldOf,
+    },
+    {
+      claims: "a sentence given another day of its item",
+      n: tally.redated.claims,
+      "not supported": `${tally.redated.unsupported} removed, ${tally.redated.partial} partial`,
+      "told of another": tally.redated.toldOf,
+    },
+    {
+      claims: "two adjacent sentences, one with a day, joined by 'and'",
+      n: tally.anded.claims,
+      "not supported": tally.anded.notSupported,
+      "told of another": tally.anded.toldOf,
     },
     {
       claims: "a person swapped for another the item names",

@@ -699,10 +699,11 @@ function addSentences(f: Facts, text: string, plain: Array<{ lower: string; at: 
     while (k < plain.length && plain[k].at < bounds[b]) inside.push(plain[k++]);
     const given = new Set<string>();
     while (g < figures.length && figures[g].at < bounds[b]) given.add(figures[g++].lower);
-    // Its dates and times too, normalised: "on 14th March 2022" places a claim in the sentence that gives that day.
+    // Its dates, times and amounts too, normalised: "on 14th March 2022" places a claim in the sentence that gives that
+    // day.
     const from = b ? bounds[b - 1] : 0;
-    for (const d of f.dates) if (d.at >= from && d.at < bounds[b]) momentTags(d).forEach((t) => given.add(t));
-    for (const t of f.times) if (t.at >= from && t.at < bounds[b]) momentTags(t).forEach((x) => given.add(x));
+    for (const x of [...f.dates, ...f.times, ...f.numbers])
+      if (x.at >= from && x.at < bounds[b]) figureTags(x).forEach((t) => given.add(t));
     if (!inside.length) continue;
     if (asked) {
       // Answered "No": denied; answered "Yes" ("KOVAC: Yes, about the money", "I did"): stated. Either way, no longer
@@ -726,9 +727,11 @@ function addSentences(f: Facts, text: string, plain: Array<{ lower: string; at: 
   }
 }
 
-/** How a date or a time is told among a sentence's figures, whichever way it is written. */
-export function momentTags(m: DateFact | TimeFact): string[] {
-  return "minutes" in m ? [`time ${m.minutes}`] : m.readings.flatMap(dateKeys).map((k) => `date ${k}`);
+/** How a date, a time or a number is told among a sentence's figures, whichever way it is written. */
+export function figureTags(m: DateFact | TimeFact | NumberFact): string[] {
+  if ("minutes" in m) return [`time ${m.minutes}`];
+  if ("readings" in m) return m.readings.flatMap(dateKeys).map((k) => `date ${k}`);
+  return [`${m.kind} ${m.value}`];
 }
 
 /** The first words of a reply that say yes to the question before it. */

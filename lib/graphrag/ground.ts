@@ -26,7 +26,8 @@
 // The verdict (documented in README "How answers are checked"):
 // - unsupported — a number, amount, percentage, date, time or identifier of the claim is not in its sources, or a
 //   figure is there only in another unit ("14 seconds" for "14 minutes", contradictions.ts) or the things it counts are
-//   counted otherwise ("three casings" for "two casings"), or a time is there but not on the claim's date (moments.ts);
+//   counted otherwise ("three casings" for "two casings"), or a time is there but not on the claim's date, or a day is
+//   there but the source gives it to another event (moments.ts);
 //   a named entity of the claim is not there at all; what the sources tell of one person or organisation is put on
 //   another they name elsewhere (actors.ts; partial when the passage that tells it also names another of the claim's
 //   parties); a value, party or act of one entry of a timed record is put with the time or the party of another
@@ -54,10 +55,10 @@ import { reversedActs } from "./roles";
 import { PartyReader } from "./actors";
 import { callsInWords } from "./calls";
 import { firstTime, timedEntries } from "./entries";
-import { misdatedTimes, momentsOf } from "./moments";
+import { misdatedDays, misdatedTimes, momentsOf } from "./moments";
 import { misattributed } from "./speakers";
 import { misquoted } from "./quotes";
-import { dateKeys, extractFacts, HAVE, idKey, joinedStem, momentTags, PARTICLES, porter, type Facts } from "./facts";
+import { dateKeys, extractFacts, HAVE, idKey, joinedStem, figureTags, PARTICLES, porter, type Facts } from "./facts";
 import type { ClaimSupport, ContextEdge, ContextNode, ContextSnippet, RawContext } from "./types";
 import { escapeRegExp } from "./text";
 
@@ -150,6 +151,8 @@ interface SourceIndex {
   qualified: boolean;
   /** The texts as written, for who did what to whom (roles.ts). */
   texts: string[];
+  /** The day an evidence item is dated by (when it was collected), as moments.ts tags it: any claim may give it. */
+  dated: Set<string>;
 }
 
 export class SupportChecker {
@@ -270,6 +273,11 @@ export class SupportChecker {
 
     // A value taken from one entry of a log and put with the time or the party of another (entries.ts).
     hard.push(...this.misbound(facts, parts, label));
+    // A day the source gives only to another event ("the wire of $450,000 on 2 May" where 2 May is the balance's).
+    // A claim that speaks of a cited item itself ("EV-C-007 (cctv review, 2025-04-13) states: …") may give its date.
+    const aboutItem = label.split(", ").some((id) => text.includes(id));
+    for (const d of misdatedDays(text, facts, src.sentences, aboutItem ? src.dated : new Set()))
+      hard.push({ at: d.at, reason: `date ${d.raw} is told of another event in ${label}`, gap: `a date of another event in ${label}` });
 
     // Words credited to the wrong speaker ("Kovac admitted …" for what the detective said to him).
     const speaker = misattributed(text, facts.entities, src.texts);
@@ -291,7 +299,7 @@ export class SupportChecker {
     if (facts.tokens.some((t) => HAVE.test(t))) claimStems.add("have");
     // The figures it gives say which sentence it rests on too ("Put it at 305", not "don't put it all through").
     const claimFigures = new Set(facts.tokens.filter((t) => /\d/.test(t)));
-    const claimMoments = [...facts.dates, ...facts.times].map(momentTags);
+    const claimMoments = [...facts.dates, ...facts.times, ...facts.numbers].map(figureTags);
     // (Only when a negation or a hedge is in play: most claims and sources have none.)
     const sentences = facts.negations.length || src.qualified ? src.sentences : [];
     const nameStems = new Set(facts.entities.flatMap((e) => e.tokens.map(porter)));
@@ -603,6 +611,7 @@ export class SupportChecker {
           ...this.context.edges.filter((e) => linkedSet.has(e.source) && linkedSet.has(e.target)).map((e) => this.edgeText(e)),
         ],
         [s.id, ...linked],
+        s.collectedAt,
       );
     });
   }
@@ -659,11 +668,11 @@ const recordMemo = boundedMemo<TimedRecordIndex | null>(500);
 /** Indexes by content: the same evidence, nodes and edges recur across the answers of a case. */
 const indexMemo = boundedMemo<SourceIndex>(500);
 
-function buildIndex(texts: string[], ids: string[]): SourceIndex {
-  return indexMemo(`${ids.join("\u0001")}\u0002${texts.join("\u0001")}`, () => indexTexts(texts, ids));
+function buildIndex(texts: string[], ids: string[], dated?: string): SourceIndex {
+  return indexMemo(`${ids.join("\u0001")}\u0002${texts.join("\u0001")}\u0002${dated ?? ""}`, () => indexTexts(texts, ids, dated));
 }
 
-function indexTexts(texts: string[], ids: string[]): SourceIndex {
+function indexTexts(texts: string[], ids: string[], dated?: string): SourceIndex {
   const idx: SourceIndex = {
     values: new Set(),
     percents: new Set(),
@@ -681,6 +690,7 @@ function indexTexts(texts: string[], ids: string[]): SourceIndex {
     sentences: [],
     qualified: false,
     texts,
+    dated: new Set(dated ? extractFacts(dated, { source: true }).dates.flatMap(figureTags) : []),
   };
   for (const id of ids) idx.ids.add(idKey(id));
   for (const text of texts) {
@@ -752,7 +762,7 @@ const ABBREVIATIONS: Record<string, string> = {
 };
 
 type Has<T> = { has(value: T): boolean };
-type SetKeys = "values" | "percents" | "dates" | "years" | "times" | "moments" | "loose" | "ids" | "tokens" | "stems";
+type SetKeys = "values" | "percents" | "dates" | "years" | "times" | "moments" | "loose" | "ids" | "tokens" | "stems" | "dated";
 type SourceView = Omit<SourceIndex, SetKeys> & { [K in SetKeys]: Has<SourceIndex[K] extends Set<infer T> ? T : never> };
 
 /** Several sources read as one, without copying their sets. */
@@ -772,6 +782,7 @@ function merge(parts: SourceIndex[]): SourceView {
     tokens: any("tokens"),
     stems: any("stems"),
     qualified: parts.some((p) => p.qualified),
+    dated: any("dated"),
     texts: parts.flatMap((p) => p.texts),
     get compact() {
       return parts.map((p) => p.compact).join(" ");

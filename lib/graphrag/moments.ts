@@ -1,9 +1,10 @@
 // Which day each time of day in a source falls on. A log, a call record or a statement gives times under dates
 // ("12 Apr 2025. 06:18 dispatched … 06:24 on scene"; "04/05 | 10:30 …" then "05/05 | 22:30 …"): a claim that pairs a
 // time with a date must find them paired in what it cites — "seen at 10:30 on 5 May" is not supported by a source
-// that has 10:30 on 4 May and 22:30 on 5 May, though each value is there.
-import { dateKeys, type Facts, type TimeFact } from "./facts";
-import { sentenceSpans } from "./text";
+// that has 10:30 on 4 May and 22:30 on 5 May, though each value is there. Likewise a day must be the day of what the
+// claim says happened on it (misdatedDays).
+import { dateKeys, extractFacts, figureTags, porter, type DateFact, type Facts, type TimeFact } from "./facts";
+import { isStopword, sentenceSpans } from "./text";
 
 export interface Moments {
   /** `${dateKey}@${minutes}` for every time and each date it falls under. */
@@ -85,4 +86,65 @@ export function misdatedTimes(
   return claim.times.filter(
     (t) => src.times.has(t.minutes) && !src.loose.has(t.minutes) && !keys.some((k) => src.moments.has(`${k}@${t.minutes}`)),
   );
+}
+
+/** Where a claim's clause ends: "; ", ". ", ", and …", ", but …". */
+const CLAUSE_END = /;\s|\.\s|,\s+(?:and|but|while|whereas|then)\s/giu;
+/** A sentence's date that names a day, among its figures (facts.ts figureTags). */
+const DAY_TAG = /^date (?:--\d+-\d+|\d+-\d+-\d+)$/;
+
+/**
+ * The claim's days that its source gives only to another event. The sentence that says most of what the claim's
+ * clause says beside that day (its words and figures, names aside) gives another day and not this one, and no sentence
+ * that gives this day says what that sentence leaves out: "An outgoing wire of $450,000 on 2 May 2025" where the wire's
+ * sentence says 15 May and 2 May is a balance's. Judged only when that sentence holds half the clause's words and two
+ * at least; a sentence that gives no day leaves the day to what is around it (a heading, the sentence before).
+ */
+export function misdatedDays(
+  claim: string,
+  facts: Pick<Facts, "dates">,
+  sentences: Facts["sentences"],
+  dated: { has(tag: string): boolean },
+): DateFact[] {
+  const out: DateFact[] = [];
+  for (const d of facts.dates) {
+    const days = figureTags(d).filter((t) => DAY_TAG.test(t));
+    // The day an item is dated by, given by a claim about the item, goes with anything it says.
+    if (!days.length || days.some((t) => dated.has(t))) continue;
+    const clause = clauseAt(claim, d.at);
+    const f = extractFacts(clause, { claim: true });
+    // Its words (framing words too: "reported 29/01/2025" is what is dated), names aside, and its figures.
+    const names = new Set(f.entities.flatMap((e) => e.tokens));
+    const words = f.tokens.filter((t) => !/\d/.test(t) && !isStopword(t) && !names.has(t)).map(porter);
+    const said = [...new Set([...words, ...f.tokens.filter((t) => /\d/.test(t)), ...[...f.times, ...f.numbers].flatMap(figureTags)])];
+    if (said.length < 2) continue;
+    const holds = (s: Facts["sentences"][number], w: string) => s.stems.has(w) || s.figures.has(w);
+    const scores = sentences.map((s) => said.filter((w) => holds(s, w)).length);
+    const top = Math.max(0, ...scores);
+    if (top < 2 || top * 2 < said.length) continue;
+    const aligned = sentences.filter((_, i) => scores[i] === top);
+    const gives = (s: Facts["sentences"][number]) => days.some((t) => s.figures.has(t));
+    const givesAnother = (s: Facts["sentences"][number]) => [...s.figures].some((t) => DAY_TAG.test(t));
+    // A sentence that gives the day and says what the closest sentence does not may be where the day comes from
+    // ("submitted 13/01/2025 and reported 29/01/2025": two clauses one "and" joins).
+    const unexplained = said.filter((w) => !aligned.some((s) => holds(s, w)));
+    if (!aligned.some(gives) && aligned.some(givesAnother) && !sentences.some((s) => gives(s) && unexplained.some((w) => holds(s, w))))
+      out.push(d);
+  }
+  return out;
+}
+
+/** The clause of `text` around position `at`. */
+function clauseAt(text: string, at: number): string {
+  let start = 0;
+  let end = text.length;
+  for (const m of text.matchAll(CLAUSE_END)) {
+    const i = m.index ?? 0;
+    if (i + m[0].length <= at) start = i + m[0].length;
+    else if (i >= at) {
+      end = i;
+      break;
+    }
+  }
+  return text.slice(start, end);
 }

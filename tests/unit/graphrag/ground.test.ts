@@ -481,6 +481,45 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
       expect(statement.claim(faithful, ["EV-W1", "EV-W2", "EV-W3"]).support, faithful).toBe("supported");
   });
 
+  it("removes a day its source gives to another event; a day from a heading, another clause or the item's own date stands", () => {
+    const dated = new SupportChecker({
+      nodes: [],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-R1",
+          "Bank statement, account 4471. Balance on 2 May 2025: $1.94 million. Outgoing wire of $450,000 on 15 May 2025 to a notary in Marbella for a villa purchase. The notary was paid a fee on 16 May 2025.",
+        ),
+        snippet("EV-R2", "Interview of Dmitri Kovac, 8 May 2025.\nKOVAC: Home. 220 Cannery Row. All night."),
+      ],
+    });
+    for (const [wrong, day] of [
+      ["An outgoing wire of $450,000 was sent on 2 May 2025 to a notary in Marbella", "2 May 2025"],
+      ["The balance on 15 May 2025 was $1.94 million", "15 May 2025"],
+      // The other sentence with that day shares only what the wire's sentence says too ("notary").
+      ["An outgoing wire of $450,000 went to a notary in Marbella on 16 May 2025", "16 May 2025"],
+    ])
+      expect(dated.claim(wrong, ["EV-R1"]), wrong).toMatchObject({
+        support: "unsupported",
+        reasons: [`date ${day} is told of another event in EV-R1`],
+      });
+    for (const faithful of [
+      "The outgoing wire of $450,000 on 15 May 2025 went to a notary in Marbella",
+      // Two clauses a bare "and" joins, each with its own day.
+      "The balance was $1.94 million on 2 May 2025 and a wire of $450,000 went to a notary on 15 May 2025",
+      // The sentence it rests on gives no day: the heading's goes with it.
+      "On 8 May 2025 Kovac said he was home at 220 Cannery Row all night",
+    ])
+      expect(dated.claim(faithful, ["EV-R1", "EV-R2"]).support, faithful).toBe("supported");
+    // A claim about the item itself may give the date it was collected; any other claim may not.
+    expect(
+      dated.step(
+        "EV-R1 (report, 2025-03-06) states: Outgoing wire of $450,000 on 15 May 2025 to a notary in Marbella for a villa purchase",
+        ["EV-R1"],
+      ).support,
+    ).toBe("supported");
+  });
+
   it("removes another count of the same things; the count written in words or in figures, or of other things, stands", () => {
     const scene = new SupportChecker({
       nodes: [],

@@ -1,7 +1,7 @@
 // Issue 13 §1 through the whole pipeline, with the AI SDK's MockLanguageModelV3 playing an adversarial LLM: claims
 // that cite a valid id but are not supported by it, amount and date drift, a swapped entity, two parties the other way
 // round ("A paid B" where the evidence says B paid A), another speaker's words, a time on another day, a log's entry
-// told of another party, a quotation
+// told of another party, a day of another event, a quotation
 // the source does not hold, a denial repeated without its negation, a clause resting on an
 // invalid marker beside a valid one, a sentence quoting an injected directive, and a citation to an id copied from
 // inside another item's text. Each is removed, counted (unknowns + audit) and sets needsReview; partly supported claims
@@ -34,6 +34,12 @@ function caseWithLedger(): FakeCase {
       "EV-14",
       "Dock 7 surveillance, 8 March 2025. 23:02 Anna Berg arrives at Dock 7 on foot. 23:05 Boris Kade arrives carrying a black holdall; he hands it to the driver of a grey van.",
       ["p-anna", "p-boris"],
+    ),
+    // Two days, each of its own event.
+    add(
+      "EV-16",
+      "Harbour office ledger. Anna Berg paid the berth fee for Dock 7 on 2 March 2025. The crane hire was settled on 5 March 2025.",
+      ["p-anna"],
     ),
     // A denial, which a model may repeat without its "never".
     add("EV-15", "Statement of Anna Berg, 9 March 2025. I have never worked for Boris Kade and I have never been paid by him.", [
@@ -108,6 +114,12 @@ describe("adversarial claims are removed, counted and flagged", () => {
       "Anna Berg arrived at Dock 7 on foot at 23:05 [evidence: EV-14].",
       "23:05",
       "another entry's time in EV-14",
+    ],
+    [
+      "a day its source gives to another event",
+      "Anna Berg paid the berth fee for Dock 7 on 5 March 2025 [evidence: EV-16].",
+      "berth",
+      "a date of another event in EV-16",
     ],
     [
       "a quotation its source does not hold",

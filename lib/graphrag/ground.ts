@@ -151,7 +151,7 @@ interface SourceIndex {
   qualified: boolean;
   /** The texts as written, for who did what to whom (roles.ts). */
   texts: string[];
-  /** The day an evidence item is dated by (when it was collected), as moments.ts tags it: any claim may give it. */
+  /** The day an evidence item is dated by (when it was collected), as facts.ts tags it: a claim about the item may give it. */
   dated: Set<string>;
 }
 
@@ -274,7 +274,7 @@ export class SupportChecker {
     // A value taken from one entry of a log and put with the time or the party of another (entries.ts).
     hard.push(...this.misbound(facts, parts, label));
     // A day the source gives only to another event ("the wire of $450,000 on 2 May" where 2 May is the balance's).
-    // A claim that speaks of a cited item itself ("EV-C-007 (cctv review, 2025-04-13) states: …") may give its date.
+    // A claim that speaks of a cited item itself ("EV-C-007 (surveillance note, 2025-04-13) states: …") may give its date.
     const aboutItem = label.split(", ").some((id) => text.includes(id));
     for (const d of misdatedDays(text, facts, src.sentences, aboutItem ? src.dated : new Set()))
       hard.push({ at: d.at, reason: `date ${d.raw} is told of another event in ${label}`, gap: `a date of another event in ${label}` });
@@ -299,7 +299,8 @@ export class SupportChecker {
     if (facts.tokens.some((t) => HAVE.test(t))) claimStems.add("have");
     // The figures it gives say which sentence it rests on too ("Put it at 305", not "don't put it all through").
     const claimFigures = new Set(facts.tokens.filter((t) => /\d/.test(t)));
-    const claimMoments = [...facts.dates, ...facts.times, ...facts.numbers].map(figureTags);
+    // Its dates, times and amounts, however written ("14th March 2022" = "14/03/2022").
+    const claimValues = [...facts.dates, ...facts.times, ...facts.numbers].map(figureTags);
     // (Only when a negation or a hedge is in play: most claims and sources have none.)
     const sentences = facts.negations.length || src.qualified ? src.sentences : [];
     const nameStems = new Set(facts.entities.flatMap((e) => e.tokens.map(porter)));
@@ -312,7 +313,7 @@ export class SupportChecker {
         else said++;
       }
       for (const t of claimFigures) if (s.figures.has(t)) said++;
-      for (const tags of claimMoments) if (tags.some((t) => s.figures.has(t))) said++;
+      for (const tags of claimValues) if (tags.some((t) => s.figures.has(t))) said++;
       return { said, named };
     });
     const alignBy = (score: (o: { said: number; named: number }) => number) => {

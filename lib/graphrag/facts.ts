@@ -691,6 +691,8 @@ function addSentences(f: Facts, text: string, plain: Array<{ lower: string; at: 
   bounds.push(Infinity);
   let k = 0;
   let g = 0;
+  const values = [...f.dates, ...f.times, ...f.numbers].sort((a, b) => a.at - b.at);
+  let v = 0;
   // A question answered "No" ("REYES: Did you kill Raymond Dunn? KOVAC: No.") denies what it asks: its words are
   // negated, so a claim resting on the question ("Kovac killed Dunn") is read against the reply.
   let asked: Facts["sentences"][number] | undefined;
@@ -701,9 +703,7 @@ function addSentences(f: Facts, text: string, plain: Array<{ lower: string; at: 
     while (g < figures.length && figures[g].at < bounds[b]) given.add(figures[g++].lower);
     // Its dates, times and amounts too, normalised: "on 14th March 2022" places a claim in the sentence that gives that
     // day.
-    const from = b ? bounds[b - 1] : 0;
-    for (const x of [...f.dates, ...f.times, ...f.numbers])
-      if (x.at >= from && x.at < bounds[b]) figureTags(x).forEach((t) => given.add(t));
+    while (v < values.length && values[v].at < bounds[b]) figureTags(values[v++]).forEach((t) => given.add(t));
     if (!inside.length) continue;
     if (asked) {
       // Answered "No": denied; answered "Yes" ("KOVAC: Yes, about the money", "I did"): stated. Either way, no longer

@@ -6,17 +6,19 @@
 // another entry (wrong), and a count of things written the other way ("two bags" / "2 bags", faithful) or changed by
 // one ("three bags", wrong), and each call of a call record said as "A called B" (faithful) and the other way round
 // (wrong), and a sentence with the negation after its auxiliary dropped (wrong), and a sentence given another day its
-// item gives (wrong), and two adjacent sentences with a day joined by a bare "and" (faithful). Counts are printed, never
+// item gives (wrong), and two adjacent sentences with a day joined by a bare "and" (faithful), and a sentence with a
+// state said as its opposite ("westbound" for "eastbound", "witnessed" for "unwitnessed", wrong). Counts are printed, never
 // asserted: a faithful claim not `supported` is a false alarm, a swap `supported` is a miss.
 //
 //   npm run bench -- claims
 import { readdirSync, readFileSync } from "node:fs";
 import { PartyReader } from "../lib/graphrag/actors";
 import { callsInWords } from "../lib/graphrag/calls";
+import { oppositeOf } from "../lib/graphrag/contradictions";
 import { firstTime, timedEntries } from "../lib/graphrag/entries";
 import { extractFacts } from "../lib/graphrag/facts";
 import { SupportChecker } from "../lib/graphrag/ground";
-import { escapeRegExp, splitSentences } from "../lib/graphrag/text";
+import { escapeRegExp, splitSentences, words } from "../lib/graphrag/text";
 import type { ContextNode, RawContext } from "../lib/graphrag/types";
 import { printTable } from "./support";
 
@@ -54,6 +56,7 @@ export default async function main() {
     called: { claims: 0, notSupported: 0, toldOf: 0 },
     reversed: { claims: 0, unsupported: 0, partial: 0, toldOf: 0 },
     undenied: { claims: 0, unsupported: 0, partial: 0, toldOf: 0 },
+    reversedState: { claims: 0, unsupported: 0, partial: 0, toldOf: 0 },
     redated: { claims: 0, unsupported: 0, partial: 0, toldOf: 0 },
     anded: { claims: 0, notSupported: 0, toldOf: 0 },
   };
@@ -153,6 +156,17 @@ export default async function main() {
             if (w.support === "partial") tally.undenied.partial++;
           }
 
+          // A state said as its opposite ("exits westbound" → "exits eastbound", "not verified" → "not unverified"):
+          // wrong, unless the item also says it that way.
+          const state = /[?"“”]/.test(s) ? undefined : words(s).find((w) => oppositeOf(w.lower) && !/^\p{Lu}/u.test(w.raw));
+          const opposite = state && oppositeOf(state.lower)!;
+          if (state && opposite && !new RegExp(`\\b${escapeRegExp(opposite)}\\b`, "i").test(e.text)) {
+            const w = judge(s.replace(new RegExp(`\\b${escapeRegExp(state.raw)}\\b`), opposite), e.id);
+            tally.reversedState.claims++;
+            if (w.support === "unsupported") tally.reversedState.unsupported++;
+            if (w.support === "partial") tally.reversedState.partial++;
+          }
+
           // A sentence giving one of the item's days given another of them (wrong).
           const own = /[?"“”]/.test(s) ? [] : days.filter((d) => s.includes(d));
           const otherDay = own.length === 1 ? days.find((d) => d !== own[0] && !s.includes(d)) : undefined;
@@ -226,6 +240,7 @@ export default async function main() {
     faithful("two adjacent sentences joined with ', and'", tally.joined),
     faithful("'He/She …' with the name it refers to", tally.pronoun),
     wrong("a denial with its negation dropped", tally.undenied),
+    wrong("a state said as its opposite", tally.reversedState),
     wrong("a sentence given another day of its item", tally.redated),
     faithful("two adjacent sentences, one with a day, joined by 'and'", tally.anded),
     wrong("a person swapped for another the item names", tally.swapped),

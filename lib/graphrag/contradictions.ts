@@ -17,15 +17,18 @@ export interface Contradiction {
 
 /**
  * Pairs of words for states that exclude each other: a claim's "locked" is contradicted by a cited "unlocked". Not the
- * converses of a relation ("before"/"after", "bought"/"sold", "incoming"/"outgoing", "more"/"less", "above"/"below",
- * "upstream"/"downstream", "north"/"south"): "B arrived after A left" is "A left before B arrived", a call outgoing from
- * one phone is incoming on the other, and the point upstream of the outfall has the outfall downstream of it.
+ * converses of a relation ("before"/"after", "bought"/"sold", "incoming"/"outgoing", "inbound"/"outbound", "more"/"less",
+ * "above"/"below", "upstream"/"downstream", "north"/"south", "inside"/"outside"): "B arrived after A left" is "A left before
+ * B arrived", a call outgoing from one phone is incoming on the other, and the point upstream of the outfall has the
+ * outfall downstream of it. A heading ("eastbound") is one movement's own, as a contributor's share ("major") is.
  */
 const OPPOSITES: ReadonlyArray<readonly [string, string]> = [
   ["increased", "decreased"],
   ["rose", "fell"],
   ["arrived", "departed"],
   ["arrival", "departure"],
+  ["entered", "exited"],
+  ["enters", "exits"],
   ["positive", "negative"],
   ["opened", "closed"],
   ["locked", "unlocked"],
@@ -33,8 +36,86 @@ const OPPOSITES: ReadonlyArray<readonly [string, string]> = [
   ["alive", "dead"],
   ["armed", "unarmed"],
   ["conscious", "unconscious"],
+  ["eastbound", "westbound"],
+  ["northbound", "southbound"],
+  ["major", "minor"],
+  ["male", "female"],
+  ["intact", "broken"],
+  ["intact", "damaged"],
+  ["genuine", "fake"],
+  ["genuine", "forged"],
+  ["genuine", "counterfeit"],
+  ["accepted", "rejected"],
+  ["accepted", "declined"],
+  ["approved", "rejected"],
+  ["approved", "declined"],
+  ["granted", "refused"],
+  ["passed", "failed"],
+  ["succeeded", "failed"],
+  ["successful", "failed"],
+  ["guilty", "innocent"],
+  ["empty", "full"],
+  ["stationary", "moving"],
+  // Negative prefixes other than "un-" and "non-" (below), which make false friends too often to be read as a rule
+  // ("inform", "import", "inpatient").
+  ["legal", "illegal"],
+  ["valid", "invalid"],
+  ["consistent", "inconsistent"],
+  ["correct", "incorrect"],
+  ["accurate", "inaccurate"],
+  ["complete", "incomplete"],
+  ["conclusive", "inconclusive"],
+  ["active", "inactive"],
+  ["sufficient", "insufficient"],
+  ["possible", "impossible"],
+  ["regular", "irregular"],
+  ["proper", "improper"],
+  ["direct", "indirect"],
+  ["formal", "informal"],
+  ["admissible", "inadmissible"],
+  ["eligible", "ineligible"],
+  ["legible", "illegible"],
+  ["compatible", "incompatible"],
+  ["solvent", "insolvent"],
 ];
-const OPPOSITE = new Map(OPPOSITES.flatMap(([a, b]) => [[a, b] as const, [b, a] as const]));
+const OPPOSITE = new Map<string, Set<string>>();
+for (const [a, b] of OPPOSITES)
+  for (const [x, y] of [
+    [a, b],
+    [b, a],
+  ])
+    OPPOSITE.set(x, new Set([...(OPPOSITE.get(x) ?? []), y]));
+/** Words that begin like a negative prefix and are not one ("understood", "unique", "until"). */
+const NOT_PREFIXED = /^(?:under|unit|union|uniq|unison|univers|uniform|unanim|unless|until|unto|unravel|nonce|nonsense|nonetheless)/;
+/** Bases that are other words too: "unwell" is not the opposite of "as well". */
+const FALSE_BASES = new Set(["well"]);
+
+/**
+ * The words that state the opposite of `w`: its listed opposites, and the same word with or without "un-" or "non-"
+ * ("witnessed" / "unwitnessed", "compliant" / "non-compliant").
+ */
+function oppositesOf(w: string): string[] {
+  const out = [...(OPPOSITE.get(w) ?? [])];
+  const base = unprefixed(w);
+  if (base) out.push(base);
+  if (/^\p{L}{4,}$/u.test(w) && !isStopword(w) && !FALSE_BASES.has(w)) out.push(`un${w}`, `non-${w}`, `non${w}`);
+  return out;
+}
+/** The word a negative prefix was put on ("unwitnessed" → "witnessed"). */
+function unprefixed(w: string): string | undefined {
+  const base = NOT_PREFIXED.test(w) ? undefined : /^(?:un|non-?)(\p{L}{4,})$/u.exec(w)?.[1];
+  return base && !isStopword(base) && !FALSE_BASES.has(base) ? base : undefined;
+}
+
+/** A word's opposite when it is listed or carries a negative prefix: what a model turning a state round would write. */
+export function oppositeOf(w: string): string | undefined {
+  return OPPOSITE.get(w)?.values().next().value ?? unprefixed(w);
+}
+
+/** A light switched "on" or "off": the word before the particle says what. */
+const PARTICLE_OPPOSITE: Record<string, string> = { on: "off", off: "on" };
+/** Where a claim's clause ends: a comma, semicolon or full stop, or a conjunction between two clauses. */
+const CLAUSE_BREAK = /[,;.]\s|\s(?:and|but|while|whereas|then)\s/giu;
 
 /** "All four", "every one of", "both": the claim speaks of the whole. */
 const WHOLE = /\b(?:all|every one of|each of|both)\b/i;
@@ -111,37 +192,36 @@ function counts(text: string): Array<{ value: number; thing: string; raw: string
   return out;
 }
 
-type SourceSentence = { text: string; words: Set<string> };
+/** A source sentence: its text, its words, and its words in order between spaces (" headlights off "). */
+type SourceSentence = { text: string; words: Set<string>; sequence: string };
 // The same evidence is read for every claim that cites it: its sentences and figures are kept by text.
 const sentencesOf = boundedMemo<SourceSentence[]>(1_000);
 const quantitiesOf = boundedMemo<ReturnType<typeof quantities>>(1_000);
 const countsOf = boundedMemo<ReturnType<typeof counts>>(1_000);
+const wordsIn = boundedMemo<Set<string>>(1_000);
 const readSource = (text: string) =>
-  sentencesOf(text, () => splitSentences(text).map((t) => ({ text: t, words: new Set(words(t).map((w) => w.lower)) })));
+  sentencesOf(text, () =>
+    splitSentences(text).map((t) => {
+      const ws = words(t).map((w) => w.lower);
+      return { text: t, words: new Set(ws), sequence: ` ${ws.join(" ")} ` };
+    }),
+  );
 
 /**
  * What the sources say against the claim. `claimStems` are the stems the claim is aligned by (its content words and
  * names); a source sentence aligns when it shares the most of them.
  */
 export function contradictions(claim: string, claimStems: ReadonlySet<string>, sources: readonly string[]): Contradiction[] {
-  const claimWords = [...new Set(words(claim).map((w) => w.lower))];
-  const opposites = claimWords.filter((w) => OPPOSITE.has(w));
   const whole = WHOLE.exec(claim);
   const measured = quantities(claim);
   const counted = counts(claim);
-  if (!opposites.length && !whole && !measured.length && !counted.length) return [];
-
   const sentences = sources.flatMap(readSource);
+  const out: Contradiction[] = [...oppositeStates(claim, sources, sentences)];
+  if (!whole && !measured.length && !counted.length) return out;
+
   const overlap = (ws: Set<string>) => [...ws].filter((w) => claimStems.has(porter(w))).length;
   const best = Math.max(0, ...sentences.map((s) => overlap(s.words)));
   const aligned = best > 0 ? sentences.filter((s) => overlap(s.words) === best) : [];
-  const out: Contradiction[] = [];
-
-  for (const w of opposites) {
-    const other = OPPOSITE.get(w)!;
-    if (aligned.some((s) => s.words.has(other)) && !aligned.some((s) => s.words.has(w)))
-      out.push({ kind: "opposite", said: w, told: other });
-  }
   if (whole && aligned.length && aligned.every((s) => !WHOLE.test(s.text))) {
     const part = aligned.map((s) => PART.exec(s.text)).find((m) => m);
     if (part) out.push({ kind: "quantifier", said: whole[0], told: part[0] });
@@ -158,6 +238,45 @@ export function contradictions(claim: string, claimStems: ReadonlySet<string>, s
   for (const c of counted) {
     const same = tallied.filter((t) => t.thing === c.thing);
     if (same.length && !same.some((t) => t.value === c.value)) out.push({ kind: "count", said: c.raw, told: same[0].raw });
+  }
+  return out;
+}
+
+/**
+ * A word of the claim whose opposite the source sentence its clause rests on says instead ("exited westbound" where the
+ * sentence of the exit says "eastbound"). Each clause is read against its own sentence: "passed eastbound at 01:29 and
+ * exited westbound at 01:47" joins two sentences that each say one of the headings.
+ */
+function oppositeStates(claim: string, sources: readonly string[], sentences: readonly SourceSentence[]): Contradiction[] {
+  const out: Contradiction[] = [];
+  const sourceWords = sources.map((t) => wordsIn(t, () => new Set(readSource(t).flatMap((s) => [...s.words]))));
+  for (const clause of claim.split(CLAUSE_BREAK)) {
+    const ws = words(clause).map((w) => w.lower);
+    const inSource = (phrase: string[]) =>
+      phrase.length === 1
+        ? sourceWords.some((set) => set.has(phrase[0]))
+        : sentences.some((s) => s.sequence.includes(` ${phrase.join(" ")} `));
+    const found = ws
+      .flatMap((w, i) => {
+        const particle = PARTICLE_OPPOSITE[w];
+        // "headlights off": the particle with the word before it.
+        if (particle) return i > 0 && !isStopword(ws[i - 1]) ? [{ said: [ws[i - 1], w], told: [[ws[i - 1], particle]] }] : [];
+        return isStopword(w) ? [] : [{ said: [w], told: oppositesOf(w).map((o) => [o]) }];
+      })
+      .filter((f) => f.told.some(inSource));
+    if (!found.length) continue;
+    // The clause's other words say which sentence it rests on; a state and its opposites do not.
+    const states = new Set(found.flatMap((f) => (f.said.length > 1 ? [] : [f.said, ...f.told].flat())));
+    const stems = new Set(ws.filter((w) => !isStopword(w) && !states.has(w)).map(porter));
+    const overlap = (s: SourceSentence) => [...s.words].filter((w) => stems.has(porter(w))).length;
+    const best = Math.max(0, ...sentences.map(overlap));
+    if (!best) continue;
+    const aligned = sentences.filter((s) => overlap(s) === best);
+    const says = (phrase: string[]) => aligned.some((s) => s.sequence.includes(` ${phrase.join(" ")} `));
+    for (const f of found) {
+      const told = f.told.find(says);
+      if (told && !says(f.said)) out.push({ kind: "opposite", said: f.said.join(" "), told: told.join(" ") });
+    }
   }
   return out;
 }

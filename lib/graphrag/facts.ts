@@ -241,7 +241,7 @@ const NEGATION_FILLER = new Set(["evidence", "sign", "signs", "indication", "rec
  * Not a word that qualifies only part of a sentence ("the alleged victim", "suspected of", "could be seen").
  */
 const HEDGE =
-  /\b(?:alleg(?:e|es|ed|ing) that|allegedly|purportedly|reportedly|rumou?red|supposedly|claim(?:s|ed) that|(?:may|might|could) have|possibly|probably|(?:most |more )?likely|(?:appears?|appeared|seems?|seemed) to|(?:is|was|are|were) (?:believed|thought|understood) to|unconfirmed|unverified)\b/i;
+  /\b(?:alleg(?:e|es|ed|ing) that|allegedly|purportedly|reportedly|rumou?red|supposedly|claim(?:s|ed) that|(?:may|might|could) have|possibly|probably|probable|(?:most |more )?likely|(?:appears?|appeared|seems?|seemed) to|(?:is|was|are|were) (?:believed|thought|understood) to|unconfirmed|unverified)\b/i;
 const TITLES = new Set([
   "mr",
   "mrs",

@@ -434,6 +434,41 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
     });
   });
 
+  it("reads a state said as its opposite in the sentence its clause rests on: a heading, a light, a share, a prefix", () => {
+    const record = new SupportChecker({
+      nodes: [],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-O1",
+          "CCTV review, camera PA-GC-02 at Port Authority Gate C. 01:29:55 a black Tahoe, plate HBR-4471, passes eastbound toward Dry Dock 3. 01:47:31 the same vehicle exits westbound at speed with headlights off.",
+        ),
+        snippet("EV-O2", "DNA report. Mixture of two contributors; the major contributor matches the reference profile of Dmitri Kovac."),
+        snippet("EV-O3", "Ward audit. The 02:04 waste of morphine was unwitnessed. The 03:10 waste was witnessed by OOGUN01."),
+        snippet("EV-O4", "Handwriting examination: the entries are consistent with the writing of Raymond Dunn."),
+      ],
+    });
+    for (const [wrong, id, told] of [
+      // Each clause against the sentence it rests on: the passing is eastbound, the exit westbound.
+      ["The Tahoe passes westbound at 01:29 and exits eastbound at 01:47", "EV-O1", 'EV-O1 says "westbound", not "eastbound"'],
+      ["The Tahoe exits at speed with headlights on", "EV-O1", 'EV-O1 says "headlights off", not "headlights on"'],
+      ["The minor contributor matches the reference profile of Dmitri Kovac", "EV-O2", 'EV-O2 says "major", not "minor"'],
+      ["The 02:04 waste of morphine was witnessed", "EV-O3", 'EV-O3 says "unwitnessed", not "witnessed"'],
+      ["The 03:10 waste was unwitnessed", "EV-O3", 'EV-O3 says "witnessed", not "unwitnessed"'],
+      ["The entries are inconsistent with the writing of Raymond Dunn", "EV-O4", 'EV-O4 says "consistent", not "inconsistent"'],
+    ])
+      expect(record.claim(wrong, [id]), wrong).toMatchObject({ support: "partial", reasons: expect.arrayContaining([told]) });
+    for (const [faithful, id] of [
+      ["The Tahoe passes eastbound at 01:29 and exits westbound at 01:47", "EV-O1"],
+      ["The Tahoe exits westbound at 01:47 with headlights off", "EV-O1"],
+      ["The major contributor matches the reference profile of Dmitri Kovac", "EV-O2"],
+      // The other waste is the witnessed one: both words in the record, each in its own sentence.
+      ["The 03:10 waste was witnessed by OOGUN01", "EV-O3"],
+      ["The 02:04 waste of morphine was unwitnessed", "EV-O3"],
+    ])
+      expect(record.claim(faithful, [id]).support, faithful).toBe("supported");
+  });
+
   it("reads a denial in the sentence that says what the claim says, not in a name or a heading that only names its parties", () => {
     const statement = new SupportChecker({
       nodes: [

@@ -2,7 +2,7 @@
 // that cite a valid id but are not supported by it, amount and date drift, a swapped entity, two parties the other way
 // round ("A paid B" where the evidence says B paid A), another speaker's words, a time on another day, a log's entry
 // told of another party, a day of another event, a quotation
-// the source does not hold, a denial repeated without its negation, a clause resting on an
+// the source does not hold, a denial repeated without its negation, a state said as its opposite, a clause resting on an
 // invalid marker beside a valid one, a sentence quoting an injected directive, and a citation to an id copied from
 // inside another item's text. Each is removed, counted (unknowns + audit) and sets needsReview; partly supported claims
 // stay, flagged, with lower confidence; answer.claims lists the kept claims in marker order.
@@ -40,6 +40,12 @@ function caseWithLedger(): FakeCase {
       "EV-16",
       "Harbour office ledger. Anna Berg paid the berth fee for Dock 7 on 2 March 2025. The crane hire was settled on 5 March 2025.",
       ["p-anna"],
+    ),
+    // Two movements, each with its own heading, which a model may swap.
+    add(
+      "EV-17",
+      "Dock 7 gate camera, 10 March 2025. 21:10 Boris Kade's van passes eastbound. 21:52 the van leaves westbound with its lights off.",
+      ["p-boris"],
     ),
     // A denial, which a model may repeat without its "never".
     add("EV-15", "Statement of Anna Berg, 9 March 2025. I have never worked for Boris Kade and I have never been paid by him.", [
@@ -308,6 +314,20 @@ describe("answer.claims", () => {
     ]);
     expect(a.needsReview).toBe(true);
     expect(audit.claim_support).toEqual({ supported: 1, partial: 1, unsupported: 0 });
+  });
+
+  it("a state said as its opposite (a heading swapped between two movements, a light on that was off) stays flagged as partial", async () => {
+    const { body, audit } = await ask(
+      `${GOOD} Boris Kade's van passes westbound at 21:10 and leaves eastbound at 21:52 [evidence: EV-17]. The van leaves with its lights on [evidence: EV-17].`,
+    );
+    const a = body.answer;
+    expect(a.claims.map((c) => [c.support, c.reasons])).toEqual([
+      ["supported", []],
+      ["partial", ['EV-17 says "eastbound", not "westbound"', 'EV-17 says "westbound", not "eastbound"']],
+      ["partial", ['EV-17 says "lights off", not "lights on"']],
+    ]);
+    expect(a.needsReview).toBe(true);
+    expect(audit.claim_support).toEqual({ supported: 1, partial: 2, unsupported: 0 });
   });
 
   it("a fully supported answer has no review flag and keeps the model's confidence; answers are byte-identical across runs", async () => {

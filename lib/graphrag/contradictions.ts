@@ -215,9 +215,9 @@ export function contradictions(claim: string, claimStems: ReadonlySet<string>, s
   const whole = WHOLE.exec(claim);
   const measured = quantities(claim);
   const counted = counts(claim);
-  const sentences = sources.flatMap(readSource);
-  const out: Contradiction[] = [...oppositeStates(claim, sources, sentences)];
+  const out: Contradiction[] = oppositeStates(claim, sources);
   if (!whole && !measured.length && !counted.length) return out;
+  const sentences = sources.flatMap(readSource);
 
   const overlap = (ws: Set<string>) => [...ws].filter((w) => claimStems.has(porter(w))).length;
   const best = Math.max(0, ...sentences.map((s) => overlap(s.words)));
@@ -247,15 +247,18 @@ export function contradictions(claim: string, claimStems: ReadonlySet<string>, s
  * sentence of the exit says "eastbound"). Each clause is read against its own sentence: "passed eastbound at 01:29 and
  * exited westbound at 01:47" joins two sentences that each say one of the headings.
  */
-function oppositeStates(claim: string, sources: readonly string[], sentences: readonly SourceSentence[]): Contradiction[] {
+function oppositeStates(claim: string, sources: readonly string[]): Contradiction[] {
   const out: Contradiction[] = [];
-  const sourceWords = sources.map((t) => wordsIn(t, () => new Set(readSource(t).flatMap((s) => [...s.words]))));
+  // Most claims hold no word whose opposite their sources use: the sources' sentences are read only for those that do.
+  const sourceWords = sources.map((t) => wordsIn(t, () => new Set(words(t).map((w) => w.lower))));
+  let sentences: SourceSentence[] | undefined;
   for (const clause of claim.split(CLAUSE_BREAK)) {
     const ws = words(clause).map((w) => w.lower);
     const inSource = (phrase: string[]) =>
       phrase.length === 1
         ? sourceWords.some((set) => set.has(phrase[0]))
-        : sentences.some((s) => s.sequence.includes(` ${phrase.join(" ")} `));
+        : sourceWords.some((set) => set.has(phrase[0]) && set.has(phrase[1])) &&
+          (sentences ??= sources.flatMap(readSource)).some((s) => s.sequence.includes(` ${phrase.join(" ")} `));
     const found = ws
       .flatMap((w, i) => {
         const particle = PARTICLE_OPPOSITE[w];
@@ -265,6 +268,7 @@ function oppositeStates(claim: string, sources: readonly string[], sentences: re
       })
       .filter((f) => f.told.some(inSource));
     if (!found.length) continue;
+    sentences ??= sources.flatMap(readSource);
     // The clause's other words say which sentence it rests on; a state and its opposites do not.
     const states = new Set(found.flatMap((f) => (f.said.length > 1 ? [] : [f.said, ...f.told].flat())));
     const stems = new Set(ws.filter((w) => !isStopword(w) && !states.has(w)).map(porter));

@@ -7,7 +7,8 @@
 // one ("three bags", wrong), and each call of a call record said as "A called B" (faithful) and the other way round
 // (wrong), and a sentence with the negation after its auxiliary dropped (wrong), and a sentence given another day its
 // item gives (wrong), and two adjacent sentences with a day joined by a bare "and" (faithful), and a sentence with a
-// state said as its opposite ("westbound" for "eastbound", "witnessed" for "unwitnessed", wrong). Counts are printed, never
+// state said as its opposite ("westbound" for "eastbound", "witnessed" for "unwitnessed", wrong), and two entries of a
+// log told with "before" / "after" in their order (faithful) and the other way round (wrong). Counts are printed, never
 // asserted: a faithful claim not `supported` is a false alarm, a swap `supported` is a miss.
 //
 //   npm run bench -- claims
@@ -37,6 +38,9 @@ const COUNT =
 /** A negation after an auxiliary ("was not", "did not", "have never", "hasn't"): dropped, it says the opposite. */
 const DENIAL = /\b(is|was|were|are|did|does|do|has|have|had|could|would|will)(?: not|n't|n’t| never)\b/i;
 
+/** An entry's opening without its date and time ("12 Apr 2025 01:22:40 outgoing to …" → "outgoing to …"). */
+const untimed = (opening: string, time: string) => opening.slice(opening.indexOf(time) + time.length).replace(/^[\s,;:-]+/, "");
+
 export default async function main() {
   const files = [
     "prisma/demo/workspace.json",
@@ -51,6 +55,8 @@ export default async function main() {
     swapped: { claims: 0, unsupported: 0, partial: 0, toldOf: 0 },
     entries: { claims: 0, notSupported: 0, toldOf: 0 },
     retimed: { claims: 0, unsupported: 0, partial: 0, toldOf: 0 },
+    ordered: { claims: 0, notSupported: 0, toldOf: 0 },
+    misordered: { claims: 0, unsupported: 0, partial: 0, toldOf: 0 },
     recounted: { claims: 0, notSupported: 0, toldOf: 0 },
     miscounted: { claims: 0, unsupported: 0, partial: 0, toldOf: 0 },
     called: { claims: 0, notSupported: 0, toldOf: 0 },
@@ -99,6 +105,21 @@ export default async function main() {
             tally.entries.claims++;
             if (w.support !== "supported") tally.entries.notSupported++;
             if (w.toldOf) tally.entries.toldOf++;
+          }
+          // Two entries told with "before" and "after" in their order (faithful) and the other way round (wrong), each
+          // without its time: the order of the record is what is checked.
+          const next = openings[i + 1];
+          const [at, nextAt] = [firstTime(opening), next && firstTime(next)];
+          if (next && at && nextAt && at.slice(0, 5) < nextAt.slice(0, 5) && opening.length + next.length <= 300) {
+            const [a, b] = [untimed(opening, at), untimed(next, nextAt)];
+            for (const claim of [`${a} before ${b}.`, `${b} after ${a}.`]) {
+              tally.ordered.claims++;
+              if (judge(claim, e.id).support !== "supported") tally.ordered.notSupported++;
+            }
+            const w = judge(`${b} before ${a}.`, e.id);
+            tally.misordered.claims++;
+            if (w.support === "unsupported") tally.misordered.unsupported++;
+            if (w.support === "partial") tally.misordered.partial++;
           }
           const own = firstTime(opening);
           const other = firstTime(openings[i + 1 < entries.length ? i + 1 : i - 1]);
@@ -250,6 +271,8 @@ export default async function main() {
     faithful("a call of a call record, 'A called B'", tally.called),
     wrong("a call of a call record the other way round", tally.reversed),
     wrong("an entry of a log given another entry's time", tally.retimed),
+    faithful("two entries of a log told with 'before' / 'after' in their order", tally.ordered),
+    wrong("two entries of a log told with 'before' in the other order", tally.misordered),
   ]);
 }
 

@@ -114,8 +114,8 @@ export function oppositeOf(w: string): string | undefined {
 
 /** A light switched "on" or "off": the word before the particle says what. */
 const PARTICLE_OPPOSITE: Record<string, string> = { on: "off", off: "on" };
-/** Where a claim's clause ends: a comma, semicolon or full stop, or a conjunction between two clauses. */
-const CLAUSE_BREAK = /[,;.]\s|\s(?:and|but|while|whereas|then)\s/giu;
+/** Where a claim's clause ends: a comma, semicolon or full stop, or a conjunction between two clauses or two events. */
+const CLAUSE_BREAK = /[,;.]\s|\s(?:and|but|while|whereas|then|before|after|until|because|although)\s/giu;
 
 /** "All four", "every one of", "both": the claim speaks of the whole. */
 const WHOLE = /\b(?:all|every one of|each of|both)\b/i;

@@ -52,6 +52,7 @@ import { contradictions, type Contradiction } from "./contradictions";
 import { isInstructionStatement, withoutLabels } from "./directives";
 import { baseForm } from "./irregular";
 import { reversedActs } from "./roles";
+import { misordered } from "./sequence";
 import { PartyReader } from "./actors";
 import { callsInWords } from "./calls";
 import { firstTime, timedEntries } from "./entries";
@@ -273,6 +274,23 @@ export class SupportChecker {
 
     // A value taken from one entry of a log and put with the time or the party of another (entries.ts).
     hard.push(...this.misbound(facts, parts, label));
+    // Two events in the other order than the record's entries tell them ("Kovac returns before the van parks" where the
+    // van parks at 22:41 and Kovac returns at 22:50).
+    for (const part of parts) {
+      const record = this.recordOf(part);
+      const order =
+        record &&
+        misordered(
+          text,
+          record.entries.map((e) => ({ text: e.text, stems: e.index.stems })),
+        );
+      if (order)
+        hard.push({
+          at: LATE,
+          reason: `in ${label} "${order.then}" (${order.thenAt}) comes before "${order.first}" (${order.firstAt})`,
+          gap: `two events in the other order in ${label}`,
+        });
+    }
     // A day the source gives only to another event ("the wire of $450,000 on 2 May" where 2 May is the balance's).
     // A claim that speaks of a cited item itself ("EV-C-007 (surveillance note, 2025-04-13) states: …") may give its date.
     const aboutItem = label.split(", ").some((id) => text.includes(id));

@@ -461,12 +461,55 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
     for (const [faithful, id] of [
       ["The Tahoe passes eastbound at 01:29 and exits westbound at 01:47", "EV-O1"],
       ["The Tahoe exits westbound at 01:47 with headlights off", "EV-O1"],
+      // "before" ends a clause too: each heading is read with its own movement.
+      ["The Tahoe passes eastbound toward Dry Dock 3 before the same vehicle exits westbound with headlights off", "EV-O1"],
       ["The major contributor matches the reference profile of Dmitri Kovac", "EV-O2"],
       // The other waste is the witnessed one: both words in the record, each in its own sentence.
       ["The 03:10 waste was witnessed by OOGUN01", "EV-O3"],
       ["The 02:04 waste of morphine was unwitnessed", "EV-O3"],
     ])
       expect(record.claim(faithful, [id]).support, faithful).toBe("supported");
+  });
+
+  it("removes two events a claim orders with 'before' or 'after' the other way round from the log that times them", () => {
+    const log = new SupportChecker({
+      nodes: [],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-T1",
+          "Surveillance log, team Bravo, 11 Apr 2025. 22:37 black Tahoe HBR-4471 enters Lot 17. 22:41 white Ford Transit KLM-2290 parks alongside. 22:50 Dmitri Kovac returns to the Tahoe and leaves toward Cannery Row.",
+        ),
+        snippet(
+          "EV-T2",
+          "Observation log, 28 Mar 2025. 05:52 Frank Delaney signs the inspection sheet. 06:20 container opened in the cold store; two cartons moved to the van before the main unload begins.",
+        ),
+        // A log that runs past midnight: its times alone do not order it.
+        snippet("EV-T3", "Address log, 11-12 Apr 2025. 23:20 the Tahoe returns to Cannery Row. 01:05 the Tahoe leaves Cannery Row again."),
+      ],
+    });
+    for (const wrong of [
+      "Dmitri Kovac returns to the Tahoe before the white Ford Transit parks alongside",
+      "The white Ford Transit parks alongside after Dmitri Kovac returns to the Tahoe",
+      "Before the black Tahoe enters Lot 17, the white Ford Transit parks alongside",
+    ])
+      expect(log.claim(wrong, ["EV-T1"]), wrong).toMatchObject({
+        support: "unsupported",
+        reasons: [expect.stringMatching(/^in EV-T1 ".+" \(22:\d\d\) comes before ".+" \(22:\d\d\)$/)],
+      });
+    for (const [faithful, id] of [
+      ["The white Ford Transit parks alongside before Dmitri Kovac returns to the Tahoe", "EV-T1"],
+      ["Dmitri Kovac returns to the Tahoe after the white Ford Transit parks alongside", "EV-T1"],
+      ["After the black Tahoe enters Lot 17, the white Ford Transit parks alongside", "EV-T1"],
+      // The entry's own "before" is not the claim's relation; its "after" is.
+      ["Two cartons moved to the van before the main unload begins, after Frank Delaney signs the inspection sheet", "EV-T2"],
+      ["The Tahoe leaves Cannery Row again after the Tahoe returns to Cannery Row", "EV-T3"],
+    ])
+      expect(log.claim(faithful, [id]).support, faithful).toBe("supported");
+    // Past midnight the record's order and its times disagree: the check stands aside.
+    expect(log.claim("The Tahoe returns to Cannery Row after the Tahoe leaves Cannery Row again", ["EV-T3"]).reasons).not.toContainEqual(
+      expect.stringContaining("comes before"),
+    );
   });
 
   it("reads a denial in the sentence that says what the claim says, not in a name or a heading that only names its parties", () => {

@@ -3,12 +3,12 @@
 // four"), a figure with another unit ("14 seconds" for "14 minutes"), and another count of the same things ("three
 // shell casings" where the source has "two 9mm shell casings"). Word overlap cannot see these — the words are there.
 // The claim is read against the source sentences it shares the most words with. Pure.
-import { countOf, porter } from "./facts";
+import { countOf, porter, type NumberFact } from "./facts";
 import { boundedMemo } from "./memo";
 import { isStopword, splitSentences, words } from "./text";
 
 export interface Contradiction {
-  kind: "opposite" | "quantifier" | "quantity" | "count";
+  kind: "opposite" | "quantifier" | "quantity" | "count" | "comparison";
   /** The claim's words. */
   said: string;
   /** What the source says instead. */
@@ -283,4 +283,31 @@ function oppositeStates(claim: string, sources: readonly string[]): Contradictio
     }
   }
   return out;
+}
+
+/**
+ * What joins two figures a claim compares ("0.71 was above the threshold of 0.80", "$4,000, more than the $3,500
+ * deposit"): a linking verb at most, the comparison, and up to five words before the second figure. Not a figure that
+ * counts what follows it ("3 calls of more than 10 minutes", "12 ampoules below 10 mg each": the words between are not a
+ * link), nor "over" and "under", which say how long or where more often than they compare.
+ */
+const COMPARISON =
+  /^\s*\)?\s*,?\s*\(?\s*(?:(?:is|was|were|are|be|been|being|remains|remained|stood|stands|stays|stayed)\s+)?(?:(?:well|far|just|slightly|much|still)\s+)?(above|below|exceed(?:s|ed|ing)?|(?:more|greater|higher|larger|bigger)\s+than|(?:less|fewer|lower|smaller)\s+than)\s+(?:[\p{L}'’-]+\s+){0,5}$/iu;
+
+/**
+ * Two figures of a claim compared the wrong way round, whatever the source says: "a score of 0.71 was above the
+ * threshold of 0.80" is false by arithmetic. Figures of different kinds or currencies are not compared.
+ */
+export function misCompared(claim: string, numbers: readonly NumberFact[]): Contradiction | undefined {
+  const figures = [...numbers].sort((x, y) => x.at - y.at);
+  for (let i = 0; i + 1 < figures.length; i++) {
+    const [a, b] = [figures[i], figures[i + 1]];
+    if (a.kind !== b.kind || (a.currency && b.currency && a.currency !== b.currency)) continue;
+    const m = COMPARISON.exec(claim.slice(a.at + a.raw.length, b.at));
+    if (!m) continue;
+    const greater = !/^(?:below|less|fewer|lower|smaller)/i.test(m[1]);
+    if (greater ? a.value > b.value : a.value < b.value) continue;
+    return { kind: "comparison", said: `${a.raw.trim()} ${m[1].toLowerCase()} ${b.raw.trim()}`, told: greater ? "less" : "more" };
+  }
+  return undefined;
 }

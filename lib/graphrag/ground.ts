@@ -48,7 +48,7 @@
 // - supported — everything else.
 import { lexClauses } from "./claims";
 import { boundedMemo } from "./memo";
-import { contradictions, type Contradiction } from "./contradictions";
+import { contradictions, misCompared, type Contradiction } from "./contradictions";
 import { isInstructionStatement, withoutLabels } from "./directives";
 import { baseForm } from "./irregular";
 import { reversedActs } from "./roles";
@@ -384,6 +384,10 @@ export class SupportChecker {
       const finding = { at: LATE, reason: `${label} says "${c.told}", not "${c.said}"`, gap: CONTRADICTION_GAP[c.kind](label) };
       (c.kind === "quantity" || c.kind === "count" ? hard : soft).push(finding);
     }
+    // Two figures compared the wrong way round ("0.71 was above the threshold of 0.80"): false whatever it cites.
+    const compared = misCompared(text, facts.numbers);
+    if (compared)
+      hard.push({ at: LATE, reason: `${compared.said} is false: it is ${compared.told}`, gap: CONTRADICTION_GAP.comparison(label) });
 
     // A question states no fact: a claim that rests only on one ("REYES: Was the Tahoe yours?") is what was asked,
     // unless the claim says so ("Asked whether …, he said …").
@@ -673,6 +677,7 @@ const LATE = 1e9;
 const SAID = 1000;
 
 const CONTRADICTION_GAP: Record<Contradiction["kind"], (label: string) => string> = {
+  comparison: () => "two of its figures compared the wrong way round",
   opposite: (label) => `${label} says the opposite of part of it`,
   quantifier: (label) => `${label} speaks of only part of what it says`,
   quantity: (label) => `a figure in another unit in ${label}`,

@@ -471,6 +471,37 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
       expect(record.claim(faithful, [id]).support, faithful).toBe("supported");
   });
 
+  it("removes two figures compared the wrong way round, whatever the source says; leaves counts and spans alone", () => {
+    const alert = new SupportChecker({
+      nodes: [],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-F1",
+          "Face-match alert: probable match, score 0.71, below the operational threshold of 0.80. Cash deposits: $4,000 on 17 Mar 2025 and $3,500 on 30 Jan 2025. 3 calls of more than 10 minutes; 3 transfers over 14 days.",
+        ),
+      ],
+    });
+    for (const [wrong, said] of [
+      ["The alert's score of 0.71 was above the operational threshold of 0.80", "0.71 above 0.80"],
+      ["The cash deposit of $3,500 was more than the $4,000 deposit", "$3,500 more than $4,000"],
+    ])
+      expect(alert.claim(wrong, ["EV-F1"]), wrong).toMatchObject({
+        support: "unsupported",
+        reasons: expect.arrayContaining([expect.stringMatching(new RegExp(`^${said.replace(/\$/g, "\\$")} is false`))]),
+      });
+    for (const faithful of [
+      "The score of 0.71 was below the operational threshold of 0.80",
+      "The deposit of $4,000 was more than the $3,500 deposit",
+      "There were 3 calls of more than 10 minutes",
+      "There were 3 transfers over 14 days",
+      "12 ampoules below 10 mg each were wasted",
+      // Amounts in two currencies are not compared.
+      "EUR 90,000 was more than USD 95,000 at the rate of the day",
+    ])
+      expect(alert.claim(faithful, ["EV-F1"]).reasons, faithful).not.toContainEqual(expect.stringContaining("is false"));
+  });
+
   it("removes two events a claim orders with 'before' or 'after' the other way round from the log that times them", () => {
     const log = new SupportChecker({
       nodes: [],

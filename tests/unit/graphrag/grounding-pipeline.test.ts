@@ -1,7 +1,8 @@
 // Issue 13 §1 through the whole pipeline, with the AI SDK's MockLanguageModelV3 playing an adversarial LLM: claims
 // that cite a valid id but are not supported by it, amount and date drift, a swapped entity, two parties the other way
 // round ("A paid B" where the evidence says B paid A), another speaker's words, a time on another day, a log's entry
-// told of another party, a day of another event, two events in the other order, a quotation
+// told of another party, a day of another event, two events in the other order, two figures compared the wrong way
+// round, a quotation
 // the source does not hold, a denial repeated without its negation, a state said as its opposite, a clause resting on an
 // invalid marker beside a valid one, a sentence quoting an injected directive, and a citation to an id copied from
 // inside another item's text. Each is removed, counted (unknowns + audit) and sets needsReview; partly supported claims
@@ -126,6 +127,13 @@ describe("adversarial claims are removed, counted and flagged", () => {
       "Anna Berg paid the berth fee for Dock 7 on 5 March 2025 [evidence: EV-16].",
       "berth",
       "a date of another event in EV-16",
+    ],
+    // Both sums are in their items; the comparison is false by arithmetic.
+    [
+      "two figures compared the wrong way round",
+      "Kade paid Anna Berg 3,200 USD, more than the 48,500 USD he received [evidence: EV-9, EV-11].",
+      "more than",
+      "two of its figures compared the wrong way round",
     ],
     // Both arrivals are in EV-14, in the other order.
     [

@@ -1,8 +1,10 @@
 // What a cited source says against a claim whose words, names and figures it has (issue 13 §1): the opposite of one of
 // its words ("unlocked" where the claim says "locked"), a part where the claim says all ("two of the four" for "all
 // four"), a figure with another unit ("14 seconds" for "14 minutes"), and another count of the same things ("three
-// shell casings" where the source has "two 9mm shell casings"). Word overlap cannot see these — the words are there.
-// The claim is read against the source sentences it shares the most words with. Pure.
+// shell casings" where the source has "two 9mm shell casings"), and two figures compared the wrong way round ("0.71 was
+// above the threshold of 0.80"). Word overlap cannot see these — the words are there. A state is read clause by clause
+// against the sentence each clause rests on; a quantifier against the sentences the whole claim shares most words with.
+// Pure.
 import { countOf, porter, type NumberFact } from "./facts";
 import { boundedMemo } from "./memo";
 import { isStopword, splitSentences, words } from "./text";

@@ -31,8 +31,11 @@
 //   a named entity of the claim is not there at all; what the sources tell of one person or organisation is put on
 //   another they name elsewhere (actors.ts; partial when the passage that tells it also names another of the claim's
 //   parties); a value, party or act of one entry of a timed record is put with the time or the party of another
-//   (entries.ts, `misbound`); two named parties are the other way round around the same verb ("A paid B" where the
-//   sources say only "B paid A", roles.ts; a call record's "incoming from" / "outgoing to", calls.ts); words credited
+//   (entries.ts, `misbound`); two events a claim orders with "before" / "after" are the other way round in the timed
+//   record that tells them (sequence.ts); two of its figures are compared the wrong way round, whatever it cites ("0.71
+//   was above the threshold of 0.80", contradictions.ts); two named parties are the other way round around the same
+//   verb ("A paid B" where the sources say only "B paid A", roles.ts; a call record's "incoming from" / "outgoing to",
+//   calls.ts); words credited
 //   to the wrong speaker of a transcript (speakers.ts); quoted text not in the sources word for word (quotes.ts); the
 //   claim has a negation its sources lack; fewer than half of its content words (Porter-stemmed, an irregular verb's
 //   forms as one, framing words such as "according", "states", "indicates" aside) are there; or it cites nothing valid,
@@ -42,8 +45,9 @@
 //   negates a word the claim states positively, also beside a negation the claim keeps (a denial, "refused to", "ruled
 //   out" and "no evidence that" negate as "not" does, and a question answered "No" negates what it asks); it rests
 //   only on a question, which states no fact; it only reports as an assertion or a possibility ("alleged",
-//   "reportedly", "most likely") what the claim states as fact; it says the opposite of one of the claim's words
-//   ("unlocked" for "locked", "negative" for "positive") or speaks of a part where the claim says all ("two of the four"
+//   "reportedly", "most likely", "probable") what the claim states as fact; the sentence a clause of the claim rests on
+//   says the opposite of one of its words ("unlocked" for "locked", "westbound" for "eastbound", "unwitnessed" for
+//   "witnessed", "headlights off" for "headlights on") or speaks of a part where the claim says all ("two of the four"
 //   for "all four"); or the claim has nothing that can be checked.
 // - supported — everything else.
 import { lexClauses } from "./claims";

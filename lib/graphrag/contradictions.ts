@@ -92,16 +92,27 @@ const NOT_PREFIXED = /^(?:under|unit|union|uniq|unison|univers|uniform|unanim|un
 /** Bases that are other words too: "unwell" is not the opposite of "as well". */
 const FALSE_BASES = new Set(["well"]);
 
+/** A word a negative prefix may be put on: "witnessed" (→ "unwitnessed"), not "well" or "was". */
+const negatable = (w: string) => /^\p{L}{4,}$/u.test(w) && !isStopword(w) && !FALSE_BASES.has(w);
+
 /**
- * The words that state the opposite of `w`: its listed opposites, and the same word with or without "un-" or "non-"
- * ("witnessed" / "unwitnessed", "compliant" / "non-compliant").
+ * What each word of a source states the opposite of: its listed opposites, and the same word with or without "un-" or
+ * "non-" ("unwitnessed" against "witnessed", "compliant" against "non-compliant"). Keyed by the claim's word, read once
+ * per source text, so a claim's words are looked up rather than turned into their opposites one by one.
  */
-function oppositesOf(w: string): string[] {
-  const out = [...(OPPOSITE.get(w) ?? [])];
-  const base = unprefixed(w);
-  if (base) out.push(base);
-  if (/^\p{L}{4,}$/u.test(w) && !isStopword(w) && !FALSE_BASES.has(w)) out.push(`un${w}`, `non-${w}`, `non${w}`);
-  return out;
+const opposedIn = boundedMemo<Map<string, string[]>>(1_000);
+function opposedBy(text: string): Map<string, string[]> {
+  return opposedIn(text, () => {
+    const out = new Map<string, string[]>();
+    const add = (claimWord: string, sourceWord: string) => out.set(claimWord, [...(out.get(claimWord) ?? []), sourceWord]);
+    for (const s of new Set(words(text).map((w) => w.lower))) {
+      for (const o of OPPOSITE.get(s) ?? []) add(o, s);
+      for (const prefix of ["un", "non-", "non"]) if (unprefixed(prefix + s) === s) add(prefix + s, s);
+      const base = /^(?:un|non-?)(.+)$/u.exec(s)?.[1];
+      if (base && negatable(base)) add(base, s);
+    }
+    return out;
+  });
 }
 /** The word a negative prefix was put on ("unwitnessed" → "witnessed"). */
 function unprefixed(w: string): string | undefined {
@@ -200,7 +211,6 @@ type SourceSentence = { text: string; words: Set<string>; sequence: string };
 const sentencesOf = boundedMemo<SourceSentence[]>(1_000);
 const quantitiesOf = boundedMemo<ReturnType<typeof quantities>>(1_000);
 const countsOf = boundedMemo<ReturnType<typeof counts>>(1_000);
-const wordsIn = boundedMemo<Set<string>>(1_000);
 const readSource = (text: string) =>
   sentencesOf(text, () =>
     splitSentences(text).map((t) => {
@@ -252,32 +262,32 @@ export function contradictions(claim: string, claimStems: ReadonlySet<string>, s
 function oppositeStates(claim: string, sources: readonly string[]): Contradiction[] {
   const out: Contradiction[] = [];
   // Most claims hold no word whose opposite their sources use: the sources' sentences are read only for those that do.
-  const sourceWords = sources.map((t) => wordsIn(t, () => new Set(words(t).map((w) => w.lower))));
+  const opposed = sources.map(opposedBy);
   let sentences: SourceSentence[] | undefined;
+  const read = () => (sentences ??= sources.flatMap(readSource));
   for (const clause of claim.split(CLAUSE_BREAK)) {
     const ws = words(clause).map((w) => w.lower);
-    const inSource = (phrase: string[]) =>
-      phrase.length === 1
-        ? sourceWords.some((set) => set.has(phrase[0]))
-        : sourceWords.some((set) => set.has(phrase[0]) && set.has(phrase[1])) &&
-          (sentences ??= sources.flatMap(readSource)).some((s) => s.sequence.includes(` ${phrase.join(" ")} `));
-    const found = ws
-      .flatMap((w, i) => {
-        const particle = PARTICLE_OPPOSITE[w];
-        // "headlights off": the particle with the word before it.
-        if (particle) return i > 0 && !isStopword(ws[i - 1]) ? [{ said: [ws[i - 1], w], told: [[ws[i - 1], particle]] }] : [];
-        return isStopword(w) ? [] : [{ said: [w], told: oppositesOf(w).map((o) => [o]) }];
-      })
-      .filter((f) => f.told.some(inSource));
+    const found: Array<{ said: string[]; told: string[][] }> = [];
+    ws.forEach((w, i) => {
+      const particle = PARTICLE_OPPOSITE[w];
+      // "headlights off": the particle with the word before it.
+      if (particle) {
+        const told = [ws[i - 1], particle];
+        if (i > 0 && !isStopword(ws[i - 1]) && read().some((s) => s.sequence.includes(` ${told.join(" ")} `)))
+          found.push({ said: [ws[i - 1], w], told: [told] });
+      } else if (!isStopword(w)) {
+        const told = [...new Set(opposed.flatMap((o) => o.get(w) ?? []))];
+        if (told.length) found.push({ said: [w], told: told.map((t) => [t]) });
+      }
+    });
     if (!found.length) continue;
-    sentences ??= sources.flatMap(readSource);
     // The clause's other words say which sentence it rests on; a state and its opposites do not.
     const states = new Set(found.flatMap((f) => (f.said.length > 1 ? [] : [f.said, ...f.told].flat())));
     const stems = new Set(ws.filter((w) => !isStopword(w) && !states.has(w)).map(porter));
     const overlap = (s: SourceSentence) => [...s.words].filter((w) => stems.has(porter(w))).length;
-    const best = Math.max(0, ...sentences.map(overlap));
+    const best = Math.max(0, ...read().map(overlap));
     if (!best) continue;
-    const aligned = sentences.filter((s) => overlap(s) === best);
+    const aligned = read().filter((s) => overlap(s) === best);
     const says = (phrase: string[]) => aligned.some((s) => s.sequence.includes(` ${phrase.join(" ")} `));
     for (const f of found) {
       const told = f.told.find(says);

@@ -280,7 +280,7 @@ export class SupportChecker {
     hard.push(...this.misbound(facts, parts, label));
     // Two events in the other order than the record's entries tell them ("Kovac returns before the van parks" where the
     // van parks at 22:41 and Kovac returns at 22:50).
-    for (const part of parts) {
+    for (const part of ORDERED.test(text) ? parts : []) {
       const record = this.recordOf(part);
       const order =
         record &&
@@ -679,6 +679,8 @@ interface Finding {
 const LATE = 1e9;
 /** A word a claim says of what it names outweighs any number of its names, in aligning it with a sentence. */
 const SAID = 1000;
+/** A claim that orders two events (sequence.ts). */
+const ORDERED = /\b(?:before|after)\b/i;
 
 const CONTRADICTION_GAP: Record<Contradiction["kind"], (label: string) => string> = {
   comparison: () => "two of its figures compared the wrong way round",

@@ -364,6 +364,7 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
       snippet("EV-D4", "Frank Delaney alleged that Victor Marchetti paid him USD 5,000."),
       snippet("EV-D5", "Dmitri Kovac called Raymond Dunn at 23:52."),
       snippet("EV-D6", "The credential most likely came from the 01:17Z LSASS dump."),
+      snippet("EV-D12", "Face-match alert, camera DD3-NORTH: probable match to watchlist subject Dmitri Kovac, score 0.71."),
       snippet(
         "EV-D7",
         "Kovac left the bar after Dunn arrived at 21:40. The first call was at 23:52 and the last at 01:22. The rear door of the unit was unlocked at 06:10.",
@@ -382,6 +383,7 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
       ["Helen Voss knew about the transfers", "EV-D3", 'EV-D3 negates "Helen Voss"'],
       ["Victor Marchetti paid Frank Delaney USD 5,000", "EV-D4", "EV-D4 reports it as an assertion or a possibility, not a fact"],
       ["The credential came from the LSASS dump", "EV-D6", "EV-D6 reports it as an assertion or a possibility, not a fact"],
+      ["The face-match alert matched Dmitri Kovac", "EV-D12", "EV-D12 reports it as an assertion or a possibility, not a fact"],
       ["The rear door of the unit was locked at 06:10", "EV-D7", 'EV-D7 says "unlocked", not "locked"'],
       ["All four claimants attended every session", "EV-D8", 'EV-D8 says "Two of the four", not "All"'],
       // A question answered "No" denies what it asks.

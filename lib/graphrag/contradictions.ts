@@ -254,6 +254,9 @@ export function contradictions(claim: string, claimStems: ReadonlySet<string>, s
   return out;
 }
 
+/** Whether a source sentence has these words in a row. */
+const holds = (s: SourceSentence, phrase: readonly string[]) => s.sequence.includes(` ${phrase.join(" ")} `);
+
 /**
  * A word of the claim whose opposite the source sentence its clause rests on says instead ("exited westbound" where the
  * sentence of the exit says "eastbound"). Each clause is read against its own sentence: "passed eastbound at 01:29 and
@@ -273,8 +276,7 @@ function oppositeStates(claim: string, sources: readonly string[]): Contradictio
       // "headlights off": the particle with the word before it.
       if (particle) {
         const told = [ws[i - 1], particle];
-        if (i > 0 && !isStopword(ws[i - 1]) && read().some((s) => s.sequence.includes(` ${told.join(" ")} `)))
-          found.push({ said: [ws[i - 1], w], told: [told] });
+        if (i > 0 && !isStopword(ws[i - 1]) && read().some((s) => holds(s, told))) found.push({ said: [ws[i - 1], w], told: [told] });
       } else if (!isStopword(w)) {
         const told = [...new Set(opposed.flatMap((o) => o.get(w) ?? []))];
         if (told.length) found.push({ said: [w], told: told.map((t) => [t]) });
@@ -288,7 +290,7 @@ function oppositeStates(claim: string, sources: readonly string[]): Contradictio
     const best = Math.max(0, ...read().map(overlap));
     if (!best) continue;
     const aligned = read().filter((s) => overlap(s) === best);
-    const says = (phrase: string[]) => aligned.some((s) => s.sequence.includes(` ${phrase.join(" ")} `));
+    const says = (phrase: string[]) => aligned.some((s) => holds(s, phrase));
     for (const f of found) {
       const told = f.told.find(says);
       if (told && !says(f.said)) out.push({ kind: "opposite", said: f.said.join(" "), told: told.join(" ") });

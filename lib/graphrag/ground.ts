@@ -282,12 +282,7 @@ export class SupportChecker {
     // van parks at 22:41 and Kovac returns at 22:50).
     for (const part of ORDERED.test(text) ? parts : []) {
       const record = this.recordOf(part);
-      const order =
-        record &&
-        misordered(
-          text,
-          record.entries.map((e) => ({ text: e.text, stems: e.index.stems })),
-        );
+      const order = record && misordered(text, record.entries);
       if (order)
         hard.push({
           at: LATE,

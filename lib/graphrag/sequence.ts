@@ -10,7 +10,7 @@ import { isStopword, words } from "./text";
 /** An entry of a timed record, as ground.ts indexes it. */
 export interface OrderedEntry {
   text: string;
-  stems: ReadonlySet<string>;
+  index: { stems: ReadonlySet<string> };
 }
 
 export interface Misorder {
@@ -77,7 +77,7 @@ function entryTelling(event: string, entries: readonly OrderedEntry[]): number |
         .map((w) => porter(w.lower)),
     ),
   ];
-  const held = entries.map((e) => stems.filter((t) => e.stems.has(t) || e.stems.has(baseForm(t))).length);
+  const held = entries.map((e) => stems.filter((t) => e.index.stems.has(t) || e.index.stems.has(baseForm(t))).length);
   const best = Math.max(...held);
   if (best < 2 || best < stems.length * TOLD_SHARE || held.filter((h) => h === best).length > 1) return undefined;
   return held.indexOf(best);

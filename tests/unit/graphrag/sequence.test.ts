@@ -6,7 +6,7 @@ import { misordered } from "@/lib/graphrag/sequence";
 import { words } from "@/lib/graphrag/text";
 
 const entriesOf = (text: string) =>
-  timedEntries(text)!.entries.map((e) => ({ text: e, stems: new Set(words(e).map((w) => porter(w.lower))) }));
+  timedEntries(text)!.entries.map((e) => ({ text: e, index: { stems: new Set(words(e).map((w) => porter(w.lower))) } }));
 const LOG = entriesOf(
   "Gate log, 3 May 2025. 21:05 the grey van enters the yard. 21:20 Marta Quinn unlocks the workshop door. 21:48 the grey van leaves the yard.",
 );

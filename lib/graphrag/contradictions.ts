@@ -178,9 +178,14 @@ const COUNT_REACH = 3;
 
 /**
  * The counts of `text`: a count ("20", "two"), up to two words that describe, and the things counted in the plural
- * ("20 glassine bags" → 20 "bag"); a unit ("14 minutes") is a quantity, not a count.
+ * ("20 glassine bags" → 20 "bag"); a unit ("14 minutes") is a quantity, not a count. Read within a line and a sentence
+ * ("36,122.90.\nBags seized: 15" counts no bags).
  */
 function counts(text: string): Array<{ value: number; thing: string; raw: string }> {
+  return text.split(/\n|[.!?;](?=\s|$)/u).flatMap(countsIn);
+}
+
+function countsIn(text: string): Array<{ value: number; thing: string; raw: string }> {
   const ws = words(text);
   const out: Array<{ value: number; thing: string; raw: string }> = [];
   ws.forEach((w, i) => {

@@ -409,8 +409,12 @@ const RE = {
   isoDate:
     /(?<![\p{L}\p{N}])(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\p{L}\p{N}]|[-/]\d)/gu,
   numericDate: /(?<![\p{L}\p{N}/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\p{L}\p{N}]|[/.-]\d)/gu,
-  dayMonth: new RegExp(String.raw`(?<![\p{L}\p{N}])(\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+${MONTH}(?:,?\s+(\d{4}))?(?![\p{L}\p{N}])`, "giu"),
-  monthDay: new RegExp(String.raw`(?<![\p{L}\p{N}])${MONTH}\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?(?![\p{L}\p{N}]|:\d)`, "giu"),
+  // A day and its month on one line, the day not the decimals of a figure ("24,380.15\nFeb 2024" is no 15 February).
+  dayMonth: new RegExp(
+    String.raw`(?<![\p{L}\p{N}]|\p{N}[.,])(\d{1,2})(?:st|nd|rd|th)?(?:[^\S\n]+of)?[^\S\n]+${MONTH}(?:,?\s+(\d{4}))?(?![\p{L}\p{N}])`,
+    "giu",
+  ),
+  monthDay: new RegExp(String.raw`(?<![\p{L}\p{N}])${MONTH}[^\S\n]+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?(?![\p{L}\p{N}]|:\d)`, "giu"),
   monthYear: new RegExp(String.raw`(?<![\p{L}\p{N}])${MONTH},?\s+(\d{4})(?![\p{L}\p{N}])`, "giu"),
   clock: /(?<![\p{L}\p{N}:.])([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?(?:\s*([ap])\.?\s?m\b\.?)?(?![\p{N}]|:\d)/giu,
   clockDot: /(?<![\p{L}\p{N}:.])(1[0-2]|0?[1-9])[.h]([0-5]\d)\s*([ap])\.?\s?m\b\.?/giu,
@@ -640,12 +644,15 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
     f.tokens.push(t.lower);
     if (t.lower.includes("-")) f.tokens.push(...t.lower.split("-").filter(Boolean));
   }
-  // "No. 2", "no 4" abbreviate "number": not a negation.
-  const numbered = (t: Tok) => t.lower === "no" && /^\.?\s*#?\d/.test(text.slice(t.end, t.end + 4));
+  // "No. 2", "no 4", "claim no. HM-CR-24-3318", a column headed "Staff no." abbreviate "number": not a negation.
+  const numbered = (t: Tok) =>
+    t.lower === "no" &&
+    (/^\.?\s*#?\d/.test(text.slice(t.end, t.end + 4)) || /^\.\s*(?:[\p{L}/-]*\d|\|)/u.test(text.slice(t.end, t.end + 40)));
   for (const [i, t] of plain.entries()) {
     if (negationAt(plain, i) && !numbered(t)) {
       f.negations.push(t.lower);
-      f.denied.push(deniedWord(plain.slice(i + 1)));
+      // A reply on its own ("A: No. Ori told me the history", "Nobody's.") denies nothing the next sentence says.
+      f.denied.push(/^\s*[.!?]/.test(text.slice(t.end, t.end + 2)) ? null : deniedWord(plain.slice(i + 1)));
       continue;
     }
     const n = NUMBER_WORDS[t.lower];

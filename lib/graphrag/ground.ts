@@ -238,18 +238,20 @@ export class SupportChecker {
       ...this.context.edges.map((e) => this.edgeIndex(e)),
       ...(this.question ? [indexTexts([this.question], [])] : []),
     ]);
-    const facts = extractFacts(withoutLabels(text), { claim: true, properNouns: this.properNouns });
+    const said = withoutLabels(text);
+    const facts = extractFacts(said, { claim: true, properNouns: this.properNouns });
     // Counts and scores are the free text's own ("two sources agree", "confidence 0.8"); amounts are not.
     facts.numbers = facts.numbers.filter((n) => n.kind === "amount");
-    const { hard, soft } = this.valueFindings(facts, this.everything, "the evidence shown");
+    const { hard, soft } = this.valueFindings(said, facts, this.everything, "the evidence shown");
     return [...hard, ...soft.filter((f) => f.reason.startsWith("name"))].map((f) => f.reason);
   }
 
   private check(text: string, parts: SourceIndex[], label: string): SupportVerdict {
     const src: SourceView = parts.length === 1 ? parts[0] : merge(parts);
     // A label the model quoted from what it saw is not a claim's word.
-    const facts = extractFacts(withoutLabels(text), { claim: true, properNouns: this.properNouns });
-    const { hard, soft } = this.valueFindings(facts, src, label);
+    const said = withoutLabels(text);
+    const facts = extractFacts(said, { claim: true, properNouns: this.properNouns });
+    const { hard, soft } = this.valueFindings(said, facts, src, label);
 
     // Two parties the other way round ("Marchetti paid Delaney" where the source has "Delaney paid Marchetti").
     if (facts.entities.length >= 2) {
@@ -344,7 +346,10 @@ export class SupportChecker {
     if (facts.negations.length) {
       // In the sentence it rests on, or in any sentence that denies what it denies (a claim joining two sentences
       // rests on the one with more of its words: "X sent 14 transfers, and Quayside has no recorded lease").
-      const denies = (s: SourceView["sentences"][number]) => s.negated.some((n) => n !== null && deniedByClaim.has(n.split(" ")[0]));
+      // A reply on its own ("No.") is found in a source sentence that is one.
+      const bare = facts.denied.includes(null);
+      const denies = (s: SourceView["sentences"][number]) =>
+        s.negated.some((n) => (n === null ? bare : deniedByClaim.has(n.split(" ")[0])));
       if (!aligned.some((s) => s.negated.length) && !sentences.some(denies))
         hard.push({ at: LATE, reason: `negation "${facts.negations[0]}" not in ${label}`, gap: `a negation not in ${label}` });
     }
@@ -433,8 +438,11 @@ export class SupportChecker {
     };
   }
 
-  /** The claim's numbers, dates, times, identifiers and names that `src` does not hold (hard) or holds in part (soft). */
-  private valueFindings(facts: Facts, src: SourceView, label: string): { hard: Finding[]; soft: Finding[] } {
+  /**
+   * The claim's numbers, dates, times, identifiers and names that `src` does not hold (hard) or holds in part (soft).
+   * `said` is the text `facts` were read from.
+   */
+  private valueFindings(said: string, facts: Facts, src: SourceView, label: string): { hard: Finding[]; soft: Finding[] } {
     const hard: Finding[] = [];
     const soft: Finding[] = [];
     const missing = (at: number, what: string, raw: string): Finding => ({
@@ -463,7 +471,7 @@ export class SupportChecker {
       if (!ok) hard.push(missing(d.at, "date", d.raw));
     }
     for (const t of facts.times) if (!src.times.has(t.minutes)) hard.push(missing(t.at, "time", t.raw));
-    for (const t of misdatedTimes(facts, src)) {
+    for (const t of misdatedTimes(said, facts, src)) {
       const day = facts.dates[0].raw;
       hard.push({ at: t.at, reason: `time ${t.raw} not on ${day} in ${label}`, gap: `a time not on that date in ${label}` });
     }
@@ -499,7 +507,7 @@ export class SupportChecker {
     if (!records.some(Boolean)) return [];
     const timeAts = new Set(facts.times.map((t) => t.at));
     const held = (idx: SourceIndex) => {
-      const missing = new Set(this.valueFindings({ ...facts, dates: [], entities: [] }, idx, "").hard.map((f) => f.at));
+      const missing = new Set(this.valueFindings("", { ...facts, dates: [], entities: [] }, idx, "").hard.map((f) => f.at));
       return (at: number) => !missing.has(at);
     };
     // Each value by its place in the claim, the act by ACT, each party by -1 - its number: held rightly by some cited

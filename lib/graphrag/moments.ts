@@ -70,21 +70,24 @@ type Has<T> = { has(value: T): boolean };
 
 /**
  * The claim's times that its source has, but never on the claim's date. Judged only when the claim names one date
- * (with two, which time goes with which is the claim's own reading) and every occurrence of the time in the source
- * falls under some date.
+ * (with two, which time goes with which is the claim's own reading), the claim puts the time on it (the date is in the
+ * time's clause or before it: "10:20 engine room …; the alarm log's last entry 19 Feb." dates the entry, not 10:20) and
+ * every occurrence of the time in the source falls under some date.
  */
 export function misdatedTimes(
-  claim: Pick<Facts, "dates" | "times">,
+  claim: string,
+  facts: Pick<Facts, "dates" | "times">,
   src: { moments: Has<string>; loose: Has<number>; times: Has<number> },
 ): TimeFact[] {
-  const days = new Set(claim.dates.map((d) => d.raw));
-  if (days.size !== 1 || !claim.times.length) return [];
+  const days = new Set(facts.dates.map((d) => d.raw));
+  if (days.size !== 1 || !facts.times.length) return [];
   // A day is compared as a day: "5 May 2025" is not met by a time under 4 May because both are in May 2025.
-  const keys = claim.dates.flatMap((d) =>
+  const keys = facts.dates.flatMap((d) =>
     d.readings.flatMap((r) => dateKeys(r).filter((k) => r.d === undefined || k.split("-").length > 2)),
   );
-  return claim.times.filter(
-    (t) => src.times.has(t.minutes) && !src.loose.has(t.minutes) && !keys.some((k) => src.moments.has(`${k}@${t.minutes}`)),
+  const onDate = (t: TimeFact) => facts.dates.some((d) => d.at < t.at || clauseSpan(claim, d.at).start === clauseSpan(claim, t.at).start);
+  return facts.times.filter(
+    (t) => src.times.has(t.minutes) && !src.loose.has(t.minutes) && onDate(t) && !keys.some((k) => src.moments.has(`${k}@${t.minutes}`)),
   );
 }
 
@@ -136,6 +139,11 @@ export function misdatedDays(
 
 /** The clause of `text` around position `at`. */
 function clauseAt(text: string, at: number): string {
+  const { start, end } = clauseSpan(text, at);
+  return text.slice(start, end);
+}
+
+function clauseSpan(text: string, at: number): { start: number; end: number } {
   let start = 0;
   let end = text.length;
   for (const m of text.matchAll(CLAUSE_END)) {
@@ -146,5 +154,5 @@ function clauseAt(text: string, at: number): string {
       break;
     }
   }
-  return text.slice(start, end);
+  return { start, end };
 }

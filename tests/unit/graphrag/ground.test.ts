@@ -504,6 +504,64 @@ describe("SupportChecker.claim: verdicts against the cited evidence", () => {
       expect(alert.claim(faithful, ["EV-F1"]).reasons, faithful).not.toContainEqual(expect.stringContaining("is false"));
   });
 
+  it("keeps a faithful quote of 'No.' for 'number', of a reply 'No.', of a table row and of a time beside another clause's date", () => {
+    const quoted = new SupportChecker({
+      nodes: [],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-G1",
+          "Insurer acknowledgment: claim no. HM-CR-24-3318 opened. B/L No. KMT-24-0871 was presented.\nStaff no. | Name | Post",
+        ),
+        snippet(
+          "EV-G2",
+          "Q: Did you know the bust was looted?\nA: No. Ori told me the history.\nGREENE: Nobody's. It's where the crew bag up.",
+        ),
+        snippet("EV-G3", "Settled card transactions:\nmonth | count | GBP\nJan 2024 | 412 | 24,380.15\nFeb 2024 | 587 | 36,122.90"),
+        snippet(
+          "EV-G4",
+          "Inspection of 12 March 2025.\n10:20 engine room: separator cold, valves painted over; the display shows its last alarm entry 19 Feb.",
+        ),
+        snippet("EV-G5", "Ori told the dealer the history of the bust. Certificate number FR-13485-2291 was uploaded as Annex 7."),
+        snippet("EV-G6", "Monthly totals: Jan 2024 24,380.15 Feb 2024 36,122.90.\nBags seized: 15\nMarch 2024 inventory closed."),
+      ],
+    });
+    for (const [faithful, id] of [
+      // "No." before an identifier or heading a column abbreviates "number".
+      ["Claim no. HM-CR-24-3318 was opened", "EV-G1"],
+      ["B/L No. KMT-24-0871 was presented", "EV-G1"],
+      ["Staff no. | Name | Post", "EV-G1"],
+      // A reply on its own is found as one, whatever the next sentence says.
+      ["A: No. Ori told me the history.", "EV-G2"],
+      ["GREENE: Nobody's. It's where the crew bag up.", "EV-G2"],
+      // A figure's decimals before a month on the next line are not a day.
+      ["Jan 2024 | 412 | 24,380.15", "EV-G3"],
+      ["In January 2024 there were 412 settled card transactions worth GBP 24,380.15", "EV-G3"],
+      // The date of another clause, after the time, is not the time's day.
+      ["10:20 engine room: separator cold, valves painted over; the display shows its last alarm entry 19 Feb.", "EV-G4"],
+      // "no." for the source's "number".
+      ["The certificate, no. FR-13485-2291, was uploaded as Annex 7", "EV-G5"],
+      // Decimals before a month on the same line, a figure ending its line before a month on the next.
+      ["The January 2024 monthly total was 24,380.15", "EV-G6"],
+      ["15 bags were seized", "EV-G6"],
+    ])
+      expect(quoted.claim(faithful, [id]), faithful).toMatchObject({ support: "supported" });
+    for (const [wrong, id, reason] of [
+      // A reply "No." still needs a negation in what it cites, and a "no" before a word still denies it.
+      ["A: No. Ori told me the history.", "EV-G5", 'negation "no" not in EV-G5'],
+      ["There was no claim HM-CR-24-3318", "EV-G1", 'negation "no" not in EV-G1'],
+      ["There were 587 settled card transactions on 15 Feb 2024", "EV-G3", "date 15 Feb 2024 not in EV-G3"],
+      // A date before the time, or in its clause, is still its day.
+      [
+        "On 19 Feb the display logged its last alarm entry; at 10:20 the separator in the engine room was cold",
+        "EV-G4",
+        "time 10:20 not on 19 Feb in EV-G4",
+      ],
+      ["The separator in the engine room was cold at 10:20 on 19 Feb", "EV-G4", "time 10:20 not on 19 Feb in EV-G4"],
+    ])
+      expect(quoted.claim(wrong, [id]), wrong).toMatchObject({ support: "unsupported", reasons: expect.arrayContaining([reason]) });
+  });
+
   it("removes two events a claim orders with 'before' or 'after' the other way round from the log that times them", () => {
     const log = new SupportChecker({
       nodes: [],

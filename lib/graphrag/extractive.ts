@@ -76,9 +76,15 @@ const UNLABELLED = 0.6;
 const LIMIT =
   /\b(?:limits?|limited to|maximum|max\.|minimum|min\.|threshold|must not exceed|not to exceed|permitted|allowance|ceiling|cap of)\b/i;
 
-/** A statement that the speaker or the record does not know. */
+/** A question about what someone knew, said or thought: a statement of not knowing may answer it. */
+const ASKS_WHAT_WAS_SAID =
+  /\b(?:know|knew|known|aware|realis|realiz|say|says|said|tell|tells|told|explain|explained|claim|claims|claimed|think|thought|believe|believed|answer|answered|reply|replied|respond|responded|admit|admitted|deny|denied|interview)/u;
+/**
+ * A statement that the speaker or the record does not know: "I don't know", "no idea", "not known", "whereabouts
+ * unknown" — not "unknown" describing a thing ("transfers to unknown recipients").
+ */
 const IGNORANCE =
-  /\b(?:(?:do|did|does)(?: not|n['’]t)|don['’]t|didn['’]t|doesn['’]t)\s+(?:know|remember|recall)\b|\b(?:can['’]t|cannot|could(?: not|n['’]t))\s+(?:know|remember|recall|say|see|tell)\b|\bno idea\b|\b(?:not known|unknown)\b/iu;
+  /\b(?:(?:do|did|does)(?: not|n['’]t)|don['’]t|didn['’]t|doesn['’]t)\s+(?:know|remember|recall)\b|\b(?:can['’]t|cannot|could(?: not|n['’]t))\s+(?:know|remember|recall|say|see|tell)\b|\bno idea\b|\bnot known\b|\b(?:is|are|was|were|remains?|remained)\s+unknown\b|\bunknown\b(?!\s+\p{L})/iu;
 
 /**
  * Words that name the same thing in case records ("registered"/"registration", "phone"/"mobile"): each stem maps to
@@ -526,7 +532,8 @@ function answerPart(
       deniedVerbs(s.text).some((t) => focus.includes(t))
     )
       continue;
-    if (a.expects !== "any" && IGNORANCE.test(s.text)) continue;
+    // Nor does "I don't know anything about Pellworth" say what Pellworth paid — only what someone knew or said.
+    if (IGNORANCE.test(s.text) && (a.expects !== "any" || !ASKS_WHAT_WAS_SAID.test(a.lower))) continue;
     // "We applied to the Court for an order suspending the attorney", "he planned to sell": what was applied for,
     // asked for or planned is not when it happened.
     if (a.expects === "time" && intendedOnly(s.text, focus)) continue;

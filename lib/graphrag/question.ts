@@ -580,6 +580,10 @@ export function phraseAt(lowerText: string, phrase: string): number {
   }
 }
 
+/** A street address: a house number, one to three capitalised words and the kind of street ("415 Wrenfield Road"). */
+const ADDRESS =
+  /\b\d+[A-Za-z]?\s+(?:[A-Z][\p{L}'-]+\s+){1,3}(?:Street|St|Lane|Ln|Road|Rd|Row|Avenue|Ave|Drive|Dr|Way|Quay|Dock|Boulevard|Blvd|Court|Ct|Place|Pl|Square|Terrace|Parade|Close|Crescent)\b/gu;
+
 export interface AnswerValue {
   type: AnswerType;
   /** The value as written in the sentence. */
@@ -634,8 +638,13 @@ export function answerValues(sentence: string, facts: Facts, a: QuestionAnalysis
         .filter((n) => !money || n.kind === "amount" || (n.kind === "number" && /\d,\d{3}/.test(n.raw)))
         .map((n) => ({ type: "amount", raw: n.raw }));
     }
-    case "count":
-      return facts.numbers.filter((n) => n.kind === "number" && !givenNumbers.has(n.value)).map((n) => ({ type: "count", raw: n.raw }));
+    case "count": {
+      // A house number counts nothing ("415 Wrenfield Road").
+      const housed = new Set([...sentence.matchAll(ADDRESS)].map((m) => m.index));
+      return facts.numbers
+        .filter((n) => n.kind === "number" && !givenNumbers.has(n.value) && !housed.has(n.at))
+        .map((n) => ({ type: "count", raw: n.raw }));
+    }
     case "identifier":
       return [
         ...facts.ids.filter((i) => !givenIds.has(i.key)).map((i) => ({ type: "identifier" as const, raw: i.raw })),
@@ -646,13 +655,7 @@ export function answerValues(sentence: string, facts: Facts, a: QuestionAnalysis
       ];
     case "place": {
       const places = nodesLike(PLACE_LABEL);
-      const addresses = [
-        ...sentence.matchAll(
-          /\b\d+[A-Za-z]?\s+(?:[A-Z][\p{L}'-]+\s+){1,3}(?:Street|St|Lane|Ln|Road|Rd|Row|Avenue|Ave|Drive|Dr|Way|Quay|Dock|Boulevard|Blvd|Court|Ct|Place|Pl|Square|Terrace|Parade|Close|Crescent)\b/gu,
-        ),
-      ]
-        .map((m) => m[0])
-        .filter((x) => !a.lower.includes(x.toLowerCase()));
+      const addresses = [...sentence.matchAll(ADDRESS)].map((m) => m[0]).filter((x) => !a.lower.includes(x.toLowerCase()));
       // "in the Pier 9 office", "at Gate C": a locative preposition before a capitalised name, with its place noun.
       const located = [
         ...sentence.matchAll(

@@ -1582,6 +1582,33 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(c, "Who was at Hale Freight on the night of 3 June?").responseType).toBe("no_evidence");
   });
 
+  it("answers 'what did X give' from no statement of not knowing, and 'how many' from no house number", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "p-kade", label: "Person", name: "Arno Kade", properties: {} },
+        { id: "o-hale", label: "Organization", name: "Hale Freight Ltd", properties: { aliases: ["Hale Freight"] } },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-42",
+          ["p-kade", "o-hale"],
+          "Interview of Arno Kade. KADE: I don't know anything about Hale Freight beyond the manager being angry when they let him go.",
+        ),
+        snippet("EV-43", ["o-hale"], "Hale Freight Ltd, of 415 Wrenfield Road, shipped pallets of tiles to Leeds in March."),
+      ],
+    };
+    expect(extractiveAnswer(c, "What did Hale Freight give the manager when they let him go?").responseType).toBe("no_evidence");
+    // What someone said or knew is answered by it.
+    expect(extractiveAnswer(c, "What does Kade know about Hale Freight?").answerText).toContain("I don't know anything about Hale Freight");
+    expect(extractiveAnswer(c, "How many pallets did Hale Freight ship to Leeds?").responseType).toBe("no_evidence");
+    c.evidenceSnippets.push(snippet("EV-44", ["o-hale"], "Hale Freight shipped 12 pallets of tiles from 4 Dock Road to Leeds."));
+    expect(extractiveAnswer(c, "How many pallets did Hale Freight ship to Leeds?").answerText).toContain("12 pallets");
+    // "Unknown" describing a thing is no statement of not knowing.
+    c.evidenceSnippets.push(snippet("EV-45", ["o-hale"], "Hale Freight's account sent GBP 22,900 to unknown recipients in April."));
+    expect(extractiveAnswer(c, "How much did Hale Freight's account send in April?").answerText).toContain("22,900");
+  });
+
   it("finds a person named in the text though the graph does not hold them, and a place said in common nouns", () => {
     const c: RawContext = {
       nodes: [{ id: "p-ross", label: "Person", name: "Ida Ross", properties: {} }],

@@ -41,6 +41,13 @@ const RULES: Array<{ kind: NeutralisedKind; re: RegExp; to: string }> = [
     to: "[citation token removed]",
   },
   { kind: "citation_token", re: /【[^】\n]{0,200}】/gu, to: "[citation token removed]" },
+  // A bare bracketed id ("[EV-HS-001]", "[EV-3, EV-4]") is read as a marker in a model's answer: an analyst's
+  // chronology that names other items this way would hand the model ready-made citations.
+  {
+    kind: "citation_token",
+    re: /\[\s*(?=[^\]\n]*\d)[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\s*(?:[,;]\s*[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\s*){0,9}\]/giu,
+    to: "[citation token removed]",
+  },
   // Instructions addressed to a model.
   {
     kind: "injection_phrase",

@@ -76,6 +76,12 @@ const UNLABELLED = 0.6;
 const LIMIT =
   /\b(?:limits?|limited to|maximum|max\.|minimum|min\.|threshold|must not exceed|not to exceed|permitted|allowance|ceiling|cap of)\b/i;
 
+/** A question for an amount per period ("per fortnight", "an hour", "his hourly rate", "annual salary"). */
+const RATE_ASKED =
+  /\b(?:per|each|every)\s+(?:hour|day|night|week|fortnight|month|quarter|year|annum|shift)\b|\ban?\s+(?:hour|day|night|week|fortnight|month|year)\b(?!\s+(?:ago|later|earlier|before|after))|\b(?:hourly|daily|weekly|fortnightly|monthly|annual|yearly)\s+(?:rate|pay|salary|wages?|fees?|rent|income|payments?)\b/u;
+/** A sentence that gives an amount for a period. */
+const RATE_SAID =
+  /\b(?:per|an?|each|every(?:\s+(?:second|other))?)\s+(?:hours?|days?|nights?|weeks?|fortnights?|months?|quarters?|years?|annum|shifts?|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b|\b(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annual(?:ly)?|p\.a\.|pcm|salary|wages?)\b|\/\s?(?:h|hr|hour|day|wk|week|fortnight|month|mth|yr|year)\b/iu;
 /** A question about what someone knew, said or thought: a statement of not knowing may answer it. */
 const ASKS_WHAT_WAS_SAID =
   /\b(?:know|knew|known|aware|realis|realiz|say|says|said|tell|tells|told|explain|explained|claim|claims|claimed|think|thought|believe|believed|answer|answered|reply|replied|respond|responded|admit|admitted|deny|denied|interview)/u;
@@ -534,6 +540,8 @@ function answerPart(
       continue;
     // Nor does "I don't know anything about Pellworth" say what Pellworth paid — only what someone knew or said.
     if (IGNORANCE.test(s.text) && (a.expects !== "any" || !ASKS_WHAT_WAS_SAID.test(a.lower))) continue;
+    // "What is her net pay per fortnight?": a total is no rate; the sentence gives an amount for some period.
+    if (a.expects === "amount" && RATE_ASKED.test(a.lower) && !RATE_SAID.test(s.text)) continue;
     // "We applied to the Court for an order suspending the attorney", "he planned to sell": what was applied for,
     // asked for or planned is not when it happened.
     if (a.expects === "time" && intendedOnly(s.text, focus)) continue;

@@ -1609,6 +1609,26 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(c, "How much did Hale Freight's account send in April?").answerText).toContain("22,900");
   });
 
+  it("answers an amount per period only from a sentence that gives one for a period, not from a total", () => {
+    const c: RawContext = {
+      nodes: [{ id: "p-dm", label: "Person", name: "Deirdre Mulqueen", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-46",
+          ["p-dm"],
+          "In her last fortnight at the Council, Deirdre Mulqueen's records showed net pay of €195,913.90 in total since March 2022.",
+        ),
+      ],
+    };
+    expect(extractiveAnswer(c, "What is Deirdre Mulqueen's net pay per fortnight?").responseType).toBe("no_evidence");
+    expect(extractiveAnswer(c, "What was Deirdre Mulqueen's annual salary?").responseType).toBe("no_evidence");
+    c.evidenceSnippets.push(snippet("EV-47", ["p-dm"], "Payslip: Deirdre Mulqueen, net pay €1,402.10 per fortnight."));
+    expect(extractiveAnswer(c, "What is Deirdre Mulqueen's net pay per fortnight?").answerText).toContain("€1,402.10");
+    // A total is what a question without a period asks for.
+    expect(extractiveAnswer(c, "How much net pay did Deirdre Mulqueen's records show in total?").answerText).toContain("€195,913.90");
+  });
+
   it("finds a person named in the text though the graph does not hold them, and a place said in common nouns", () => {
     const c: RawContext = {
       nodes: [{ id: "p-ross", label: "Person", name: "Ida Ross", properties: {} }],

@@ -1562,12 +1562,15 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(c, "When did Tom Reed arrive?").answerText).toContain("06:24");
   });
 
+  // A witness and a company, for the tests of what does not answer.
+  const kadeAndHale = (): RawContext["nodes"] => [
+    { id: "p-kade", label: "Person", name: "Arno Kade", properties: {} },
+    { id: "o-hale", label: "Organization", name: "Hale Freight Ltd", properties: { aliases: ["Hale Freight"] } },
+  ];
+
   it("does not take a statement of not knowing, a speaker's label or the subject itself for the answer", () => {
     const c: RawContext = {
-      nodes: [
-        { id: "p-kade", label: "Person", name: "Arno Kade", properties: {} },
-        { id: "o-hale", label: "Organization", name: "Hale Freight Ltd", properties: { aliases: ["Hale Freight"] } },
-      ],
+      nodes: kadeAndHale(),
       edges: [],
       evidenceSnippets: [
         snippet(
@@ -1584,10 +1587,7 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
 
   it("answers 'what did X give' from no statement of not knowing, and 'how many' from no house number", () => {
     const c: RawContext = {
-      nodes: [
-        { id: "p-kade", label: "Person", name: "Arno Kade", properties: {} },
-        { id: "o-hale", label: "Organization", name: "Hale Freight Ltd", properties: { aliases: ["Hale Freight"] } },
-      ],
+      nodes: kadeAndHale(),
       edges: [],
       evidenceSnippets: [
         snippet(

@@ -107,6 +107,9 @@ function opposedBy(text: string): Map<string, string[]> {
     const add = (claimWord: string, sourceWord: string) => out.set(claimWord, [...(out.get(claimWord) ?? []), sourceWord]);
     for (const s of new Set(words(text).map((w) => w.lower))) {
       for (const o of OPPOSITE.get(s) ?? []) add(o, s);
+      // "off" in a source may state the opposite of a claim's "on" (read with the word before it, oppositeStates).
+      const particle = PARTICLE_OPPOSITE.get(s);
+      if (particle) add(particle, s);
       for (const prefix of ["un", "non-", "non"]) if (unprefixed(prefix + s) === s) add(prefix + s, s);
       const base = /^(?:un|non-?)(.+)$/u.exec(s)?.[1];
       if (base && negatable(base)) add(base, s);
@@ -126,7 +129,10 @@ export function oppositeOf(w: string): string | undefined {
 }
 
 /** A light switched "on" or "off": the word before the particle says what. */
-const PARTICLE_OPPOSITE: Record<string, string> = { on: "off", off: "on" };
+const PARTICLE_OPPOSITE = new Map([
+  ["on", "off"],
+  ["off", "on"],
+]);
 /** Where a claim's clause ends: a comma, semicolon or full stop, or a conjunction between two clauses or two events. */
 const CLAUSE_BREAK = /[,;.]\s|\s(?:and|but|while|whereas|then|before|after|until|because|although)\s/giu;
 
@@ -277,11 +283,12 @@ function oppositeStates(claim: string, sources: readonly string[]): Contradictio
     const ws = words(clause).map((w) => w.lower);
     const found: Array<{ said: string[]; told: string[][] }> = [];
     ws.forEach((w, i) => {
-      const particle = PARTICLE_OPPOSITE[w];
+      const particle = PARTICLE_OPPOSITE.get(w);
       // "headlights off": the particle with the word before it.
       if (particle) {
         const told = [ws[i - 1], particle];
-        if (i > 0 && !isStopword(ws[i - 1]) && read().some((s) => holds(s, told))) found.push({ said: [ws[i - 1], w], told: [told] });
+        if (i > 0 && !isStopword(ws[i - 1]) && opposed.some((o) => o.has(w)) && read().some((s) => holds(s, told)))
+          found.push({ said: [ws[i - 1], w], told: [told] });
       } else if (!isStopword(w)) {
         const told = [...new Set(opposed.flatMap((o) => o.get(w) ?? []))];
         if (told.length) found.push({ said: [w], told: told.map((t) => [t]) });

@@ -56,7 +56,7 @@ import { contradictions, misCompared, type Contradiction } from "./contradiction
 import { isInstructionStatement, withoutLabels } from "./directives";
 import { baseForm } from "./irregular";
 import { reversedActs } from "./roles";
-import { misordered } from "./sequence";
+import { misordered, ORDERS } from "./sequence";
 import { PartyReader } from "./actors";
 import { callsInWords } from "./calls";
 import { firstTime, timedEntries } from "./entries";
@@ -282,7 +282,7 @@ export class SupportChecker {
     hard.push(...this.misbound(facts, parts, label));
     // Two events in the other order than the record's entries tell them ("Kovac returns before the van parks" where the
     // van parks at 22:41 and Kovac returns at 22:50).
-    for (const part of ORDERED.test(text) ? parts : []) {
+    for (const part of ORDERS.test(text) ? parts : []) {
       const record = this.recordOf(part);
       const order = record && misordered(text, record.entries);
       if (order)
@@ -682,8 +682,6 @@ interface Finding {
 const LATE = 1e9;
 /** A word a claim says of what it names outweighs any number of its names, in aligning it with a sentence. */
 const SAID = 1000;
-/** A claim that orders two events (sequence.ts). */
-const ORDERED = /\b(?:before|after)\b/i;
 
 const CONTRADICTION_GAP: Record<Contradiction["kind"], (label: string) => string> = {
   comparison: () => "two of its figures compared the wrong way round",

@@ -22,6 +22,9 @@ export interface Misorder {
   thenAt: string;
 }
 
+/** A claim that orders two events: checked only then. */
+export const ORDERS = /\b(?:before|after)\b/i;
+
 /** How much of an event's words the entry that tells it must hold (at least two). */
 const TOLD_SHARE = 0.5;
 
@@ -35,7 +38,7 @@ const TOLD_SHARE = 0.5;
  * 21:30" places no event: an event needs two words an entry holds).
  */
 export function misordered(claim: string, entries: readonly OrderedEntry[]): Misorder | undefined {
-  if (entries.length < 2 || !/\b(?:before|after)\b/i.test(claim)) return undefined;
+  if (entries.length < 2 || !ORDERS.test(claim)) return undefined;
   const text = claim.trim().replace(/[.;]+$/, "");
   let found: Misorder | undefined;
   for (const m of text.matchAll(/\b(before|after)\b/giu)) {

@@ -9,6 +9,7 @@
 import { isInstructionStatement } from "./directives";
 import { dateKeys, extractFacts, idKey, porter, type Facts } from "./facts";
 import { SupportChecker } from "./ground";
+import { resolveFollowUp } from "./follow-up";
 import { IRREGULAR_VERBS } from "./irregular";
 import type { ModelOutputShape } from "./prompt";
 import {
@@ -19,6 +20,7 @@ import {
   containsPhrase,
   describeAnswerType,
   isPersonLabel,
+  linkEntities,
   mentions,
   monthsNamed,
   namesOf,
@@ -69,7 +71,7 @@ const HEADING_LINE_CHARS = 300;
  * not answer. (Not the nouns a value answers by its shape or unit — a phone number, a domain or an IP address, "38%",
  * "0.9 mg/L" for a level — nor a price or a fee, which evidence gives as what was bid, paid or charged.)
  */
-const FIELD_NOUNS = new Set("plate registr iban serial imei imsi handl hash balanc".split(" "));
+const FIELD_NOUNS = new Set("plate registr iban serial imei imsi handl hash balanc salari wage rent incom earn".split(" "));
 /** What a candidate that does not itself say the field asked for keeps of its score. */
 const UNLABELLED = 0.6;
 /** Words that make a number a limit rather than a reading. */
@@ -134,6 +136,13 @@ const CONCEPTS: string[][] = [
   // A road collision is told in any of these words ("she hit the Vauxhall", "Impact.", "ran into the back of it").
   ["collision", "collide", "crash", "impact", "hit", "struck", "strike", "rear-ended"],
   ["speed", "fast", "velocity"],
+  // A rate by its period: "hourly rate" is a rate "per hour".
+  ["hour", "hourly"],
+  ["day", "daily"],
+  ["week", "weekly"],
+  ["fortnight", "fortnightly"],
+  ["month", "monthly"],
+  ["year", "yearly", "annual", "annually", "annum"],
 ];
 const CONCEPT = new Map<string, string>();
 for (const group of [...CONCEPTS, ...IRREGULAR_VERBS])
@@ -244,19 +253,20 @@ export function extractiveAnswer(context: RawContext, question: string): ModelOu
   // asks the price of the July entry's sets), and is answered from the records the earlier parts were answered from
   // when they speak to it.
   const parts: Array<{ part: string } & ReturnType<typeof answerPart>> = [];
-  for (const part of questionParts(question)) {
-    const answered = answerPart(
-      context,
-      part,
-      sentences,
-      idf,
-      parts[0]?.a.months,
-      new Set(parts.flatMap((p) => p.claims.map((c) => c.evidenceId))),
-    );
+  for (const asked of questionParts(question)) {
+    const answer = (part: string) =>
+      answerPart(context, part, sentences, idf, parts[0]?.a.months, new Set(parts.flatMap((p) => p.claims.map((c) => c.evidenceId))));
+    // "Who employed Jayden, and what was his hourly rate?": a later part's "his", "it", "the company" are read as
+    // what the first part named, as a thread's follow-up is read against the turn before it. A name put for a pronoun
+    // is met by any sentence naming it, so the reading stands only when what it finds says all the part asks;
+    // otherwise the part is answered as written.
+    const resolved = parts.length ? referencesResolved(asked, parts[0], context) : asked;
+    let answered = answer(resolved);
+    if (resolved !== asked && answered.missing.length) answered = answer(asked);
     // A later part that names nothing of its own ("… and at what price each?") asks about what the first part does:
     // when the evidence does not answer the first, the later is not answered on its own (another entry's price).
-    if (parts.length && !parts[0].claims.length && !answered.a.subjects.length && AFTER_PREPOSITION.test(part)) answered.claims = [];
-    parts.push({ part, ...answered });
+    if (parts.length && !parts[0].claims.length && !answered.a.subjects.length && AFTER_PREPOSITION.test(asked)) answered.claims = [];
+    parts.push({ part: asked, ...answered });
   }
   const claims: Claim[] = [];
   for (const p of parts)
@@ -1228,6 +1238,22 @@ function questionParts(question: string): string[] {
     return other ? [framed(`${p} ${other.replace(WH_PHRASE, "").trim()}`, other)] : [];
   });
   return parts.length > 1 ? parts : [question];
+}
+
+/**
+ * A later part of a compound question with its references read against the first part. A pronoun keeps to the first
+ * part's subjects, or to whom its answer names when it asked "who" ("Who took the rails out, and why did he need
+ * them?").
+ */
+function referencesResolved(part: string, first: { a: QuestionAnalysis; claims: Claim[] }, context: RawContext): string {
+  const byId = new Map(context.nodes.map((n) => [n.id, n]));
+  const nodesOf = (linked: readonly LinkedEntity[]) => [...new Set(linked.map((e) => byId.get(e.id)).filter((n) => n !== undefined))];
+  const subjects = nodesOf(first.a.subjects);
+  const answers =
+    first.a.kind === "who"
+      ? nodesOf(linkEntities(first.claims.map((c) => c.text).join(" "), context.nodes)).filter((n) => !subjects.includes(n))
+      : [];
+  return resolveFollowUp(part, [{ turn: 1, subjects, answers }]).question;
 }
 
 /** The candidate's evidence-linked nodes in the context (the subjects it names first) and the edges between them. */

@@ -130,7 +130,7 @@ const AGENT_NOUNS =
   /^(?:person|people|man|woman|individual|suspect|witness|officer|owner|driver|company|organisation|organization|firm|bank|employer|group|gang|user|username|account|login|member)$/;
 // A measurement ("the dissolved oxygen level", "the water temperature") is a number too.
 const AMOUNT_NOUNS =
-  /^(?:amount|sum|total|figure|price|value|cost|fee|payment|balance|level|reading|concentration|temperature|rate|speed|depth|length|weight|quantity|volume|duration|distance|size|percentage|percent|proportion|ratio|share)$/;
+  /^(?:amount|sum|total|figure|price|value|cost|fee|payment|salary|wages?|rent|income|earnings|balance|level|reading|concentration|temperature|rate|speed|depth|length|weight|quantity|volume|duration|distance|size|percentage|percent|proportion|ratio|share)$/;
 
 /** Analyses `question` against the nodes of the context it will be answered from. */
 export function analyseQuestion(question: string, context: Pick<RawContext, "nodes">): QuestionAnalysis {

@@ -1627,6 +1627,31 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(c, "What is Deirdre Mulqueen's net pay per fortnight?").answerText).toContain("€1,402.10");
     // A total is what a question without a period asks for.
     expect(extractiveAnswer(c, "How much net pay did Deirdre Mulqueen's records show in total?").answerText).toContain("€195,913.90");
+    // A salary is a figure the record calls one, not any sum paid by the year.
+    c.evidenceSnippets.push(snippet("EV-48", ["p-dm"], "Deirdre Mulqueen claimed €2,400 a year in travel expenses."));
+    expect(extractiveAnswer(c, "What was Deirdre Mulqueen's annual salary?").responseType).toBe("no_evidence");
+    c.evidenceSnippets.push(snippet("EV-49", ["p-dm"], "HR file: Deirdre Mulqueen, grade AP, salary €61,500 a year."));
+    expect(extractiveAnswer(c, "What was Deirdre Mulqueen's annual salary?").answerText).toContain("€61,500");
+  });
+
+  it("reads a later part's pronoun as what the first part named, and an hourly rate as a rate per hour", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "p-tane", label: "Person", name: "Tane Moana", properties: {} },
+        { id: "o-kowhai", label: "Organization", name: "Kowhai Staffing Ltd", properties: {} },
+      ],
+      edges: [{ id: "e-emp", source: "p-tane", type: "EMPLOYED_BY", target: "o-kowhai", properties: {} }],
+      evidenceSnippets: [
+        snippet("EV-59", [], "Placement record. Worker: Hemi Parata. Site: Harbour Street. Rate: $29.00 per hour."),
+        snippet("EV-60", ["p-tane", "o-kowhai"], "Tane Moana was employed by Kowhai Staffing Ltd from 4 March."),
+        snippet("EV-61", ["p-tane"], "Placement record. Worker: Tane Moana. Site: Harbour Street. Rate: $31.00 per hour."),
+      ],
+    };
+    const out = extractiveAnswer(c, "Who employed Tane Moana, and what was his hourly rate?");
+    expect(out.citations.map((x) => x.evidenceId).sort()).toEqual(["EV-60", "EV-61"]);
+    expect(out.answerText).toContain("$31.00 per hour");
+    expect(out.answerText).not.toContain("$29.00");
+    expect(out.unknowns.join(" ")).not.toMatch(/does not address/);
   });
 
   it("finds a person named in the text though the graph does not hold them, and a place said in common nouns", () => {

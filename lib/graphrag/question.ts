@@ -87,6 +87,9 @@ const RUNS = /\b(?:runs?|ran|running)\b/gi;
 const BEHIND = /\b(?:is|are|was|were)\s+(?:really\s+)?behind\b/gi;
 
 /** Funds moved: a wire, a remittance, or a transfer to or from an account ("transfer into Tolland's account"). */
+/** A cryptocurrency after a figure ("4 bitcoin", "3.85 BTC"): a sum paid, though no ISO currency names it. */
+const CRYPTO_UNIT = /^\s?(?:BTC|XBT|bitcoins?|ETH|ether|XMR|monero|USDT|tether|LTC|litecoin)\b/i;
+
 const MOVED_FUNDS =
   /\b(?:wire[sd]?|wiring|remit(?:s|ted|tance)?)\b|\btransfer\w*\b(?=.*\b(?:account|bank)s?\b)|\b(?:account|bank)s?\b.*\btransfer/;
 
@@ -635,7 +638,12 @@ export function answerValues(sentence: string, facts: Facts, a: QuestionAnalysis
         .filter(
           (n) => !givenNumbers.has(n.value) && (n.kind !== "number" || !(n.value >= 1900 && n.value <= 2100 && Number.isInteger(n.value))),
         )
-        .filter((n) => !money || n.kind === "amount" || (n.kind === "number" && /\d,\d{3}/.test(n.raw)))
+        .filter(
+          (n) =>
+            !money ||
+            n.kind === "amount" ||
+            (n.kind === "number" && (/\d,\d{3}/.test(n.raw) || CRYPTO_UNIT.test(sentence.slice(n.at + n.raw.length)))),
+        )
         .map((n) => ({ type: "amount", raw: n.raw }));
     }
     case "count": {

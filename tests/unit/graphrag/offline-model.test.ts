@@ -1634,6 +1634,25 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(c, "What was Deirdre Mulqueen's annual salary?").answerText).toContain("€61,500");
   });
 
+  it("answers a sum paid in bitcoin, which no ISO currency names", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "p-calder", label: "Person", name: "Ruth Calder", properties: {} },
+        { id: "p-tull", label: "Person", name: "Ian Tull", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-63",
+          ["p-calder", "p-tull"],
+          "Statement of Ruth Calder. On 4 May I authorised Ian Tull by e-mail to pay up to 6 bitcoin.",
+        ),
+        snippet("EV-64", [], "The ransom note printed on 2 May demanded 2.5 BTC within 72 hours."),
+      ],
+    };
+    expect(extractiveAnswer(c, "Up to how much did Ruth Calder authorise Ian Tull to pay?").answerText).toContain("6 bitcoin");
+  });
+
   it("reads a later part's pronoun as what the first part named, and an hourly rate as a rate per hour", () => {
     const c: RawContext = {
       nodes: [

@@ -1242,17 +1242,18 @@ function questionParts(question: string): string[] {
 
 /**
  * A later part of a compound question with its references read against the first part. A pronoun keeps to the first
- * part's subjects, or to whom its answer names when it asked "who" ("Who took the rails out, and why did he need
- * them?").
+ * part's subjects, or to whom its answer names when it asked who did something ("Who took the rails out, and why did he
+ * need them?") — not when it asked who someone is ("Who is Kovac, and what car does he drive?": still Kovac).
  */
-function referencesResolved(part: string, first: { a: QuestionAnalysis; claims: Claim[] }, context: RawContext): string {
+function referencesResolved(part: string, first: { part: string; a: QuestionAnalysis; claims: Claim[] }, context: RawContext): string {
   const byId = new Map(context.nodes.map((n) => [n.id, n]));
   const nodesOf = (linked: readonly LinkedEntity[]) => [...new Set(linked.map((e) => byId.get(e.id)).filter((n) => n !== undefined))];
   const subjects = nodesOf(first.a.subjects);
-  const answers =
-    first.a.kind === "who"
-      ? nodesOf(linkEntities(first.claims.map((c) => c.text).join(" "), context.nodes)).filter((n) => !subjects.includes(n))
-      : [];
+  const identity = /^\s*who\s+(?:is|was|are|were)\s+(.*)$/i.exec(first.part)?.[1].toLowerCase() ?? "";
+  const asksWho = first.a.kind === "who" && !first.a.subjects.some((e) => e.matched && identity.startsWith(e.matched.toLowerCase()));
+  const answers = asksWho
+    ? nodesOf(linkEntities(first.claims.map((c) => c.text).join(" "), context.nodes)).filter((n) => !subjects.includes(n))
+    : [];
   return resolveFollowUp(part, [{ turn: 1, subjects, answers }]).question;
 }
 

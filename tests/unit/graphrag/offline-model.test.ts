@@ -1671,6 +1671,16 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(out.answerText).toContain("$31.00 per hour");
     expect(out.answerText).not.toContain("$29.00");
     expect(out.unknowns.join(" ")).not.toMatch(/does not address/);
+    // After "Who is X", the pronoun is still X, not another person the answer names.
+    c.nodes.push({ id: "p-hemi", label: "Person", name: "Hemi Parata", properties: {} });
+    c.evidenceSnippets = c.evidenceSnippets.filter((s) => s.id !== "EV-60");
+    c.evidenceSnippets.push(
+      snippet("EV-58", ["p-tane", "p-hemi"], "Tane Moana is a labourer on the Harbour Street site; Hemi Parata is his supervisor."),
+    );
+    const who = extractiveAnswer(c, "Who is Tane Moana, and what was his hourly rate?");
+    expect(who.answerText).toContain("Hemi Parata is his supervisor");
+    expect(who.answerText).toContain("$31.00 per hour");
+    expect(who.answerText).not.toContain("$29.00");
   });
 
   it("finds a person named in the text though the graph does not hold them, and a place said in common nouns", () => {

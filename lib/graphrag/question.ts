@@ -86,10 +86,10 @@ const CONTROL = { runs: "director", behind: "controls" };
 const RUNS = /\b(?:runs?|ran|running)\b/gi;
 const BEHIND = /\b(?:is|are|was|were)\s+(?:really\s+)?behind\b/gi;
 
-/** Funds moved: a wire, a remittance, or a transfer to or from an account ("transfer into Tolland's account"). */
 /** A cryptocurrency after a figure ("4 bitcoin", "3.85 BTC"): a sum paid, though no ISO currency names it. */
 const CRYPTO_UNIT = /^\s?(?:BTC|XBT|bitcoins?|ETH|ether|XMR|monero|USDT|tether|LTC|litecoin)\b/i;
 
+/** Funds moved: a wire, a remittance, or a transfer to or from an account ("transfer into Tolland's account"). */
 const MOVED_FUNDS =
   /\b(?:wire[sd]?|wiring|remit(?:s|ted|tance)?)\b|\btransfer\w*\b(?=.*\b(?:account|bank)s?\b)|\b(?:account|bank)s?\b.*\btransfer/;
 

@@ -1751,7 +1751,14 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
         }),
         { maxLength: 5 },
       ),
-      fc.array(word, { minLength: 1, maxLength: 8 }).map((w) => w.join(" ") + "?"),
+      // Plain and compound questions: a later part's pronouns are read against the first part.
+      fc
+        .tuple(
+          fc.array(word, { minLength: 1, maxLength: 8 }),
+          fc.constantFrom("", ", and who", " and where", ", and when did he"),
+          fc.array(fc.oneof(word, fc.constantFrom("his", "it", "she", "them")), { maxLength: 5 }),
+        )
+        .map(([first, join, later]) => [...first, ...(join ? [join, ...later] : [])].join(" ").replace(" ,", ",") + "?"),
     ],
     { numRuns: 200 },
   )(

@@ -9,7 +9,7 @@
 import { isInstructionStatement } from "./directives";
 import { dateKeys, extractFacts, idKey, porter, type Facts } from "./facts";
 import { SupportChecker } from "./ground";
-import { resolveFollowUp } from "./follow-up";
+import { asksWhoIs, resolveFollowUp } from "./follow-up";
 import { IRREGULAR_VERBS } from "./irregular";
 import type { ModelOutputShape } from "./prompt";
 import {
@@ -1249,11 +1249,10 @@ function referencesResolved(part: string, first: { part: string; a: QuestionAnal
   const byId = new Map(context.nodes.map((n) => [n.id, n]));
   const nodesOf = (linked: readonly LinkedEntity[]) => [...new Set(linked.map((e) => byId.get(e.id)).filter((n) => n !== undefined))];
   const subjects = nodesOf(first.a.subjects);
-  const identity = /^\s*who\s+(?:is|was|are|were)\s+(.*)$/i.exec(first.part)?.[1].toLowerCase() ?? "";
-  const asksWho = first.a.kind === "who" && !first.a.subjects.some((e) => e.matched && identity.startsWith(e.matched.toLowerCase()));
-  const answers = asksWho
-    ? nodesOf(linkEntities(first.claims.map((c) => c.text).join(" "), context.nodes)).filter((n) => !subjects.includes(n))
-    : [];
+  const answers =
+    first.a.kind === "who" && !asksWhoIs(first.part, subjects)
+      ? nodesOf(linkEntities(first.claims.map((c) => c.text).join(" "), context.nodes)).filter((n) => !subjects.includes(n))
+      : [];
   return resolveFollowUp(part, [{ turn: 1, subjects, answers }]).question;
 }
 

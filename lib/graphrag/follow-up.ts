@@ -315,10 +315,17 @@ export function turnMentions(
   const subjects = inOrder(question, ctx.nodes);
   const subjectIds = new Set(subjects);
   const nodeIds = new Set(ctx.nodes.map((n) => n.id));
-  const answers = [...new Set(answer.claims.flatMap((c) => inOrder(c.text, ctx.nodes)))].filter((id) => !subjectIds.has(id));
-  const stepNodes = [...new Set(answer.explanationSteps.flatMap((s) => s.citations).filter((id) => nodeIds.has(id)))].filter(
-    (id) => !subjectIds.has(id) && !answers.includes(id),
+  const named = [...new Set(answer.claims.flatMap((c) => inOrder(c.text, ctx.nodes)))].filter((id) => !subjectIds.has(id));
+  // After "Who is Kovac?" the others his description names are not whom a later "he" means: they rank as cited.
+  const identity = asksWhoIs(
+    question,
+    ctx.nodes.filter((n) => subjectIds.has(n.id)),
   );
+  const answers = identity ? [] : named;
+  const stepNodes = [
+    ...(identity ? named : []),
+    ...new Set(answer.explanationSteps.flatMap((s) => s.citations).filter((id) => nodeIds.has(id))),
+  ].filter((id, i, all) => !subjectIds.has(id) && !answers.includes(id) && all.indexOf(id) === i);
   const evidenceIds = new Set(ctx.evidenceSnippets.map((s) => s.id));
   const cited = [
     ...answer.citations.map((c) => c.evidenceId),
@@ -333,6 +340,18 @@ export function turnMentions(
     citedEvidenceIds: [...new Set(cited)].filter((id) => evidenceIds.has(id)),
     citedEdgeIds: [...new Set(edges)],
   };
+}
+
+/**
+ * "Who is Kovac?", "Who was Lena Ortiz?": a question about who one of `subjects` is, not about who did something (nor
+ * "Who is Kovac's sister?", which asks for someone else).
+ */
+export function asksWhoIs(question: string, subjects: readonly ContextNode[]): boolean {
+  const rest = /^\s*who\s+(?:is|was|are|were)\s+(.*)$/is.exec(question)?.[1].toLowerCase();
+  return (
+    rest !== undefined &&
+    subjects.some((n) => namesOf(n).names.some((name) => name && rest.startsWith(name) && /^\s*(?:[?,.;]|$)/.test(rest.slice(name.length))))
+  );
 }
 
 /** Ids of the context nodes `text` names, in the order the text names them. */

@@ -198,6 +198,27 @@ describe("turnMentions", () => {
     });
     expect(turnMentions("Who did Kovac's phone call?", a, ctx).answerNodeIds).toEqual(["ph-0178", "p-dunn"]);
   });
+
+  it("after 'Who is X?', keeps the others X's description names out of the answer: a later 'he' is still X", () => {
+    const a = answer({
+      claims: [
+        {
+          claimId: "CLM-001",
+          text: "Raymond Dunn was pushed against the wall by the Bayline warehouse manager, Dmitri Kovac",
+          evidenceIds: ["EV-C-013"],
+          support: "supported",
+          reasons: [],
+        },
+      ],
+    });
+    const m = turnMentions("Who is Dmitri Kovac?", a, ctx);
+    expect(m).toMatchObject({ subjectNodeIds: ["p-kovac"], answerNodeIds: [] });
+    expect(m.citedNodeIds).toContain("p-dunn");
+    const prior = { turn: 1, subjects: [KOVAC], answers: [], cited: [DUNN] };
+    expect(resolveFollowUp("What car does he drive?", [prior]).question).toBe("What car does Dmitri Kovac drive?");
+    // "Who is Kovac's brother?" asks for someone else: whom the answer names.
+    expect(turnMentions("Who is Kovac's brother?", a, ctx).answerNodeIds).toEqual(["p-dunn"]);
+  });
 });
 
 describe("refilterAnswer", () => {

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { parseArgs as nodeParseArgs, type ParseArgsConfig } from "node:util";
 import { loadActor } from "../../lib/auth/actor";
-import { generateSigningKey, parsePublicKey, type KeptCheckpoint } from "../../lib/domain/checkpoint";
+import { generateSigningKey, parsePublicKey } from "../../lib/domain/checkpoint";
 import { canonicalJsonPretty } from "../../lib/domain/canonical-json";
 import { CasegraphError } from "../../lib/domain/failure-codes";
 import { verifyProofFile } from "../../lib/domain/ledger-proof";
@@ -10,12 +10,9 @@ import { env } from "../../lib/env";
 import { evidenceRevocations, exportAndRecord } from "../../lib/server/audit/export";
 import { assertExportsAllowed } from "../../lib/server/runtime/kill-switches";
 import { consistencyProofFor, inclusionProofFor } from "../../lib/server/audit/proofs";
-import { readLedgerEnv } from "../../lib/server/ledger/env";
-import { trustedPublicKeys } from "../../lib/server/ledger/key";
 import { runDeploymentRetention } from "../../lib/server/ledger/maintenance";
 import { runtime } from "../../lib/server/runtime";
-import { readCheckpointFile, readWitness } from "../../lib/server/ledger/checkpoint-witness";
-import { defaultDataDir } from "../../lib/adapters/prisma/db";
+import { verifyLedger } from "../../lib/server/ledger/verify";
 import { UsageError, type Command } from "../command";
 import { assertWritable, writeOutput } from "../output";
 import { ARTIFACT_USAGE, artifactCommand, verifyArtifactCommand } from "./audit-artifact";
@@ -24,7 +21,7 @@ const USAGE = [
   "  audit verify [--public-key <pem file|base64>] [--checkpoint <file>]...",
   "                                        full walk: chain, entry hashes, Merkle subtrees, signed checkpoints, truncation,",
   "                                        append-only triggers; exit 1 naming the first bad seq. Checkpoints kept outside",
-  "                                        the tables (the data folder's ledger-checkpoint.json, and each --checkpoint file",
+  "                                        the tables (this database's in the data folder, and each --checkpoint file",
   "                                        saved from GET /api/audit/checkpoint or a proof) must still hold",
   "  audit checkpoint                      sign a checkpoint at the head now (prints it)",
   "  audit proof --seq <n> [--size <m>] [--out <file>]",
@@ -73,12 +70,6 @@ const intArg = (name: string, v: string | undefined): number | undefined => {
   return Number(v);
 };
 
-/** The data folder's witness (when there is one) and every --checkpoint file: each must hold a signed checkpoint. */
-async function externalCheckpoints(files: readonly string[]): Promise<KeptCheckpoint[]> {
-  const witness = await readWitness(defaultDataDir());
-  return [...(witness ? [witness] : []), ...(await Promise.all(files.map(readCheckpointFile)))];
-}
-
 function fail(code: "CG-AUDIT-002" | "CG-AUDIT-004" | "CG-AUDIT-011", message: string): number {
   console.error(JSON.stringify(new CasegraphError(code, message).toJSON()));
   return 1;
@@ -95,14 +86,8 @@ export default {
           args: rest,
           options: { "public-key": { type: "string" }, checkpoint: { type: "string", multiple: true } },
         });
-        const external = await externalCheckpoints(values.checkpoint ?? []);
         const { ledger } = await runtime();
-        const given = await keyArg(values["public-key"]);
-        const signer = given ? null : await ledger.publicKey().then(async (k) => (k ? parsePublicKey(k.publicKeyPem) : null));
-        const trusted = given
-          ? [given]
-          : [...(signer ? [signer] : []), ...trustedPublicKeys(null, readLedgerEnv().CASEGRAPH_LEDGER_TRUSTED_KEYS)];
-        const report = await ledger.verify({ trustedKeys: trusted, external });
+        const report = await verifyLedger(ledger, { publicKey: await keyArg(values["public-key"]), checkpointFiles: values.checkpoint });
         console.log(JSON.stringify(report));
         if (report.ok) return 0;
         const cp = report.badCheckpoint;

@@ -311,13 +311,13 @@ export const FAILURES = {
     status: 409,
     message: "The ledger is shorter than a signed checkpoint it knows of.",
     description:
-      "Entries were removed from the end of the ledger (truncation): a signed checkpoint kept outside the ledger tables (the data folder's ledger-checkpoint.json, or a file given to `audit verify --checkpoint`) says the ledger once held more entries than it holds now. The error names the checkpoint.",
+      "Entries were removed from the end of the ledger (truncation): a signed checkpoint kept outside the ledger tables (the data folder's witness for this database — ledger-checkpoint.json for the embedded one, ledger-checkpoint.<host>-<port>-<name>.<hash>.json for PostgreSQL —, or a file given to `audit verify --checkpoint`) says the ledger once held more entries than it holds now. The error names the checkpoint.",
   },
   "CG-AUDIT-012": {
     status: 400,
     message: "The checkpoint file cannot be read.",
     description:
-      "`audit verify --checkpoint <file>` takes a signed checkpoint as saved from GET /api/audit/checkpoint, the data folder's ledger-checkpoint.json, or a proof file; the file is missing, not JSON, or holds no signed checkpoint.",
+      "`audit verify --checkpoint <file>` takes a signed checkpoint as saved from GET /api/audit/checkpoint, the data folder's ledger-checkpoint files, or a proof file; the file is missing, not JSON, or holds no signed checkpoint. The data folder's witness for one database is also refused when it names another database (a file copied into its place).",
   },
 
   "CG-IMPORT-001": { status: 400, message: "The file is not valid JSON.", description: "The bundle could not be parsed." },

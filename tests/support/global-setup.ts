@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { PG_REQUIRED, postgresReachable, ADMIN_URL } from "./postgres";
 import { NEO4J_REQUIRED, TEST_NEO4J_URI, neo4jReachable, testNeo4jStore } from "./neo4j";
 
@@ -36,4 +39,11 @@ export default async function setup() {
       await store.close();
     }
   }
+  // Tests never write into the developer's data folder (.data): a CLI or server module a test runs without a folder of
+  // its own keeps its keys and checkpoints in this run's folder, removed afterwards.
+  const dataDir = process.env.CASEGRAPH_DATA_DIR ? null : await mkdtemp(path.join(os.tmpdir(), "cg-test-data-"));
+  if (dataDir) process.env.CASEGRAPH_DATA_DIR = dataDir;
+  return async () => {
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  };
 }

@@ -9,6 +9,7 @@ import { evidenceRevocations, exportAndRecord } from "@/lib/server/audit/export"
 import { reviewerRedactor, reviewerStores } from "@/lib/server/audit/visibility";
 import { assertEntryInTenant } from "@/lib/server/audit/explorer";
 import { inclusionProofFor } from "@/lib/server/audit/proofs";
+import { verifyLedger } from "@/lib/server/ledger/verify";
 import { runtime } from "@/lib/server/runtime";
 import { assertExportsAllowed } from "@/lib/server/runtime/kill-switches";
 
@@ -34,7 +35,7 @@ export const inclusionProofAction = authedAction(
 
 export const verifyChainAction = authedAction({ ...reviewers, input: z.object({}) }, async () => {
   const { ledger } = await runtime();
-  const r = await ledger.verify();
+  const r = await verifyLedger(ledger);
   return {
     ok: r.ok,
     size: r.size,

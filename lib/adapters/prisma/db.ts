@@ -6,6 +6,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
+import { parse as parseConnectionString } from "pg-connection-string";
 import { to as copyTo } from "pg-copy-streams";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../../generated/prisma/client";
@@ -34,6 +35,19 @@ export interface DatabaseOptions {
 
 export function defaultDataDir(): string {
   return path.resolve(process.env.CASEGRAPH_DATA_DIR || ".data");
+}
+
+/**
+ * Which database a connection string names, without credentials or options: "embedded" (the data folder's PGlite) or
+ * postgresql://host:port/name, read as pg itself reads it. Files kept about one database (the ledger's checkpoint
+ * witness) are keyed by it.
+ */
+export function databaseLabel(url: string | undefined): string {
+  if (!url) return "embedded";
+  const c = parseConnectionString(url);
+  // libpq's defaults: localhost, 5432, and a database named after the user when none is given.
+  const host = (c.host || "localhost").toLowerCase();
+  return `postgresql://${host}:${c.port || "5432"}/${c.database || c.user || "postgres"}`;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {

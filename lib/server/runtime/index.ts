@@ -3,9 +3,9 @@ import "server-only";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { env } from "../../env";
-import { openDatabase, defaultDataDir, type Database } from "../../adapters/prisma/db";
+import { databaseLabel, openDatabase, defaultDataDir, type Database } from "../../adapters/prisma/db";
 import { PrismaLedger, type StoredCheckpoint } from "../../adapters/prisma/ledger";
-import { keepCheckpoint } from "../ledger/checkpoint-witness";
+import { keepCheckpoint, witnessSlot, type WitnessSlot } from "../ledger/checkpoint-witness";
 import { closeGraphStores, importWorkspace } from "./graph";
 import { acquireDataDirLock } from "./data-lock";
 import { readLedgerEnv } from "../ledger/env";
@@ -47,14 +47,20 @@ async function open(): Promise<Runtime> {
       throw err;
     }));
   // Every checkpoint signed here is also kept in the data folder, outside the tables (truncation detection).
+  const witness = ledgerWitness();
   const keep = (cp: StoredCheckpoint) =>
-    keepCheckpoint(defaultDataDir(), cp).catch((err) =>
+    keepCheckpoint(witness, cp).catch((err) =>
       console.error(`casegraph: the signed checkpoint at ${cp.treeSize} could not be kept in the data folder:`, (err as Error).message),
     );
   return {
     db,
     ledger: new PrismaLedger(db, { signer: loadSigner, checkpointEvery: le.CASEGRAPH_CHECKPOINT_EVERY, onCheckpointSigned: keep }),
   };
+}
+
+/** Where this deployment keeps its ledger's checkpoint witness: the data folder, one file per database. */
+export function ledgerWitness(): WitnessSlot {
+  return witnessSlot(defaultDataDir(), databaseLabel(env().DATABASE_URL));
 }
 
 export async function closeRuntime(): Promise<void> {

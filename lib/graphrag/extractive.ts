@@ -263,9 +263,16 @@ export function extractiveAnswer(context: RawContext, question: string): ModelOu
     const resolved = parts.length ? referencesResolved(asked, parts[0], context) : asked;
     let answered = answer(resolved);
     if (resolved !== asked && answered.missing.length) answered = answer(asked);
-    // A later part that names nothing of its own ("… and at what price each?") asks about what the first part does:
-    // when the evidence does not answer the first, the later is not answered on its own (another entry's price).
-    if (parts.length && !parts[0].claims.length && !answered.a.subjects.length && AFTER_PREPOSITION.test(asked)) answered.claims = [];
+    // A later part that names nothing of its own asks about what the first part does: when the evidence does not answer
+    // the first, the later is not answered on its own. So "… and at what price each?" (it would quote another entry's
+    // price), and "Who owns the car wash, and what is his phone number?" ("his" can only mean the owner no record names).
+    const unansweredFirst = parts.length > 0 && !parts[0].claims.length;
+    if (
+      unansweredFirst &&
+      !answered.a.subjects.length &&
+      (AFTER_PREPOSITION.test(asked) || meansTheUnknownAnswer(asked, parts[0], context))
+    )
+      answered.claims = [];
     parts.push({ part: asked, ...answered });
   }
   const claims: Claim[] = [];
@@ -1245,15 +1252,35 @@ function questionParts(question: string): string[] {
  * part's subjects, or to whom its answer names when it asked who did something ("Who took the rails out, and why did he
  * need them?") — not when it asked who someone is ("Who is Kovac, and what car does he drive?": still Kovac).
  */
-function referencesResolved(part: string, first: { part: string; a: QuestionAnalysis; claims: Claim[] }, context: RawContext): string {
-  const byId = new Map(context.nodes.map((n) => [n.id, n]));
-  const nodesOf = (linked: readonly LinkedEntity[]) => [...new Set(linked.map((e) => byId.get(e.id)).filter((n) => n !== undefined))];
-  const subjects = nodesOf(first.a.subjects);
-  const answers =
-    first.a.kind === "who" && !asksWhoIs(first.part, subjects)
-      ? nodesOf(linkEntities(first.claims.map((c) => c.text).join(" "), context.nodes)).filter((n) => !subjects.includes(n))
-      : [];
+function referencesResolved(part: string, first: FirstPart, context: RawContext): string {
+  const { subjects, asksWho } = firstPartNodes(first, context);
+  const answers = asksWho
+    ? nodesIn(context, linkEntities(first.claims.map((c) => c.text).join(" "), context.nodes)).filter((n) => !subjects.includes(n))
+    : [];
   return resolveFollowUp(part, [{ turn: 1, subjects, answers }]).question;
+}
+
+/**
+ * A later part that is about whom the first part asked for: it has a personal pronoun, and none of its references is
+ * one of the first part's subjects ("…, and how did he contact her?" is still about "her").
+ */
+function meansTheUnknownAnswer(part: string, first: FirstPart, context: RawContext): boolean {
+  const { subjects, asksWho } = firstPartNodes(first, context);
+  if (!asksWho || !PERSONAL_PRONOUN.test(part)) return false;
+  return resolveFollowUp(part, [{ turn: 1, subjects, answers: [] }]).references.length === 0;
+}
+
+type FirstPart = { part: string; a: QuestionAnalysis; claims: Claim[] };
+const PERSONAL_PRONOUN = /\b(?:he|him|his|she|her|hers|they|them|their)\b/i;
+
+function firstPartNodes(first: FirstPart, context: RawContext): { subjects: ContextNode[]; asksWho: boolean } {
+  const subjects = nodesIn(context, first.a.subjects);
+  return { subjects, asksWho: first.a.kind === "who" && !asksWhoIs(first.part, subjects) };
+}
+
+function nodesIn(context: RawContext, linked: readonly LinkedEntity[]): ContextNode[] {
+  const byId = new Map(context.nodes.map((n) => [n.id, n]));
+  return [...new Set(linked.map((e) => byId.get(e.id)).filter((n) => n !== undefined))];
 }
 
 /** The candidate's evidence-linked nodes in the context (the subjects it names first) and the edges between them. */

@@ -1683,6 +1683,39 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(who.answerText).not.toContain("$29.00");
   });
 
+  it("does not answer a later part's 'his' on its own when it can only mean whom an unanswered first part asked for", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "o-marlow", label: "Organization", name: "Marlow Kitchens Ltd", properties: {} },
+        { id: "p-holt", label: "Person", name: "Brian Holt", properties: {} },
+        { id: "p-tane", label: "Person", name: "Tane Moana", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet("EV-70", ["o-marlow"], "Marlow Kitchens Ltd opened its Quay Street showroom in 2019."),
+        snippet("EV-71", ["p-holt"], "Contact sheet. Brian Holt, site foreman: mobile +64 21 555 0199."),
+        snippet("EV-72", ["p-tane"], "Placement record. Worker: Tane Moana. Rate: $31.00 per hour."),
+      ],
+    };
+    const unknownOwner = extractiveAnswer(c, "Who owns Marlow Kitchens Ltd, and what is his phone number?");
+    expect(unknownOwner.answerText).not.toContain("+64 21 555 0199");
+    expect(unknownOwner.citations.map((x) => x.evidenceId)).not.toContain("EV-71");
+    // When the evidence names the owner, "his" is the owner and the number is his.
+    c.evidenceSnippets.push(snippet("EV-73", ["o-marlow", "p-holt"], "Marlow Kitchens Ltd is owned by Brian Holt."));
+    const known = extractiveAnswer(c, "Who owns Marlow Kitchens Ltd, and what is his phone number?");
+    expect(known.citations.map((x) => x.evidenceId).sort()).toEqual(["EV-71", "EV-73"]);
+    expect(known.answerText).toContain("+64 21 555 0199");
+    // A pronoun the first part's own subject fits is answered though the first part is not, alone or beside "he".
+    const subject = extractiveAnswer(c, "Who employed Tane Moana, and what was his hourly rate?");
+    expect(subject.answerText).toContain("$31.00 per hour");
+    c.nodes.push({ id: "p-aroha", label: "Person", name: "Aroha Ngata", properties: {} });
+    c.evidenceSnippets.push(
+      snippet("EV-74", ["p-aroha"], "Aroha Ngata says she was first contacted through an encrypted messaging app on 3 May."),
+    );
+    const both = extractiveAnswer(c, "Who hired Aroha Ngata, and how did he contact her?");
+    expect(both.citations.map((x) => x.evidenceId)).toEqual(["EV-74"]);
+  });
+
   it("finds a person named in the text though the graph does not hold them, and a place said in common nouns", () => {
     const c: RawContext = {
       nodes: [{ id: "p-ross", label: "Person", name: "Ida Ross", properties: {} }],

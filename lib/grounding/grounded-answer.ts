@@ -9,6 +9,7 @@ import type { AnswerModel, Ledger, LedgerAppend } from "../ports";
 import { answerQuestion, refuseRequest, type AnswerDeps, type AnswerOptions } from "../graphrag/answer";
 import { answerDigest, AUDIT_KIND, recordAudit, type AuditFacts } from "../graphrag/audit";
 import { parseInput } from "../graphrag/input";
+import { PolicyGate } from "../graphrag/policy-filter";
 import { PROMPT_VERSION, renderConversation } from "../graphrag/prompt";
 import { sha256Hex } from "../domain/ledger-chain";
 import { keepTurn, openThreadTurn, threadFactsOf, threadFieldsOf, threadTitle, turnRecordOf, type ThreadTurn } from "../graphrag/thread";
@@ -179,7 +180,8 @@ async function tryReuse(
     { tenantId: req.tenantId, caseId: req.caseId },
     stored.cited.map((c) => c.id),
   );
-  const decision = decideReuse({ stored, current, asker, now, maxAgeMs: g.reuseMaxAgeMs, switches: frame.switches });
+  const graph = await citedGraphItems(deps, asker, req, stored.body.answer as unknown as Answer, stored.body.rawContext as RawContext);
+  const decision = decideReuse({ stored, current, graph, asker, now, maxAgeMs: g.reuseMaxAgeMs, switches: frame.switches });
   const newId = deps.newId ?? randomUUID;
   const entryFor = (requestId: string) => reuseDecisionEntry(asker, req, stored.requestId, requestId, decision, frame.switches, now);
   if (!decision.granted) {
@@ -241,6 +243,41 @@ async function tryReuse(
   withProvenance(outcome, frame);
   return outcome;
 }
+
+/**
+ * The nodes and relationships a stored answer's steps cite, and which of them the case graph holds now visible to this
+ * asker. Read from the graph store like a fresh answer's context: when the graph cannot be reached the check fails,
+ * the question is answered afresh (and fails with the graph's coded error) — never reused on items nobody checked.
+ */
+async function citedGraphItems(
+  deps: AnswerDeps,
+  asker: Asker,
+  req: KeyedRequest,
+  answer: Answer,
+  context: RawContext,
+): Promise<{ cited: string[]; visible: Set<string> }> {
+  const stepIds = new Set(answer.explanationSteps.flatMap((s) => s.citations));
+  const edges = context.edges.filter((e) => stepIds.has(e.id) || stepIds.has(edgeTriple(e)));
+  const nodeIds = context.nodes.filter((n) => stepIds.has(n.id)).map((n) => n.id);
+  const cited = [...nodeIds, ...edges.map((e) => (stepIds.has(e.id) ? e.id : edgeTriple(e)))];
+  if (!cited.length) return { cited, visible: new Set() };
+  const scope = { tenantId: req.tenantId, caseId: req.caseId };
+  const [nowNodes, nowEdges] = await Promise.all([
+    deps.graph.nodesByIds(scope, [...new Set([...nodeIds, ...edges.flatMap((e) => [e.source, e.target])])]),
+    edges.length
+      ? deps.graph.edgesByIds(
+          scope,
+          edges.map((e) => e.id),
+        )
+      : Promise.resolve([]),
+  ]);
+  const gate = new PolicyGate(asker);
+  const visible = new Set(gate.nodes(nowNodes).map((n) => n.id));
+  for (const e of gate.edges(nowEdges)) visible.add(e.id).add(edgeTriple(e));
+  return { cited, visible };
+}
+
+const edgeTriple = (e: { source: string; type: string; target: string }) => `${e.source}:${e.type}:${e.target}`;
 
 function reuseDecisionEntry(
   asker: Asker,

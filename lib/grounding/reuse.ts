@@ -72,7 +72,13 @@ export function reuseKey(k: ReuseKeyInput): string {
 }
 
 export type ReuseDenial =
-  "kill_switch" | "answer_too_old" | "citation_order" | "evidence_inactive_or_missing" | "evidence_changed" | "evidence_not_visible";
+  | "kill_switch"
+  | "answer_too_old"
+  | "citation_order"
+  | "evidence_inactive_or_missing"
+  | "evidence_changed"
+  | "evidence_not_visible"
+  | "graph_item_not_visible";
 
 export type ReuseDecision = { granted: true } | { granted: false; reason: ReuseDenial; evidenceId?: string };
 
@@ -80,11 +86,14 @@ const sortedIds = (ids: readonly string[]) => ids.every((id, i) => i === 0 || id
 
 /**
  * Every check of seed 004 §6, in a fixed order so the reason named is deterministic. `current` holds the cited items
- * as the store returns them now — active ones only (expired and revoked items are never returned).
+ * as the store returns them now — active ones only (expired and revoked items are never returned). `graph`: the nodes
+ * and relationships the answer's steps cite, and which of them the graph holds now visible to this asker (a node
+ * re-marked above the asker's clearance since must not be named again).
  */
 export function decideReuse(p: {
   stored: StoredAnswer;
   current: readonly EvidenceRecord[];
+  graph: { cited: readonly string[]; visible: ReadonlySet<string> };
   asker: Asker;
   now: Date;
   maxAgeMs: number;
@@ -102,5 +111,7 @@ export function decideReuse(p: {
     if (contentSha256(now.content) !== c.contentSha256) return { granted: false, reason: "evidence_changed", evidenceId: c.id };
     if (evidenceDenialReason(p.asker, now) !== null) return { granted: false, reason: "evidence_not_visible", evidenceId: c.id };
   }
+  // Not named in the decision: the asker may no longer see that the item exists.
+  if (p.graph.cited.some((id) => !p.graph.visible.has(id))) return { granted: false, reason: "graph_item_not_visible" };
   return { granted: true };
 }

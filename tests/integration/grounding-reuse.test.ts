@@ -106,6 +106,31 @@ describeEachDatabase("answer reuse, kill switches and provenance", (fixture) => 
     expect(await decisions(later.body.requestId)).toEqual([expect.objectContaining({ decision: "denied", reason: "answer_too_old" })]);
   });
 
+  it("denies reuse when a node the answer's steps cite was re-marked above the asker's clearance", async () => {
+    const { db } = fixture();
+    const q = { caseId: CASE, question: "Who is the Tahoe HBR-4471 registered to?" };
+    const first = await askQuestion(reyes, q);
+    const answer = (first.body as any).answer;
+    const stepIds = new Set<string>(answer.explanationSteps.flatMap((s: any) => s.citations));
+    const node = await db.prisma.graphNode.findFirst({ where: { caseId: CASE, id: { in: [...stepIds] } }, orderBy: { id: "asc" } });
+    expect(node, "the answer's steps cite a node").not.toBeNull();
+    expect((await askQuestion(reyes, q)).body).toMatchObject({ answer: { provenance: { mode: "reused" } } });
+
+    const where = { caseId_id: { caseId: CASE, id: node!.id } };
+    await db.prisma.graphNode.update({ where, data: { classification: "TOP_SECRET" } });
+    try {
+      const after = await askQuestion(reyes, q);
+      expect((after.body as any).answer.provenance.mode).toBe("normal");
+      expect(await decisions(after.body.requestId)).toEqual([
+        expect.objectContaining({ decision: "denied", reason: "graph_item_not_visible", evidence_id: null }),
+      ]);
+      const fresh = (after.body as any).answer.explanationSteps.flatMap((s: any) => s.citations);
+      expect(fresh).not.toContain(node!.id);
+    } finally {
+      await db.prisma.graphNode.update({ where, data: { classification: node!.classification } });
+    }
+  });
+
   it("denies reuse when a cited item was edited, and when one was revoked", async () => {
     const { db } = fixture();
     const q = { caseId: CASE, question: "What was found in the lab report?" };

@@ -126,6 +126,7 @@ describe("answer reuse", () => {
     decideReuse({
       stored,
       current: [record("EV-1", "one"), record("EV-2", "two")],
+      graph: { cited: ["N-1", "N-1:KNOWS:N-2"], visible: new Set(["N-1", "N-2", "N-1:KNOWS:N-2"]) },
       asker,
       now: NOW,
       maxAgeMs: 15 * 60_000,
@@ -147,6 +148,9 @@ describe("answer reuse", () => {
       reason: "evidence_not_visible",
       evidenceId: "EV-2",
     });
+    // A cited node or relationship the graph no longer shows this asker; the decision does not name it.
+    const hidden = decide({ graph: { cited: ["N-1", "N-1:KNOWS:N-2"], visible: new Set(["N-1", "N-2"]) } });
+    expect(hidden).toEqual({ granted: false, reason: "graph_item_not_visible" });
   });
 });
 

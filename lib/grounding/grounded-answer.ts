@@ -10,6 +10,7 @@ import { answerQuestion, refuseRequest, type AnswerDeps, type AnswerOptions } fr
 import { answerDigest, AUDIT_KIND, recordAudit, type AuditFacts } from "../graphrag/audit";
 import { parseInput } from "../graphrag/input";
 import { PolicyGate } from "../graphrag/policy-filter";
+import { defaultEdgeId } from "../workspace/bundle";
 import { PROMPT_VERSION, renderConversation } from "../graphrag/prompt";
 import { sha256Hex } from "../domain/ledger-chain";
 import { keepTurn, openThreadTurn, threadFactsOf, threadFieldsOf, threadTitle, turnRecordOf, type ThreadTurn } from "../graphrag/thread";
@@ -180,8 +181,12 @@ async function tryReuse(
     { tenantId: req.tenantId, caseId: req.caseId },
     stored.cited.map((c) => c.id),
   );
-  const graph = await citedGraphItems(deps, asker, req, stored.body.answer as unknown as Answer, stored.body.rawContext as RawContext);
-  const decision = decideReuse({ stored, current, graph, asker, now, maxAgeMs: g.reuseMaxAgeMs, switches: frame.switches });
+  const answer = stored.body.answer as unknown as Answer;
+  const rawContext = stored.body.rawContext as RawContext;
+  const checks = { stored, current, asker, now, maxAgeMs: g.reuseMaxAgeMs, switches: frame.switches };
+  // The graph check is the last and costs a round trip: the graph is read only for an answer every other check reuses.
+  let decision = decideReuse({ ...checks, graph: { cited: [], visible: new Set() } });
+  if (decision.granted) decision = decideReuse({ ...checks, graph: await citedGraphItems(deps, asker, req, answer, rawContext) });
   const newId = deps.newId ?? randomUUID;
   const entryFor = (requestId: string) => reuseDecisionEntry(asker, req, stored.requestId, requestId, decision, frame.switches, now);
   if (!decision.granted) {
@@ -195,8 +200,6 @@ async function tryReuse(
 
   frame.mode = "reused";
   frame.reusedFrom = stored.requestId;
-  const answer = stored.body.answer as unknown as Answer;
-  const rawContext = stored.body.rawContext as RawContext;
   const facts: AuditFacts = {
     auditId: newId(),
     requestId,
@@ -257,9 +260,9 @@ async function citedGraphItems(
   context: RawContext,
 ): Promise<{ cited: string[]; visible: Set<string> }> {
   const stepIds = new Set(answer.explanationSteps.flatMap((s) => s.citations));
-  const edges = context.edges.filter((e) => stepIds.has(e.id) || stepIds.has(edgeTriple(e)));
+  const edges = context.edges.filter((e) => stepIds.has(e.id) || stepIds.has(defaultEdgeId(e)));
   const nodeIds = context.nodes.filter((n) => stepIds.has(n.id)).map((n) => n.id);
-  const cited = [...nodeIds, ...edges.map((e) => (stepIds.has(e.id) ? e.id : edgeTriple(e)))];
+  const cited = [...nodeIds, ...edges.map((e) => (stepIds.has(e.id) ? e.id : defaultEdgeId(e)))];
   if (!cited.length) return { cited, visible: new Set() };
   const scope = { tenantId: req.tenantId, caseId: req.caseId };
   const [nowNodes, nowEdges] = await Promise.all([
@@ -273,11 +276,9 @@ async function citedGraphItems(
   ]);
   const gate = new PolicyGate(asker);
   const visible = new Set(gate.nodes(nowNodes).map((n) => n.id));
-  for (const e of gate.edges(nowEdges)) visible.add(e.id).add(edgeTriple(e));
+  for (const e of gate.edges(nowEdges)) visible.add(e.id).add(defaultEdgeId(e)); // cited by id or as source:TYPE:target
   return { cited, visible };
 }
-
-const edgeTriple = (e: { source: string; type: string; target: string }) => `${e.source}:${e.type}:${e.target}`;
 
 function reuseDecisionEntry(
   asker: Asker,

@@ -84,6 +84,20 @@ const RATE_ASKED =
 /** A sentence that gives an amount for a period. */
 const RATE_SAID =
   /\b(?:per|an?|each|every(?:\s+(?:second|other))?)\s+(?:hours?|days?|nights?|weeks?|fortnights?|months?|quarters?|years?|annum|shifts?|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b|\b(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annual(?:ly)?|p\.a\.|pcm|salary|wages?)\b|\/\s?(?:h|hr|hour|day|wk|week|fortnight|month|mth|yr|year)\b/iu;
+/**
+ * A question for the sum of several ("in total", "altogether", "in all", "combined"). An extractive answer cannot add
+ * up: one payment of several is not what was paid altogether.
+ */
+const TOTAL_ASKED = /\b(?:in total|altogether|in all|all told|combined|in sum)\b/i;
+/** A sentence (or its table's header) that states a sum of several: "a total of", "in all", "came to", "in two transfers". */
+const TOTAL_SAID =
+  /\b(?:total(?:s|l?ed|l?ing)?|altogether|in all|all told|combined|aggregate|cumulative(?:ly)?|overall|sum of|(?:came|come|comes|coming|amount(?:s|ed|ing)?) to)\b|\bin\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?:separate\s+)?\p{L}+s\b/iu;
+const asksTotal = (a: QuestionAnalysis) => TOTAL_ASKED.test(a.lower);
+const statesTotal = (text: string) => TOTAL_SAID.test(text);
+/** An answer to "how much altogether" whose claims each give one amount: it says so rather than pass one off as the sum. */
+const totalUnstated = (a: QuestionAnalysis, claims: readonly { text: string }[]) =>
+  a.expects === "amount" && asksTotal(a) && !claims.some((c) => statesTotal(c.text));
+const TOTAL_UNSTATED = "No visible evidence states a total: the answer gives the amounts the evidence lists, which may not be all of them.";
 /** A question about what someone knew, said or thought: a statement of not knowing may answer it. */
 const ASKS_WHAT_WAS_SAID =
   /\b(?:know|knew|known|aware|realis|realiz|say|says|said|tell|tells|told|explain|explained|claim|claims|claimed|think|thought|believe|believed|answer|answered|reply|replied|respond|responded|admit|admitted|deny|denied|interview)/u;
@@ -288,6 +302,7 @@ export function extractiveAnswer(context: RawContext, question: string): ModelOu
   for (const p of parts) {
     if (!p.claims.length) unknowns.push(`The evidence shown does not address: "${p.part}".`);
     else if (p.missing.length) unknowns.push(`The evidence quoted does not mention: ${p.missing.join(", ")}.`);
+    if (p.claims.length && totalUnstated(p.a, p.claims)) unknowns.push(TOTAL_UNSTATED);
   }
   const items = new Set(claims.map((c) => c.evidenceId)).size;
   const best = first.claims[0];
@@ -673,6 +688,9 @@ function answerPart(
     // A limit is not a reading ("Limits at OF-2: free cyanide 0.05 mg/L" is not the level found there, nor a speed
     // limit the speed): a sentence that sets one gives way to one that measures, unless a limit is what is asked.
     const limit = (a.expects === "amount" || a.expects === "count") && LIMIT.test(s.text) && !LIMIT.test(a.lower);
+    // "How much did he send altogether?": a line giving one payment of several gives way to a sentence that states the
+    // sum (the answer then says that no total was found: `totalUnstated`).
+    const single = a.expects === "amount" && asksTotal(a) && !statesTotal(s.text) && !statesTotal(columnsOf(s));
     // A value of an item that labels the field asked for elsewhere (a table's header line, another sentence) is a
     // weaker answer than the value beside the label.
     const unlabelled = field !== undefined && !s.stems.has(field) ? UNLABELLED : 1;
@@ -683,7 +701,7 @@ function answerPart(
       values,
       coverage,
       own,
-      score: round((heading || limit ? score * 0.8 : score) * unlabelled),
+      score: round((heading || limit || single ? score * 0.8 : score) * unlabelled),
     });
   }
   // "When was Vlachos arrested?" where his record says "He has not been arrested or charged": no date answers it
@@ -1181,7 +1199,8 @@ function abstain(context: RawContext, a: QuestionAnalysis, question: string, can
         .map((w) => w.raw),
     ),
   ];
-  const what = a.expects === "any" ? "what is asked" : describeAnswerType(a.expects);
+  const what =
+    a.expects === "any" ? "what is asked" : a.expects === "amount" && asksTotal(a) ? "a total amount" : describeAnswerType(a.expects);
   const unknown =
     `No visible evidence states ${what}` +
     (focusWords.length ? ` for "${focusWords.join(" ")}"` : "") +

@@ -171,7 +171,10 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
   const focus = [
     ...new Set(
       content
-        .filter((w) => !TYPE_WORDS.has(w.lower.replace(PART_OF, "")) && !givenAt.has(w.lower) && !/^(?:how|much|many)$/.test(w.lower))
+        // "How much … altogether" asks for a sum, as "how much" asks for an amount: the answer type, not a word to match.
+        .filter(
+          (w) => !TYPE_WORDS.has(w.lower.replace(PART_OF, "")) && !givenAt.has(w.lower) && !/^(?:how|much|many|altogether)$/.test(w.lower),
+        )
         // "early September": a part of a month narrows when as the month does.
         .filter((w) => !partOfMonth.has(w))
         // The head noun that set the answer type is checked by the type ("which *bar*" wants a place).

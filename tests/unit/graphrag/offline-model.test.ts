@@ -1609,6 +1609,39 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(c, "How much did Hale Freight's account send in April?").answerText).toContain("22,900");
   });
 
+  it("answers what was paid altogether from a sentence that states the sum, and says so when none does", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "o-vale", label: "Organization", name: "Vale Holdings", properties: {} },
+        { id: "o-kerr", label: "Organization", name: "Kerr Trading", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-50",
+          ["o-vale", "o-kerr"],
+          "date | description | debit\n03/05/2024 | WIRE OUT KERR TRADING | $38,000.00\n09/05/2024 | WIRE OUT KERR TRADING | $41,500.00",
+        ),
+      ],
+    };
+    const asked = "How much did Vale Holdings wire to Kerr Trading altogether?";
+    // One payment of several is not passed off as the sum: the answer says that no total was found.
+    const listed = extractiveAnswer(c, asked);
+    expect(listed.answerText).toContain("$38,000.00");
+    expect(listed.unknowns.join(" ")).toContain("No visible evidence states a total");
+    // …which a question for one payment does not need.
+    const one = extractiveAnswer(c, "How much did Vale Holdings wire to Kerr Trading on 3 May 2024?");
+    expect(one.answerText).toContain("$38,000.00");
+    expect(one.unknowns.join(" ")).not.toContain("total");
+    // A sentence that states the sum, in any of its words, answers first.
+    c.evidenceSnippets.push(snippet("EV-51", ["o-vale", "o-kerr"], "Summary: wires from Vale Holdings to Kerr Trading came to $79,500."));
+    for (const q of [asked, "How much did Vale Holdings wire to Kerr Trading in total?"]) {
+      const summed = extractiveAnswer(c, q);
+      expect(summed.citations.map((x) => x.evidenceId)).toEqual(["EV-51"]);
+      expect(summed.unknowns.join(" ")).not.toContain("total");
+    }
+  });
+
   it("answers an amount per period only from a sentence that gives one for a period, not from a total", () => {
     const c: RawContext = {
       nodes: [{ id: "p-dm", label: "Person", name: "Deirdre Mulqueen", properties: {} }],

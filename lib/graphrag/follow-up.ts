@@ -43,6 +43,11 @@ export interface PriorTurn {
    * topic ("Who called him?" → "Where was his car found?": still him), before what the answer named.
    */
   topics?: ContextNode[];
+  /**
+   * Its question as asked (none when only hashes are kept): the things it names in common nouns ("the rails and
+   * planks") are what a later "them" means, though no entity of the graph is them.
+   */
+  question?: string | null;
 }
 
 export interface FollowUpReference {
@@ -216,6 +221,8 @@ export function resolveFollowUp(question: string, prior: readonly PriorTurn[]): 
       if (determiner === "the" && NAMED_AFTER.test(after)) continue;
       if ((noun === "number" || noun === "line") && /^\s*of\b/i.test(after)) continue;
     }
+    // "Who took the rails out of bay 14?" → "Why did he need them out?": "them" is the rails, not whom the answer named.
+    if (m[4]?.toLowerCase() === "them" && namesPluralThing(turns[0])) continue;
     const gender = m[4] ? GENDER[m[4].toLowerCase()] : undefined;
     const other = gender ? byGender[gender === "m" ? "f" : "m"] : null;
     const mine = gender ? byGender[gender] : null;
@@ -241,6 +248,27 @@ export function resolveFollowUp(question: string, prior: readonly PriorTurn[]): 
   if (!references.length) return { question, references: [] };
   out += question.slice(last);
   return { question: out, references };
+}
+
+/** A plural common noun after a determiner ("the rails", "his phones", "those calls"); not a span of time. */
+const PLURAL_THING =
+  /\b(?:[Tt]he|[Tt]hese|[Tt]hose|his|her|their|its|our|my|your|some|any|all)\s+(?:[a-z][a-z-]*\s+){0,2}([a-z][a-z-]*[^suiy'’\s]s)\b/g;
+const NOT_A_THING = /^(?:seconds|minutes|hours|days|nights|weeks|months|years|times|others|ones)$/;
+
+/**
+ * Whether a turn's question names plural things in common nouns that are not part of an entity it names — and that
+ * its answer does not name: in "Who are the directors?" the directors are whom the answer names.
+ */
+function namesPluralThing(t: PriorTurn): boolean {
+  if (!t.question) return false;
+  const question = t.question;
+  const named = t.subjects.flatMap((n) => namesOf(n).names);
+  return [...question.matchAll(PLURAL_THING)].some(
+    (m) =>
+      !NOT_A_THING.test(m[1]) &&
+      !named.some((name) => containsPhrase(name, m[1])) &&
+      !/^\s*(?:who|what|which)\s+(?:are|were)\s*$/i.test(question.slice(0, m.index)),
+  );
 }
 
 /**

@@ -111,6 +111,7 @@ export async function openThreadTurn(
     answers: t.answerNodeIds.flatMap((id) => seen.contextNode(id) ?? []),
     topics: t.references.flatMap((r) => seen.contextNode(r.nodeId) ?? []),
     cited: t.citedNodeIds.flatMap((id) => seen.contextNode(id) ?? []),
+    question: t.question,
   }));
   const resolved = resolveFollowUp(request.question, priorTurns);
   const bounded = boundConversation(

@@ -43,6 +43,23 @@ describe("resolveFollowUp", () => {
     expect(resolveFollowUp("Who used the same line?", prior).question).toBe("Who used +1-555-0178?");
   });
 
+  it('reads "them" as the things the previous question named in common nouns, not as whom its answer named', () => {
+    const took = { ...turn(1, [PIER9], [KOVAC, BAYLINE]), question: "Who took the crates and pallets out of Pier 9 Warehouse?" };
+    const r = resolveFollowUp("Why did he need them out?", [took]);
+    // "he" is still whom the answer named; "them" stays as written (the crates and pallets are no entity).
+    expect(r.question).toBe("Why did Dmitri Kovac need them out?");
+    expect(r.references.map((x) => x.phrase)).toEqual(["he"]);
+    // Without the question's text (a deployment that keeps hashes only), "them" is read as before.
+    expect(resolveFollowUp("Why did he need them out?", [{ ...took, question: null }]).question).toBe(
+      "Why did Dmitri Kovac need Dmitri Kovac out?",
+    );
+    // A span of time, a name the question links, and what a "who are" question asks for are not such things.
+    for (const question of ["Who called Pier 9 Warehouse in the last days?", "Who are the directors of Bayline Seafood Co.?"])
+      expect(resolveFollowUp("Who paid them?", [{ ...turn(1, [PIER9], [KOVAC, DUNN]), question }]).question).toBe(
+        "Who paid Dmitri Kovac and Raymond Dunn?",
+      );
+  });
+
   it("takes the question's subject when the answer named nobody who fits", () => {
     const prior = [turn(1, [DUNN], [])];
     expect(resolveFollowUp("Who called him on 12 April?", prior).question).toBe("Who called Raymond Dunn on 12 April?");

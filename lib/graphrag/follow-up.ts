@@ -170,6 +170,8 @@ const GENDER: Record<string, "m" | "f"> = { he: "m", him: "m", himself: "m", his
 /** Words after "her" that show it is an object ("called her on…"), not a possessive ("her phone"). */
 const AFTER_OBJECT =
   /^(?:on|at|in|to|from|with|about|and|or|but|before|after|during|since|until|when|where|that|last|first|again|yesterday|today|twice|once|the|a|an|\d)/i;
+/** What separates two clauses of a question: punctuation, a conjunction, a subordinator or a relative pronoun. */
+const CLAUSE_BOUNDARY = /[,;:]|\b(?:and|but|or|so|when|while|after|before|because|since|until|if|that|who|whom|which|where)\b/i;
 /** "It" that refers to nothing: "is it true that…", "it is possible…". */
 const EXPLETIVE_IT = /^\s+(?:(?:is|was)\s+)?(?:true|possible|likely|unlikely|clear|known|certain|the case|that|to be|mean)\b/i;
 /**
@@ -195,6 +197,9 @@ export function resolveFollowUp(question: string, prior: readonly PriorTurn[]): 
   // "he" and "she" in one question are two people: each gender keeps the entity it was read as, and the other may not
   // take it (the case data records no gender, so which person is "she" is only ever a guess).
   const byGender: Record<"m" | "f", string | null> = { m: null, f: null };
+  // Where a subject pronoun ("he", "she") of each gender ended: "Where did he meet him?" — an object pronoun of the
+  // same gender in the same clause is someone else (not after a clause boundary: "When he left, who followed him?").
+  const subjectEnd: Record<"m" | "f", number | null> = { m: null, f: null };
   let out = "";
   let last = 0;
   for (const m of question.matchAll(REFERENCE)) {
@@ -225,13 +230,20 @@ export function resolveFollowUp(question: string, prior: readonly PriorTurn[]): 
     if (m[4]?.toLowerCase() === "them" && namesPluralThing(turns[0])) continue;
     const gender = m[4] ? GENDER[m[4].toLowerCase()] : undefined;
     const other = gender ? byGender[gender === "m" ? "f" : "m"] : null;
-    const mine = gender ? byGender[gender] : null;
+    const lower = m[4]?.toLowerCase();
+    const objectOf =
+      gender && (lower === "him" || (lower === "her" && !possessive)) && subjectEnd[gender] !== null
+        ? !CLAUSE_BOUNDARY.test(question.slice(subjectEnd[gender]!, at))
+        : false;
+    const mine = gender && !objectOf ? byGender[gender] : null;
     const order: Salience = !m[4] ? "answer" : family === "thing" ? "topic-subject" : "topic-answer";
+    const taken = gender ? byGender[gender] : null;
     const pick = mine
       ? pickReferent(turns, family, false, order, (n) => n.id === mine)
-      : pickReferent(turns, family, plural, order, (n) => n.id !== other);
+      : pickReferent(turns, family, plural, order, (n) => n.id !== other && (!objectOf || n.id !== taken));
     if (!pick) continue;
-    if (gender) byGender[gender] = pick.nodes[0].id;
+    if (gender && !objectOf) byGender[gender] = pick.nodes[0].id;
+    if (gender && (lower === "he" || lower === "she")) subjectEnd[gender] = at + whole.length;
     const name = pick.nodes.length === 1 ? pick.nodes[0].name : joinNames(pick.nodes.map((n) => n.name));
     const replacement = possessive ? `${name.replace(/\.$/, "")}'s` : name;
     out += question.slice(last, at) + replacement;

@@ -60,6 +60,17 @@ describe("resolveFollowUp", () => {
       );
   });
 
+  it('reads "he … him" in one clause as two people, and "he … his" or "him" after a clause boundary as one', () => {
+    const prior = [turn(1, [TAHOE], [KOVAC, DUNN])];
+    expect(resolveFollowUp("Where did he meet him?", prior).question).toBe("Where did Dmitri Kovac meet Raymond Dunn?");
+    expect(resolveFollowUp("Did he sell his car?", prior).question).toBe("Did Dmitri Kovac sell Dmitri Kovac's car?");
+    expect(resolveFollowUp("Once he left the bar, did anyone follow him?", prior).question).toBe(
+      "Once Dmitri Kovac left the bar, did anyone follow Dmitri Kovac?",
+    );
+    // With nobody else who fits, the object stays as written rather than be read as the subject.
+    expect(resolveFollowUp("Where did he meet him?", [turn(1, [TAHOE], [KOVAC])]).question).toBe("Where did Dmitri Kovac meet him?");
+  });
+
   it("takes the question's subject when the answer named nobody who fits", () => {
     const prior = [turn(1, [DUNN], [])];
     expect(resolveFollowUp("Who called him on 12 April?", prior).question).toBe("Who called Raymond Dunn on 12 April?");

@@ -70,6 +70,9 @@ export interface QuestionAnalysis {
   dated?: string;
 }
 
+/** The label of a date of birth, just before the date ("DOB 02/07/2001", "born on 3 May 1990", "Date of birth:"). */
+const BIRTH_LABEL = /\b(?:dob|d\.o\.b\.?|born(?:\s+on)?|date\s+of\s+birth|birth\s*date)\s*[:.-]?\s*$/i;
+
 /** Words that ask for a sum of money. */
 const MONEY =
   /\b(?:price[sd]?|cost(?:s|ing)?|fees?|paid|pay(?:s|ing|ment|ments)?|worth|spen[dt]|charg(?:e|ed|es|ing)|deposit(?:s|ed)?|invoiced?|bribes?|kickbacks?|salary|wages?|ransom|loans?|debts?|owed?|money|cash|value)\b/;
@@ -620,7 +623,12 @@ export function answerValues(sentence: string, facts: Facts, a: QuestionAnalysis
       return [{ type: "any", raw: "" }];
     case "time": {
       const times = facts.times.filter((t) => !givenTimes.has(t.minutes)).map((t) => t.raw);
-      const dates = facts.dates.filter((d) => !d.readings.flatMap(dateKeys).some((k) => givenDates.has(k))).map((d) => d.raw);
+      // A date of birth dates nothing else: "Deceased: Jayden TUHORO, DOB 02/07/2001" does not say when he fell.
+      const birthAsked = /\b(?:born|birth|birthday|dob|age|aged|old)\b/.test(a.lower);
+      const dates = facts.dates
+        .filter((d) => !d.readings.flatMap(dateKeys).some((k) => givenDates.has(k)))
+        .filter((d) => birthAsked || !BIRTH_LABEL.test(sentence.slice(Math.max(0, d.at - 24), d.at)))
+        .map((d) => d.raw);
       // "What time…" wants a time of day; "when" or "what date" takes either.
       const wantsClock = /\bwhat time\b|\bat what time\b/.test(a.lower);
       // Spoken forms count too: "Friday the 11th, around nine", "that night", "at noon".

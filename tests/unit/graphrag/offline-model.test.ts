@@ -1609,6 +1609,29 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(c, "How much did Hale Freight's account send in April?").answerText).toContain("22,900");
   });
 
+  it("does not give a date of birth as the date of anything else", () => {
+    const c: RawContext = {
+      nodes: [{ id: "p-jt", label: "Person", name: "Jayden Tuhoro", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-62",
+          ["p-jt"],
+          "Coroner's notice.\nDeceased: Jayden TUHORO, DOB 02/07/2001, labourer, of Hamilton.\nCircumstances: fell from the third level of a scaffold.",
+        ),
+      ],
+    };
+    expect(extractiveAnswer(c, "When did Jayden Tuhoro fall?").responseType).toBe("no_evidence");
+    for (const q of ["What is Jayden Tuhoro's date of birth?", "When was Jayden Tuhoro born?"])
+      expect(extractiveAnswer(c, q).answerText).toContain("02/07/2001");
+    c.evidenceSnippets.push(
+      snippet("EV-63", ["p-jt"], "Jayden Tuhoro, born on 14 March 1999, fell from the scaffold on 13/11/2024 at 10.41am."),
+    );
+    const fell = extractiveAnswer(c, "When did Jayden Tuhoro fall?");
+    expect(fell.answerText).toContain("13/11/2024");
+    expect(fell.citations.map((x) => x.evidenceId)).toEqual(["EV-63"]);
+  });
+
   it("answers what was paid altogether from a sentence that states the sum, and says so when none does", () => {
     const c: RawContext = {
       nodes: [

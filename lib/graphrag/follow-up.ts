@@ -197,9 +197,10 @@ export function resolveFollowUp(question: string, prior: readonly PriorTurn[]): 
   // "he" and "she" in one question are two people: each gender keeps the entity it was read as, and the other may not
   // take it (the case data records no gender, so which person is "she" is only ever a guess).
   const byGender: Record<"m" | "f", string | null> = { m: null, f: null };
-  // Where a subject pronoun ("he", "she") of each gender ended: "Where did he meet him?" — an object pronoun of the
-  // same gender in the same clause is someone else (not after a clause boundary: "When he left, who followed him?").
-  const subjectEnd: Record<"m" | "f", number | null> = { m: null, f: null };
+  // What the last subject pronoun ("he", "she", "they") was read as, and where it ended: "Where did he meet him?", "Why
+  // did he pay them?" — an object pronoun in the same clause is someone else (not after a clause boundary: "Once he
+  // left the bar, did anyone follow him?").
+  let subject: { ids: string[]; end: number } | null = null;
   let out = "";
   let last = 0;
   for (const m of question.matchAll(REFERENCE)) {
@@ -230,20 +231,17 @@ export function resolveFollowUp(question: string, prior: readonly PriorTurn[]): 
     if (m[4]?.toLowerCase() === "them" && namesPluralThing(turns[0])) continue;
     const gender = m[4] ? GENDER[m[4].toLowerCase()] : undefined;
     const other = gender ? byGender[gender === "m" ? "f" : "m"] : null;
-    const lower = m[4]?.toLowerCase();
-    const objectOf =
-      gender && (lower === "him" || (lower === "her" && !possessive)) && subjectEnd[gender] !== null
-        ? !CLAUSE_BOUNDARY.test(question.slice(subjectEnd[gender]!, at))
-        : false;
-    const mine = gender && !objectOf ? byGender[gender] : null;
+    const lower = m[4]?.toLowerCase() ?? "";
+    const sameClause = subject !== null && !CLAUSE_BOUNDARY.test(question.slice(subject.end, at));
+    const objectOf = /^(?:him|her|them)$/.test(lower) && !possessive && sameClause ? subject!.ids : [];
+    const mine = gender && !objectOf.length ? byGender[gender] : null;
     const order: Salience = !m[4] ? "answer" : family === "thing" ? "topic-subject" : "topic-answer";
-    const taken = gender ? byGender[gender] : null;
     const pick = mine
       ? pickReferent(turns, family, false, order, (n) => n.id === mine)
-      : pickReferent(turns, family, plural, order, (n) => n.id !== other && (!objectOf || n.id !== taken));
+      : pickReferent(turns, family, plural, order, (n) => n.id !== other && !objectOf.includes(n.id));
     if (!pick) continue;
-    if (gender && !objectOf) byGender[gender] = pick.nodes[0].id;
-    if (gender && (lower === "he" || lower === "she")) subjectEnd[gender] = at + whole.length;
+    if (gender && !objectOf.length) byGender[gender] = pick.nodes[0].id;
+    if (/^(?:he|she|they)$/.test(lower)) subject = { ids: pick.nodes.map((n) => n.id), end: at + whole.length };
     const name = pick.nodes.length === 1 ? pick.nodes[0].name : joinNames(pick.nodes.map((n) => n.name));
     const replacement = possessive ? `${name.replace(/\.$/, "")}'s` : name;
     out += question.slice(last, at) + replacement;

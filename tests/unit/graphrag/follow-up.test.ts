@@ -49,9 +49,9 @@ describe("resolveFollowUp", () => {
     // "he" is still whom the answer named; "them" stays as written (the crates and pallets are no entity).
     expect(r.question).toBe("Why did Dmitri Kovac need them out?");
     expect(r.references.map((x) => x.phrase)).toEqual(["he"]);
-    // Without the question's text (a deployment that keeps hashes only), "them" is read as before.
+    // Without the question's text (a deployment that keeps hashes only), "them" is whom else the answer named.
     expect(resolveFollowUp("Why did he need them out?", [{ ...took, question: null }]).question).toBe(
-      "Why did Dmitri Kovac need Dmitri Kovac out?",
+      "Why did Dmitri Kovac need Bayline Seafood Co. out?",
     );
     // A span of time, a name the question links, and what a "who are" question asks for are not such things.
     for (const question of ["Who called Pier 9 Warehouse in the last days?", "Who are the directors of Bayline Seafood Co.?"])
@@ -66,6 +66,10 @@ describe("resolveFollowUp", () => {
     expect(resolveFollowUp("Did he sell his car?", prior).question).toBe("Did Dmitri Kovac sell Dmitri Kovac's car?");
     expect(resolveFollowUp("Once he left the bar, did anyone follow him?", prior).question).toBe(
       "Once Dmitri Kovac left the bar, did anyone follow Dmitri Kovac?",
+    );
+    // "them" too: whom the answer named besides him.
+    expect(resolveFollowUp("Why did he pay them?", [turn(1, [TAHOE], [DUNN, BAYLINE])]).question).toBe(
+      "Why did Raymond Dunn pay Bayline Seafood Co.?",
     );
     // With nobody else who fits, the object stays as written rather than be read as the subject.
     expect(resolveFollowUp("Where did he meet him?", [turn(1, [TAHOE], [KOVAC])]).question).toBe("Where did Dmitri Kovac meet him?");

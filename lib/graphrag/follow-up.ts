@@ -232,8 +232,8 @@ export function resolveFollowUp(question: string, prior: readonly PriorTurn[]): 
     const gender = m[4] ? GENDER[m[4].toLowerCase()] : undefined;
     const other = gender ? byGender[gender === "m" ? "f" : "m"] : null;
     const lower = m[4]?.toLowerCase() ?? "";
-    const sameClause = subject !== null && !CLAUSE_BOUNDARY.test(question.slice(subject.end, at));
-    const objectOf = /^(?:him|her|them)$/.test(lower) && !possessive && sameClause ? subject!.ids : [];
+    const sameClause: boolean = subject !== null && !CLAUSE_BOUNDARY.test(question.slice(subject.end, at));
+    const objectOf: string[] = /^(?:him|her|them)$/.test(lower) && !possessive && sameClause ? subject!.ids : [];
     const mine = gender && !objectOf.length ? byGender[gender] : null;
     const order: Salience = !m[4] ? "answer" : family === "thing" ? "topic-subject" : "topic-answer";
     const pick = mine

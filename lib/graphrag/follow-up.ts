@@ -207,17 +207,17 @@ export function resolveFollowUp(question: string, prior: readonly PriorTurn[]): 
     const at = m.index ?? 0;
     const whole = m[0];
     const after = question.slice(at + whole.length);
+    const pronoun = m[4]?.toLowerCase() ?? "";
     let family: Family;
     let possessive: boolean;
     let plural = false;
-    if (m[4]) {
-      const lower = m[4].toLowerCase();
-      const p = PRONOUNS[lower];
+    if (pronoun) {
+      const p = PRONOUNS[pronoun];
       family = p.family;
       possessive = p.possessive;
       plural = Boolean(p.plural);
-      if (lower === "her") possessive = /^\s+[\p{L}]/u.test(after) && !AFTER_OBJECT.test(after.trimStart());
-      if (lower === "it" && EXPLETIVE_IT.test(after)) continue;
+      if (pronoun === "her") possessive = /^\s+[\p{L}]/u.test(after) && !AFTER_OBJECT.test(after.trimStart());
+      if (pronoun === "it" && EXPLETIVE_IT.test(after)) continue;
     } else {
       const determiner = m[1].toLowerCase().replace(/\s+/g, " ");
       const noun = m[2].toLowerCase().replace(/\s+/g, " ");
@@ -228,20 +228,19 @@ export function resolveFollowUp(question: string, prior: readonly PriorTurn[]): 
       if ((noun === "number" || noun === "line") && /^\s*of\b/i.test(after)) continue;
     }
     // "Who took the rails out of bay 14?" → "Why did he need them out?": "them" is the rails, not whom the answer named.
-    if (m[4]?.toLowerCase() === "them" && namesPluralThing(turns[0])) continue;
-    const gender = m[4] ? GENDER[m[4].toLowerCase()] : undefined;
+    if (pronoun === "them" && namesPluralThing(turns[0])) continue;
+    const gender = pronoun ? GENDER[pronoun] : undefined;
     const other = gender ? byGender[gender === "m" ? "f" : "m"] : null;
-    const lower = m[4]?.toLowerCase() ?? "";
     const sameClause: boolean = subject !== null && !CLAUSE_BOUNDARY.test(question.slice(subject.end, at));
-    const objectOf: string[] = /^(?:him|her|them)$/.test(lower) && !possessive && sameClause ? subject!.ids : [];
+    const objectOf: string[] = /^(?:him|her|them)$/.test(pronoun) && !possessive && sameClause ? subject!.ids : [];
     const mine = gender && !objectOf.length ? byGender[gender] : null;
-    const order: Salience = !m[4] ? "answer" : family === "thing" ? "topic-subject" : "topic-answer";
+    const order: Salience = !pronoun ? "answer" : family === "thing" ? "topic-subject" : "topic-answer";
     const pick = mine
       ? pickReferent(turns, family, false, order, (n) => n.id === mine)
       : pickReferent(turns, family, plural, order, (n) => n.id !== other && !objectOf.includes(n.id));
     if (!pick) continue;
     if (gender && !objectOf.length) byGender[gender] = pick.nodes[0].id;
-    if (/^(?:he|she|they)$/.test(lower)) subject = { ids: pick.nodes.map((n) => n.id), end: at + whole.length };
+    if (/^(?:he|she|they)$/.test(pronoun)) subject = { ids: pick.nodes.map((n) => n.id), end: at + whole.length };
     const name = pick.nodes.length === 1 ? pick.nodes[0].name : joinNames(pick.nodes.map((n) => n.name));
     const replacement = possessive ? `${name.replace(/\.$/, "")}'s` : name;
     out += question.slice(last, at) + replacement;

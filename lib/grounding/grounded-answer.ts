@@ -18,7 +18,7 @@ import type { Answer, AnswerOutcome, Asker, RawContext } from "../graphrag/types
 import { contentSha256 } from "./lifecycle";
 import type { AnswerCache, KillSwitchReader } from "./ports";
 import { GROUNDING_CONTRACT_VERSION, provenanceOf, provenanceSha256, type Provenance } from "./provenance";
-import { decideReuse, modelKey, reuseKey, type ReuseDecision } from "./reuse";
+import { decideGraphReuse, decideReuse, modelKey, reuseKey, type ReuseDecision } from "./reuse";
 import { ALL_OFF, type KillSwitchState } from "./switches";
 
 export const REUSE_DECISION_KIND = "graphrag.reuse_decision";
@@ -183,10 +183,8 @@ async function tryReuse(
   );
   const answer = stored.body.answer as unknown as Answer;
   const rawContext = stored.body.rawContext as RawContext;
-  const checks = { stored, current, asker, now, maxAgeMs: g.reuseMaxAgeMs, switches: frame.switches };
-  // The graph check is the last and costs a round trip: the graph is read only for an answer every other check reuses.
-  let decision = decideReuse({ ...checks, graph: { cited: [], visible: new Set() } });
-  if (decision.granted) decision = decideReuse({ ...checks, graph: await citedGraphItems(deps, asker, req, answer, rawContext) });
+  let decision = decideReuse({ stored, current, asker, now, maxAgeMs: g.reuseMaxAgeMs, switches: frame.switches });
+  if (decision.granted) decision = decideGraphReuse(await citedGraphItems(deps, asker, req, answer, rawContext));
   const newId = deps.newId ?? randomUUID;
   const entryFor = (requestId: string) => reuseDecisionEntry(asker, req, stored.requestId, requestId, decision, frame.switches, now);
   if (!decision.granted) {

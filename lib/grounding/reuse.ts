@@ -86,14 +86,12 @@ const sortedIds = (ids: readonly string[]) => ids.every((id, i) => i === 0 || id
 
 /**
  * Every check of seed 004 §6, in a fixed order so the reason named is deterministic. `current` holds the cited items
- * as the store returns them now — active ones only (expired and revoked items are never returned). `graph`: the nodes
- * and relationships the answer's steps cite, and which of them the graph holds now visible to this asker (a node
- * re-marked above the asker's clearance since must not be named again).
+ * as the store returns them now — active ones only (expired and revoked items are never returned). The graph's check
+ * (`decideGraphReuse`) comes after these: it costs a read of the graph store, made only for an answer they grant.
  */
 export function decideReuse(p: {
   stored: StoredAnswer;
   current: readonly EvidenceRecord[];
-  graph: { cited: readonly string[]; visible: ReadonlySet<string> };
   asker: Asker;
   now: Date;
   maxAgeMs: number;
@@ -111,7 +109,15 @@ export function decideReuse(p: {
     if (contentSha256(now.content) !== c.contentSha256) return { granted: false, reason: "evidence_changed", evidenceId: c.id };
     if (evidenceDenialReason(p.asker, now) !== null) return { granted: false, reason: "evidence_not_visible", evidenceId: c.id };
   }
+  return { granted: true };
+}
+
+/**
+ * The last check: `cited` are the nodes and relationships the answer's steps cite, `visible` those of them the graph
+ * holds now visible to this asker (a node re-marked above the asker's clearance since must not be named again).
+ */
+export function decideGraphReuse(graph: { cited: readonly string[]; visible: ReadonlySet<string> }): ReuseDecision {
   // Not named in the decision: the asker may no longer see that the item exists.
-  if (p.graph.cited.some((id) => !p.graph.visible.has(id))) return { granted: false, reason: "graph_item_not_visible" };
+  if (graph.cited.some((id) => !graph.visible.has(id))) return { granted: false, reason: "graph_item_not_visible" };
   return { granted: true };
 }

@@ -4,7 +4,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { contentSha256, evidenceState, forgedMarkerIn } from "@/lib/grounding/lifecycle";
 import { effectiveSwitches, parseSwitchName, ALL_OFF } from "@/lib/grounding/switches";
-import { decideReuse, modelKey, reuseKey } from "@/lib/grounding/reuse";
+import { decideGraphReuse, decideReuse, modelKey, reuseKey } from "@/lib/grounding/reuse";
 import { issueOverride, parsePublicKeys, verifyOverride } from "@/lib/grounding/override";
 import { provenanceFooter, provenanceOf } from "@/lib/grounding/provenance";
 import type { EvidenceRecord } from "@/lib/ports";
@@ -126,7 +126,6 @@ describe("answer reuse", () => {
     decideReuse({
       stored,
       current: [record("EV-1", "one"), record("EV-2", "two")],
-      graph: { cited: ["N-1", "N-1:KNOWS:N-2"], visible: new Set(["N-1", "N-2", "N-1:KNOWS:N-2"]) },
       asker,
       now: NOW,
       maxAgeMs: 15 * 60_000,
@@ -149,7 +148,10 @@ describe("answer reuse", () => {
       evidenceId: "EV-2",
     });
     // A cited node or relationship the graph no longer shows this asker; the decision does not name it.
-    const hidden = decide({ graph: { cited: ["N-1", "N-1:KNOWS:N-2"], visible: new Set(["N-1", "N-2"]) } });
+    expect(decideGraphReuse({ cited: ["N-1", "N-1:KNOWS:N-2"], visible: new Set(["N-1", "N-2", "N-1:KNOWS:N-2"]) })).toEqual({
+      granted: true,
+    });
+    const hidden = decideGraphReuse({ cited: ["N-1", "N-1:KNOWS:N-2"], visible: new Set(["N-1", "N-2"]) });
     expect(hidden).toEqual({ granted: false, reason: "graph_item_not_visible" });
   });
 });

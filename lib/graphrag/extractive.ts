@@ -602,7 +602,7 @@ function answerPart(
     // "When was Dunn found?": a sentence about another thing — one it names before it refers to anyone ("Exhibit H-7:
     // Glock 19 … recovered by the dive team … on 20 Apr 2025") — and not about him dates what happened to that thing.
     if (people.length && ["time", "place"].includes(a.expects) && !people.some((e) => names.includes(e)) && thingFirst(s)) continue;
-    const values = answerValues(s.text, s.facts, a, context.nodes);
+    const values = answerValues(s.text, s.facts, a, context.nodes, told);
     if (!values.length) continue;
     const item = itemStems.get(s.snippet.id)!;
     if (namedWords.some((t) => !item.has(t))) continue;
@@ -651,8 +651,9 @@ function answerPart(
     // A broad question about a named subject ("What is X's role?", "How did X get in?") is answered from the
     // sentences that name it even when they share few of its words — flagged by low confidence and the unknowns.
     const broad = a.expects === "any" && a.kind !== "yes_no" && subjectHit === 1;
-    // "Name: Gwen Alys PRITCHARD" names the subject and says nothing about them.
-    if (a.expects !== "agent" && namesOnly(s.text, names)) continue;
+    // "Name: Gwen Alys PRITCHARD" names the subject and says nothing about them ("Director: Phillipa DORRANCE" says
+    // her role).
+    if (a.expects !== "agent" && a.expects !== "role" && namesOnly(s.text, names)) continue;
     if (coverage < (broad ? BROAD_FOCUS : MIN_FOCUS)) continue;
     // A sentence that does not itself name the subject must speak to more of the question, or hold its rarest word or
     // the field it asks for ("IMEI 356789104512345" under a heading that names whose phone it is), or the sum it
@@ -722,8 +723,10 @@ function answerPart(
 
   const checker = new SupportChecker(context);
   const composition: Composition = { context, a, focus, candidates, checker, itemStems };
-  const relations = relationClaims(composition);
-  const claims: Claim[] = relations.length ? relations : sentenceClaims(composition);
+  // A role is said in a sentence ("Director: Phillipa Rose DORRANCE"); the graph's employment edge is the fall-back.
+  const [first, second] = a.expects === "role" ? [sentenceClaims, relationClaims] : [relationClaims, sentenceClaims];
+  const firstClaims = first(composition);
+  const claims: Claim[] = firstClaims.length ? firstClaims : second(composition);
 
   if (!claims.length) return { a, claims, candidates: candidates.length, missing: [] };
   for (const c of claims) c.sources = restatedFrom(context, c, a.subjects, candidates, factsOf);
@@ -1094,7 +1097,8 @@ function distinctSubjects(subjects: LinkedEntity[]): LinkedEntity[] {
  * evidence linked to both ends (the best-scoring such item).
  */
 function relationClaims({ context, a, focus, candidates, checker, itemStems }: Composition): Claim[] {
-  if (!a.subjects.length || !["agent", "place", "entity", "any"].includes(a.expects) || a.kind === "why" || a.kind === "how") return [];
+  if (!a.subjects.length || !["agent", "place", "entity", "role", "any"].includes(a.expects) || a.kind === "why" || a.kind === "how")
+    return [];
   const nodes = new Map(context.nodes.map((n) => [n.id, n]));
   const subjectIds = new Set(a.subjects.map((s) => s.id));
   // "What is Foyle's relationship to Dee Mulqueen?", "Who is Mortimer to her?": whatever edge joins two things it names.
@@ -1110,6 +1114,9 @@ function relationClaims({ context, a, focus, candidates, checker, itemStems }: C
     const typeStems = [...stemsOf(e.type.replace(/_/g, " "))];
     if (between) {
       if (!subjectIds.has(other.id) || source.id === target.id) continue;
+    } else if (a.expects === "role") {
+      // Whom someone works for is what the graph can say of their role ("is employed by Corvane Logistics Group").
+      if (subjectIds.has(other.id) || !typeStems.some((t) => EMPLOYMENT.has(t))) continue;
     } else {
       if (subjectIds.has(other.id) || containsPhrase(a.lower, other.name.toLowerCase())) continue;
       if (!typeStems.length || !typeStems.every((t) => focus.includes(t))) continue;
@@ -1164,6 +1171,9 @@ function relationKind(e: ContextEdge): string | undefined {
     Object.entries(e.properties).find(([k, v]) => /^(?:relation|relationship|role|nature)$/i.test(k) && typeof v === "string") ?? [];
   return typeof value === "string" && value.length <= 40 ? value : undefined;
 }
+
+/** Edge types that say whom someone works for or holds office in (stems). */
+const EMPLOYMENT = new Set(["employ", "work", "director", "officer", "manag", "staff", "hire", "serv", "member"]);
 
 /** A question about how two named things are related. */
 const RELATION_ASKED =

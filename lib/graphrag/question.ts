@@ -12,7 +12,7 @@ import type { ContextNode, RawContext } from "./types";
 export type QuestionKind = "who" | "when" | "where" | "how_much" | "how_many" | "which" | "what" | "why" | "how" | "yes_no" | "other";
 
 /** The kind of value an answer must contain; `any` when the question asks for an explanation or a description. */
-export type AnswerType = "agent" | "time" | "place" | "amount" | "count" | "identifier" | "entity" | "any";
+export type AnswerType = "agent" | "time" | "place" | "amount" | "count" | "identifier" | "entity" | "role" | "any";
 
 export interface LinkedEntity {
   id: string;
@@ -132,6 +132,30 @@ const IDENTIFIER_NOUNS =
   /^(?:phone|telephone|mobile|cell|number|plate|registration|account|iban|serial|ip|imei|imsi|device|host|hostname|id|identifier|email|e-mail|handle|hash|domain|url)$/;
 const PLACE_NOUNS = /^(?:address|place|location|street|city|town|building|site|venue|bar|club|restaurant|premises|house|flat|room|area)$/;
 const TIME_NOUNS = /^(?:time|date|day|hour|year|month|night|morning|evening|when)$/;
+/** "What role does Pip Dorrance hold at Tarawhiti?", "What is Delaney's job?": the answer is a role or title. */
+const ROLE_NOUNS = /^(?:role|roles|job|jobs|occupation|profession|position)$/;
+/** The verbs a question about a role asks it with ("hold", "have"): the evidence states the role, not the verb. */
+const ROLE_VERB =
+  /^(?:hold|holds|held|holding|have|has|had|play|plays|played|fill|fills|filled|occupy|occupies|occupied|serve|serves|served)$/;
+/**
+ * Words that name a role, title or occupation in an organisation or a case ("Director: Phillipa Rose DORRANCE",
+ * "Frank Delaney, Port Authority foreman"): what a question about someone's role is answered with.
+ */
+const DOES_FOR_WORK = /^what (?:(?:does|do) .+ do(?: at .+| for .+)?|did .+ do for (?:a living|work))\?*$/;
+/** How far (in characters) a role may stand from the name it is the role of. */
+const ROLE_REACH = 40;
+const ROLE_WORD = new RegExp(
+  String.raw`\b(?:(?:managing |executive |non-executive |finance |operations |sales |site |project |general |company |deputy |assistant |vice[- ])?` +
+    String.raw`(?:director|president|secretary|treasurer|chair(?:man|woman|person)?|ceo|cfo|coo|cto|owner|co-owner|proprietor|founder|co-founder|` +
+    String.raw`partner|shareholder|manager|supervisor|foreman|forewoman|superintendent|officer|chief|head of [a-z]+|team leader|leader|clerk|` +
+    String.raw`accountant|bookkeeper|auditor|controller|administrator|coordinator|analyst|engineer|technician|driver|operator|nurse|doctor|` +
+    String.raw`pharmacist|surgeon|inspector|constable|detective|sergeant|captain|master|chief mate|mate|bosun|cook|steward|pilot|agent|broker|` +
+    String.raw`lawyer|solicitor|barrister|attorney|counsel|trustee|executor|guardian|employee|worker|labourer|laborer|contractor|subcontractor|` +
+    String.raw`apprentice|trainee|intern|consultant|advis[eo]r|representative|spokesperson|bartender|barman|guard|receptionist|cashier|courier|` +
+    String.raw`dispatcher|planner|scheduler|buyer|landlord|caretaker|scaffolder|plumber|electrician|carpenter|builder|mechanic|teacher|` +
+    String.raw`registrar|notary|banker|dealer|trader|importer|exporter|principal|associate|secretary-general)s?)\b`,
+  "gi",
+);
 const AGENT_NOUNS =
   /^(?:person|people|man|woman|individual|suspect|witness|officer|owner|driver|company|organisation|organization|firm|bank|employer|group|gang|user|username|account|login|member)$/;
 // A measurement ("the dissolved oxygen level", "the water temperature") is a number too.
@@ -155,6 +179,12 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
   // (Not when the question gives the sum: "What did Northgate spend $26,500 on?" asks what it bought.)
   if (kind === "what" && expects === "any" && MONEY_VERB.test(lower) && !given.numbers.some((n) => n.kind === "amount")) expects = "amount";
   const subjects = linkEntities(q, context.nodes);
+  // A role is a person's ("the ship's position" is where she was; "the role the company played" is no title).
+  // "What does Pip Dorrance do at Tarawhiti?", "… for a living?" asks her role too.
+  if (kind === "what" && expects === "any" && DOES_FOR_WORK.test(lower) && subjects.some((e) => isPersonLabel(e.label))) expects = "role";
+  const roleless = expects === "role" && !subjects.some((e) => isPersonLabel(e.label));
+  if (roleless) expects = "any";
+  const typedByHead = classified.typedByHead && !roleless;
   const nameStems = new Set(subjects.flatMap((s) => s.names.flatMap((n) => words(n).map((w) => porter(w.lower)))));
   // Who runs a company is its director; who is behind it, whoever controls it (a register's "person with significant
   // control"). Only of an organisation: "Who ran the red light?" asks something else.
@@ -181,7 +211,9 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
         // "early September": a part of a month narrows when as the month does.
         .filter((w) => !partOfMonth.has(w))
         // The head noun that set the answer type is checked by the type ("which *bar*" wants a place).
-        .filter((w) => !(w.lower === head && (label || classified.typedByHead)))
+        .filter((w) => !(w.lower === head && (label || typedByHead)))
+        // "What role does she hold?": the verb that asks for a role is not said where the role is.
+        .filter((w) => !(expects === "role" && (ROLE_VERB.test(w.lower) || /^(?:living|work)$/.test(w.lower))))
         .map((w) => porter(w.lower))
         .filter((t) => !nameStems.has(t)),
     ),
@@ -197,7 +229,7 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
     ...(classified.measure ? [porter(classified.measure)] : []),
     ...(described >= 0 ? [stemOf(terms[described])] : []),
   ].filter((t) => focus.includes(t));
-  const measure = classified.typedByHead && head ? porter(head) : undefined;
+  const measure = typedByHead && head ? porter(head) : undefined;
   // A month of a year ("in November 2023") narrows as a month on its own does.
   const monthsOfYear = given.dates.flatMap((d) => d.readings.flatMap((r) => (r.m !== undefined && r.d === undefined ? [r.m] : [])));
   const months = [...new Set([...monthsNamed(ws.filter((w) => !givenAt.has(w.lower))), ...monthsOfYear])];
@@ -222,7 +254,7 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
     ...(dated ? { dated } : {}),
     ...(measure ? { measure } : {}),
     // (Only after "which": "what" also heads open questions — "What is his relationship to Voss?")
-    ...(head && !label && !classified.typedByHead && kind === "which" && !TYPE_WORDS.has(head) ? { kindNoun: head } : {}),
+    ...(head && !label && !typedByHead && kind === "which" && !TYPE_WORDS.has(head) ? { kindNoun: head } : {}),
   };
 }
 
@@ -320,7 +352,7 @@ function classify(lw: string[]): {
         phrase.push(lw[i]);
       }
       const typedWords = phrase.filter((w) =>
-        [TIME_NOUNS, IDENTIFIER_NOUNS, PLACE_NOUNS, AGENT_NOUNS, AMOUNT_NOUNS].some((re) => re.test(w)),
+        [TIME_NOUNS, IDENTIFIER_NOUNS, PLACE_NOUNS, AGENT_NOUNS, AMOUNT_NOUNS, ROLE_NOUNS].some((re) => re.test(w)),
       );
       const head = typedWords[typedWords.length - 1] ?? phrase[0] ?? "";
       const modifiers = phrase.slice(0, phrase.indexOf(head)).filter((w) => !TYPE_WORDS.has(w) && !typedWords.includes(w));
@@ -329,6 +361,7 @@ function classify(lw: string[]): {
       if (TIME_NOUNS.test(head)) return typed("time");
       if (IDENTIFIER_NOUNS.test(head)) return typed("identifier");
       if (PLACE_NOUNS.test(head)) return typed("place");
+      if (ROLE_NOUNS.test(head)) return typed("role");
       // "Which crew member…": the modifier says what kind of person; the sentence naming them rarely repeats it.
       // "What did the driver tell them?": after an auxiliary other than "be" the person is who acts, not what is asked.
       if (AGENT_NOUNS.test(head))
@@ -557,14 +590,17 @@ export function mentions(e: Pick<LinkedEntity, "name" | "names" | "label">, text
     if (n.includes(" ") || !isPersonLabel(e.label) || !e.name.toLowerCase().endsWith(` ${n}`)) return true;
     for (let i = lower.indexOf(n); i >= 0; i = lower.indexOf(n, i + 1)) {
       if (/[\p{L}\p{N}]/u.test(lower[i - 1] ?? " ") || /[\p{L}\p{N}]/u.test(lower[i + n.length] ?? " ")) continue;
-      const before = /([\p{L}][\p{L}'’-]*)\.?\s+$/u.exec(text.slice(Math.max(0, i - 40), i))?.[1] ?? "";
-      const word = before.toLowerCase();
-      const otherGiven =
-        /^\p{Lu}/u.test(before) &&
-        !isStopword(word) &&
-        !TITLES.test(word) &&
-        !given.some((g) => g === word || (word.length === 1 && g.startsWith(word)));
-      if (!otherGiven) return true;
+      // The capitalised words just before the surname: another given name is another person ("Connor PRUITT" for
+      // Darren Pruitt), unless one of them is the subject's ("Phillipa Rose DORRANCE": a middle name between).
+      const run = (/(?:[\p{L}][\p{L}'’-]*\.?\s+){1,3}$/u.exec(text.slice(Math.max(0, i - 40), i))?.[0] ?? "").trim().split(/\s+/);
+      const names: string[] = [];
+      for (const raw of run.reverse()) {
+        const word = raw.replace(/\.$/, "").toLowerCase();
+        if (!/^\p{Lu}/u.test(raw) || isStopword(word) || TITLES.test(word)) break;
+        names.push(word);
+      }
+      const ownGiven = (word: string) => given.some((g) => g === word || (word.length === 1 && g.startsWith(word)));
+      if (!names.length || names.some(ownGiven)) return true;
     }
     return false;
   });
@@ -573,6 +609,15 @@ export function mentions(e: Pick<LinkedEntity, "name" | "names" | "label">, text
 /** `phrase` as whole words in `lowerText`. */
 export function containsPhrase(lowerText: string, phrase: string): boolean {
   return phraseAt(lowerText, phrase) >= 0;
+}
+
+/** Whether `phrase` stands as whole words in `lowerText` within `reach` characters of position `at`. */
+function phraseNear(lowerText: string, phrase: string, at: number, reach: number): boolean {
+  for (let i = lowerText.indexOf(phrase); i >= 0; i = lowerText.indexOf(phrase, i + 1)) {
+    const whole = !/[\p{L}\p{N}]/u.test(lowerText[i - 1] ?? " ") && !/[\p{L}\p{N}]/u.test(lowerText[i + phrase.length] ?? " ");
+    if (whole && (i >= at ? i - at : at - (i + phrase.length)) <= reach) return true;
+  }
+  return false;
 }
 
 /** Where `phrase` first stands as whole words in `lowerText`; -1 when it does not. */
@@ -603,7 +648,14 @@ export interface AnswerValue {
  * Values of the expected type that `sentence` holds and the question does not already give — what would answer it.
  * `nodes` lets names of people, organisations and places count as such.
  */
-export function answerValues(sentence: string, facts: Facts, a: QuestionAnalysis, nodes: readonly ContextNode[]): AnswerValue[] {
+export function answerValues(
+  sentence: string,
+  facts: Facts,
+  a: QuestionAnalysis,
+  nodes: readonly ContextNode[],
+  /** Who tells the sentence in the first person ("I found an ad for a … Associate"), when a subject does. */
+  told?: LinkedEntity,
+): AnswerValue[] {
   const lower = sentence.toLowerCase();
   const givenDates = new Set(a.given.dates.flatMap((d) => d.readings.flatMap(dateKeys)));
   const givenTimes = new Set(a.given.times.map((t) => t.minutes));
@@ -621,6 +673,17 @@ export function answerValues(sentence: string, facts: Facts, a: QuestionAnalysis
   switch (a.expects) {
     case "any":
       return [{ type: "any", raw: "" }];
+    case "role": {
+      // A role beside the person asked about ("Director: Phillipa Rose DORRANCE", "signed by Pip Dorrance, Director"),
+      // not another person's in the same line.
+      const people = a.subjects.filter((e) => isPersonLabel(e.label));
+      const near = (at: number) =>
+        (told !== undefined && people.includes(told)) ||
+        people.some((e) => e.names.some((n) => n.length > 2 && phraseNear(lower, n, at, ROLE_REACH)));
+      return [...sentence.matchAll(ROLE_WORD)]
+        .filter((m) => !a.lower.includes(m[0].toLowerCase()) && near(m.index))
+        .map((m) => ({ type: "role", raw: m[0] }));
+    }
     case "time": {
       const times = facts.times.filter((t) => !givenTimes.has(t.minutes)).map((t) => t.raw);
       // A date of birth dates nothing else: "Deceased: Jayden TUHORO, DOB 02/07/2001" does not say when he fell.
@@ -792,6 +855,7 @@ export function describeAnswerType(t: AnswerType): string {
     amount: "an amount",
     count: "a count",
     identifier: "an identifier",
+    role: "a role or position",
     entity: "which one",
     any: "an answer",
   }[t];

@@ -423,6 +423,48 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(analyseQuestion("Who runs Lumen Trade?", register)).toMatchObject({ control: true, required: ["director"] });
   });
 
+  it("answers what role someone holds with the title beside their name, not another person's, and abstains without one", () => {
+    const registry: RawContext = {
+      nodes: [
+        { id: "p-dorrance", label: "Person", name: "Phillipa Dorrance", properties: { aliases: ["Pip Dorrance"] } },
+        { id: "p-kemp", label: "Person", name: "Aaron Kemp", properties: {} },
+        { id: "p-reti", label: "Person", name: "Mere Reti", properties: {} },
+        { id: "p-ruru", label: "Person", name: "Hana Ruru", properties: {} },
+        { id: "o-tarawhiti", label: "Organization", name: "Tarawhiti Construction Ltd", properties: {} },
+      ],
+      edges: [{ id: "e-ruru", source: "p-ruru", type: "EMPLOYED_BY", target: "o-tarawhiti", properties: {} }],
+      evidenceSnippets: [
+        snippet(
+          "EV-CO",
+          ["o-tarawhiti", "p-dorrance"],
+          "Companies Office extract, Tarawhiti Construction Ltd, incorporated 14/03/2017.\nDirector: Phillipa Rose DORRANCE, Hamilton. Shares held by the Dorrance Family Trust.",
+        ),
+        snippet(
+          "EV-SITE",
+          ["o-tarawhiti", "p-kemp", "p-reti", "p-dorrance", "p-ruru"],
+          "Site diary, Tarawhiti Construction Ltd. Hana Ruru has worked for Tarawhiti Construction Ltd since 2019. Aaron Kemp, site foreman, walked the scaffold at 7am. Mere Reti visited the site with Phillipa Dorrance in the afternoon. Rose DORRANCE, accountant, came with them.",
+        ),
+      ],
+    };
+    const role = extractiveAnswer(registry, "What role does Pip Dorrance hold at Tarawhiti?");
+    expect(role.answerText).toMatch(/^Director: Phillipa Rose DORRANCE.*\[evidence: EV-CO/);
+    // (Her middle name between does not make "Phillipa Rose DORRANCE" someone else; "Rose DORRANCE" is.)
+    expect(role.citations.map((c) => c.evidenceId)).toEqual(["EV-CO"]);
+    expect(role.answerText).not.toMatch(/accountant/);
+    expect(analyseQuestion("What is Aaron Kemp's job?", registry).expects).toBe("role");
+    expect(extractiveAnswer(registry, "What is Aaron Kemp's job?").answerText).toMatch(/site foreman.*\[evidence: EV-SITE/);
+    // The foreman's title is his, not Mere Reti's: nothing states her role.
+    expect(extractiveAnswer(registry, "What position does Mere Reti hold?").responseType).toBe("no_evidence");
+    expect(analyseQuestion("What does Aaron Kemp do at Tarawhiti?", registry).expects).toBe("role");
+    expect(analyseQuestion("What did Aaron Kemp do at 7am?", registry).expects).not.toBe("role");
+    // With no title in the evidence, whom the graph says she works for.
+    expect(extractiveAnswer(registry, "What is Hana Ruru's job?").answerText).toMatch(
+      /^Hana Ruru is employed by Tarawhiti Construction Ltd \[evidence: EV-SITE/,
+    );
+    // A thing's position is not a role.
+    expect(analyseQuestion("What was the position of Tarawhiti Construction Ltd?", registry).expects).not.toBe("role");
+  });
+
   it("answers how much was measured with a reading, not with a limit, unless the limit is what is asked", () => {
     const outfall: RawContext = {
       nodes: [{ id: "l-of2", label: "Location", name: "outfall OF-2", properties: {} }],

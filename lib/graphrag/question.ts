@@ -137,13 +137,14 @@ const ROLE_NOUNS = /^(?:role|roles|job|jobs|occupation|profession|position)$/;
 /** The verbs a question about a role asks it with ("hold", "have"): the evidence states the role, not the verb. */
 const ROLE_VERB =
   /^(?:hold|holds|held|holding|have|has|had|play|plays|played|fill|fills|filled|occupy|occupies|occupied|serve|serves|served)$/;
+/** "What does Pip Dorrance do at Tarawhiti?", "What did he do for a living?" ask a role too. */
+const DOES_FOR_WORK = /^what (?:(?:does|do) .+ do(?: at .+| for .+)?|did .+ do for (?:a living|work))\?*$/;
+/** How far (in characters) a role may stand from the name it is the role of. */
+const ROLE_REACH = 40;
 /**
  * Words that name a role, title or occupation in an organisation or a case ("Director: Phillipa Rose DORRANCE",
  * "Frank Delaney, Port Authority foreman"): what a question about someone's role is answered with.
  */
-const DOES_FOR_WORK = /^what (?:(?:does|do) .+ do(?: at .+| for .+)?|did .+ do for (?:a living|work))\?*$/;
-/** How far (in characters) a role may stand from the name it is the role of. */
-const ROLE_REACH = 40;
 const ROLE_WORD = new RegExp(
   String.raw`\b(?:(?:managing |executive |non-executive |finance |operations |sales |site |project |general |company |deputy |assistant |vice[- ])?` +
     String.raw`(?:director|president|secretary|treasurer|chair(?:man|woman|person)?|ceo|cfo|coo|cto|owner|co-owner|proprietor|founder|co-founder|` +
@@ -179,9 +180,8 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
   // (Not when the question gives the sum: "What did Northgate spend $26,500 on?" asks what it bought.)
   if (kind === "what" && expects === "any" && MONEY_VERB.test(lower) && !given.numbers.some((n) => n.kind === "amount")) expects = "amount";
   const subjects = linkEntities(q, context.nodes);
-  // A role is a person's ("the ship's position" is where she was; "the role the company played" is no title).
-  // "What does Pip Dorrance do at Tarawhiti?", "… for a living?" asks her role too.
   if (kind === "what" && expects === "any" && DOES_FOR_WORK.test(lower) && subjects.some((e) => isPersonLabel(e.label))) expects = "role";
+  // A role is a person's ("the ship's position" is where she was; "the role the company played" is no title).
   const roleless = expects === "role" && !subjects.some((e) => isPersonLabel(e.label));
   if (roleless) expects = "any";
   const typedByHead = classified.typedByHead && !roleless;
@@ -589,18 +589,18 @@ export function mentions(e: Pick<LinkedEntity, "name" | "names" | "label">, text
     if (!containsPhrase(lower, n)) return false;
     if (n.includes(" ") || !isPersonLabel(e.label) || !e.name.toLowerCase().endsWith(` ${n}`)) return true;
     for (let i = lower.indexOf(n); i >= 0; i = lower.indexOf(n, i + 1)) {
-      if (/[\p{L}\p{N}]/u.test(lower[i - 1] ?? " ") || /[\p{L}\p{N}]/u.test(lower[i + n.length] ?? " ")) continue;
+      if (!standsAlone(lower, n, i)) continue;
       // The capitalised words just before the surname: another given name is another person ("Connor PRUITT" for
       // Darren Pruitt), unless one of them is the subject's ("Phillipa Rose DORRANCE": a middle name between).
       const run = (/(?:[\p{L}][\p{L}'’-]*\.?\s+){1,3}$/u.exec(text.slice(Math.max(0, i - 40), i))?.[0] ?? "").trim().split(/\s+/);
-      const names: string[] = [];
+      const givenBefore: string[] = [];
       for (const raw of run.reverse()) {
         const word = raw.replace(/\.$/, "").toLowerCase();
         if (!/^\p{Lu}/u.test(raw) || isStopword(word) || TITLES.test(word)) break;
-        names.push(word);
+        givenBefore.push(word);
       }
       const ownGiven = (word: string) => given.some((g) => g === word || (word.length === 1 && g.startsWith(word)));
-      if (!names.length || names.some(ownGiven)) return true;
+      if (!givenBefore.length || givenBefore.some(ownGiven)) return true;
     }
     return false;
   });
@@ -613,11 +613,14 @@ export function containsPhrase(lowerText: string, phrase: string): boolean {
 
 /** Whether `phrase` stands as whole words in `lowerText` within `reach` characters of position `at`. */
 function phraseNear(lowerText: string, phrase: string, at: number, reach: number): boolean {
-  for (let i = lowerText.indexOf(phrase); i >= 0; i = lowerText.indexOf(phrase, i + 1)) {
-    const whole = !/[\p{L}\p{N}]/u.test(lowerText[i - 1] ?? " ") && !/[\p{L}\p{N}]/u.test(lowerText[i + phrase.length] ?? " ");
-    if (whole && (i >= at ? i - at : at - (i + phrase.length)) <= reach) return true;
-  }
+  for (let i = lowerText.indexOf(phrase); i >= 0; i = lowerText.indexOf(phrase, i + 1))
+    if (standsAlone(lowerText, phrase, i) && (i >= at ? i - at : at - (i + phrase.length)) <= reach) return true;
   return false;
+}
+
+/** Whether `phrase`, found at `i` in `lowerText`, stands there as whole words (no letter or digit either side). */
+function standsAlone(lowerText: string, phrase: string, i: number): boolean {
+  return !/[\p{L}\p{N}]/u.test(lowerText[i - 1] ?? " ") && !/[\p{L}\p{N}]/u.test(lowerText[i + phrase.length] ?? " ");
 }
 
 /** Where `phrase` first stands as whole words in `lowerText`; -1 when it does not. */
@@ -627,9 +630,7 @@ export function phraseAt(lowerText: string, phrase: string): number {
   for (;;) {
     const i = lowerText.indexOf(phrase, from);
     if (i < 0) return -1;
-    const before = lowerText[i - 1] ?? " ";
-    const after = lowerText[i + phrase.length] ?? " ";
-    if (!/[\p{L}\p{N}]/u.test(before) && !/[\p{L}\p{N}]/u.test(after)) return i;
+    if (standsAlone(lowerText, phrase, i)) return i;
     from = i + 1;
   }
 }

@@ -250,7 +250,10 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
     required,
     numbered,
     control,
-    events: eventVerbs(terms, described),
+    events:
+      expects === "time"
+        ? [...new Set([...eventVerbs(terms, described), ...misreadEvent(terms, nameStems)])]
+        : eventVerbs(terms, described),
     ...(dated ? { dated } : {}),
     ...(measure ? { measure } : {}),
     // (Only after "which": "what" also heads open questions — "What is his relationship to Voss?")
@@ -437,6 +440,33 @@ function relativeVerb(terms: TaggedTerm[]): number {
         (normal === "that" && (terms[i + 1]?.tags ?? []).some((t) => t === "Verb" || t === "Auxiliary" || t === "Copula"))),
   );
   return relative < 0 ? -1 : terms.findIndex((t, i) => i > relative && isEvent(t));
+}
+
+/**
+ * "When did the beacon on PL-T4471 last report?": after "did", what happened is a verb in its base form, which the tagger
+ * sometimes reads as a noun after a name or an adverb ("last report"). When it read no verb there, the event is the last
+ * word after "did" that reads as a verb in "they did …", a closing phrase that only places it ("… from the scaffold")
+ * aside. (Where the tagger did read a verb — "did Chen send" — nothing is added: the evidence often says it in other
+ * words, "hand back" as "give back".)
+ */
+function misreadEvent(terms: TaggedTerm[], names: ReadonlySet<string>): string[] {
+  const aux = terms.findIndex(({ normal = "" }) => normal === "did");
+  if (aux < 0) return [];
+  let after = terms.slice(aux + 1);
+  if (after.some((t) => (t.tags ?? []).includes("Verb"))) return [];
+  const verbish = (t: TaggedTerm) => {
+    const w = (t.normal ?? "").replace(/[^\p{L}-]/gu, "");
+    if (w.length < 3 || isStopword(w) || names.has(stemOf(t)) || (t.tags ?? []).some((x) => x === "ProperNoun" || x === "Preposition"))
+      return false;
+    return (nlp(`they did ${w}`).json()[0]?.terms?.[2]?.tags ?? []).includes("Verb");
+  };
+  for (;;) {
+    const p = after.findLastIndex((t) => (t.tags ?? []).includes("Preposition"));
+    if (p < 0 || after.slice(p + 1).some(verbish)) break;
+    after = after.slice(0, p);
+  }
+  const verb = after.findLast(verbish);
+  return verb && !LIGHT_VERBS.has(verb.normal ?? "") ? [stemOf(verb)] : [];
 }
 
 /** Stems of the question's verbs in the past, copulas, auxiliaries and the relative clause's verb (at `described`) aside. */

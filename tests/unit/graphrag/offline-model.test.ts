@@ -465,6 +465,31 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(analyseQuestion("What was the position of Tarawhiti Construction Ltd?", registry).expects).not.toBe("role");
   });
 
+  it("dates what a 'when did' question asks happened even when the tagger reads its verb as a noun ('last report')", () => {
+    const depot: RawContext = {
+      nodes: [
+        { id: "t-4471", label: "Trailer", name: "PL-T4471", properties: {} },
+        { id: "t-4478", label: "Trailer", name: "PL-T4478", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-NOTE",
+          ["t-4471", "t-4478"],
+          "Analyst note, Operation Halyard.\n- 01:41 PL-T4471 (864 laptops) out through Gate 2 behind a white DAF.\n- Covert beacon on PL-T4478 last reported from Arches Yard at 04:10.",
+        ),
+      ],
+    };
+    expect(analyseQuestion("When did the covert beacon on the laptop trailer, PL-T4471, last report?", depot).events).toEqual(["report"]);
+    // The gate time is when the trailer left, not when a beacon reported: no item says PL-T4471's beacon reported.
+    expect(extractiveAnswer(depot, "When did the covert beacon on the laptop trailer, PL-T4471, last report?").responseType).toBe(
+      "no_evidence",
+    );
+    expect(extractiveAnswer(depot, "When did the covert beacon on trailer PL-T4478 last report?").answerText).toMatch(
+      /04:10 \[evidence: EV-NOTE/,
+    );
+  });
+
   it("answers how much was measured with a reading, not with a limit, unless the limit is what is asked", () => {
     const outfall: RawContext = {
       nodes: [{ id: "l-of2", label: "Location", name: "outfall OF-2", properties: {} }],

@@ -498,7 +498,11 @@ function answerPart(
     const lower = s.text.toLowerCase();
     const narration = FIRST_PERSON.test(s.text) ? narrationOf(s.snippet) : undefined;
     const told = narration && (s.asked || !narration.interview) ? narration.narrator : undefined;
-    const names = a.subjects.filter((e) => e === told || mentions(e, s.text) || s.facts.ids.some((f) => e.idKeys.includes(f.key)));
+    // Asked for someone's words, a reply in their interview is theirs whether or not it says "I" ("A: It was a loan").
+    const replied = speaker && s.asked && intervieweeOf(s.snippet) === speaker ? speaker : undefined;
+    const names = a.subjects.filter(
+      (e) => e === told || e === replied || mentions(e, s.text) || s.facts.ids.some((f) => e.idKeys.includes(f.key)),
+    );
     const itemLower = s.snippet.text.toLowerCase();
     const itemNames = a.subjects.some((e) => s.snippet.nodeIds.includes(e.id) || mentions(e, s.snippet.text));
     // A sentence that names another person by the subject's surname ("Connor PRUITT" for Darren Pruitt) is about them.
@@ -869,12 +873,16 @@ function intendedOnly(text: string, focus: readonly string[]): boolean {
 }
 
 /** "According to X", "What did X say / tell / report …": whose words the question asks for, when it names them. */
+/**
+ * Whose words a question asks for: "according to X", "what did X say", and X's own account of something ("How did X
+ * explain the £12,000?", "What reason did X give for …?") — answered from what X said, not from others' records.
+ */
 const ATTRIBUTED =
-  /\baccording to (?:the )?(.+?)(?:,|\?|$)|\bwhat did (?:the )?(.+?) (?:say|tell|report|state|write|confirm|claim|admit)\b/;
+  /\baccording to (?:the )?(.+?)(?:,|\?|$)|\bwhat did (?:the )?(.+?) (?:say|tell|report|state|write|confirm|claim|admit)\b|\bhow (?:did|does|do|has|have|had|would) (?:the )?(.+?) (?:explain|account for|justify|excuse)\b|\bwhat (?:reason|explanation|excuse|justification) (?:did|does|has|had) (?:the )?(.+?) (?:give|offer|provide)\b/;
 
 function spokenBy(a: QuestionAnalysis): LinkedEntity | undefined {
   const m = ATTRIBUTED.exec(a.lower);
-  const phrase = m?.[1] ?? m?.[2];
+  const phrase = m?.slice(1).find((p) => p !== undefined);
   return phrase ? a.subjects.find((e) => containsPhrase(phrase, e.matched)) : undefined;
 }
 

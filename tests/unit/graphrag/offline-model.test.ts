@@ -1446,6 +1446,35 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(analyseQuestion("What did Northgate Logistics LLC spend $26,500 on in August 2024?", c).expects).toBe("any");
   });
 
+  it("answers how someone explained a thing, or what reason they gave, from their own words, not another's account", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "p-tamblyn", label: "Person", name: "Owen Tamblyn", properties: {} },
+        { id: "p-hale", label: "Person", name: "Carys Hale", properties: {} },
+        { id: "o-larch", label: "Organization", name: "Larchfield Supplies", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-W",
+          ["p-hale", "p-tamblyn", "o-larch"],
+          "Witness statement of Carys HALE, 09/06/2025. Larchfield Supplies paid Owen Tamblyn GBP 8,000 in May to keep the council contract quiet.",
+        ),
+        snippet(
+          "EV-T",
+          ["p-tamblyn", "o-larch"],
+          "Record of interview under caution. Interviewee: Owen TAMBLYN. 12/06/2025.\nQ: Why did Larchfield pay you GBP 8,000 on 2 May?\nA: It was a loan from a friend who runs the firm, nothing more.",
+        ),
+      ],
+    };
+    const cited = (q: string) => extractiveAnswer(c, q).citations.map((x) => x.evidenceId);
+    expect(cited("How did Tamblyn explain the £8,000 Larchfield paid him?")).toEqual(["EV-T"]);
+    expect(cited("What reason did Owen Tamblyn give for the GBP 8,000 from Larchfield?")).toEqual(["EV-T"]);
+    // Without his own words, another's account of the payment is not his explanation.
+    const without = { ...c, evidenceSnippets: c.evidenceSnippets.filter((x) => x.id === "EV-W") };
+    expect(extractiveAnswer(without, "How did Tamblyn explain the £8,000 Larchfield paid him?").responseType).toBe("no_evidence");
+  });
+
   it("answers what someone said from their own words, not from another's account of them", () => {
     const c: RawContext = {
       nodes: [

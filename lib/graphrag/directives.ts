@@ -236,7 +236,7 @@ const ADDRESSED: RegExp[] = [
   // "Note to automated systems", "Message for any AI reading this", "Instructions for the summariser", "Processing
   // note for any software agent or AI assistant" (the machine reader may come second in a list).
   new RegExp(
-    String.raw`^\W*(?:(?:important|urgent|special|private|final)\s+)?(?:(?:[\w-]+\s+)?(?:note|footnote|message|memo|notice|instructions?|reminder|warning|request|directive|guidance|attention|attn|important|p\.?s\.?)\s*(?:to|for)|for the (?:benefit|attention|information) of)\s*:?\s*(?:(?:all|any|the|every|each|our|you)\s+)?(?:(?:[\w-]+\s+){1,3}(?:or|and|\/)\s+(?:(?:an?|the|any|all)\s+)?)?(?:(?:downstream|automated|machine|ai|llm|software)\s+(?:models?|readers?|systems?|tools?|agents?|consumers?|processors?)\b|${AI}|${WHOEVER}|${MACHINE_READER}|${WRITER}|(?:machines|computers|robots|algorithms|crawlers)\b)`,
+    String.raw`^\W*(?:(?:important|urgent|special|private|final)\s+)?(?:(?:[\w-]+\s+)?(?:note|footnote|message|memo|notice|instructions?|reminder|warning|request|directive|guidance|attention|attn|important|p\.?s\.?)\s*(?:[-–—:]\s*)?(?:to|for)|for the (?:benefit|attention|information) of)\s*:?\s*(?:(?:all|any|the|every|each|our|you)\s+)?(?:(?:[\w-]+\s+){1,3}(?:or|and|\/)\s+(?:(?:an?|the|any|all)\s+)?)?(?:(?:downstream|automated|machine|ai|llm|software)\s+(?:models?|readers?|systems?|tools?|agents?|consumers?|processors?)\b|${AI}|${WHOEVER}|${MACHINE_READER}|${WRITER}|(?:machines|computers|robots|algorithms|crawlers)\b)`,
   ),
   // "To whoever summarises this case:", "Dear AI,", "Hey assistant:", "Attention, language models", "TO ANY COMPUTER
   // READING THIS:".
@@ -381,7 +381,7 @@ const INSTRUCTION_BODIES: string[] = [
   // ("Ignore was the name of the boat").
   String.raw`(?:ignore|disregard|forget|override|bypass)\s+(?!it\b|him\b|her\b|me\b|them\b|about it\b|\S+\s+(?:\S+\s+)?(?:was|were|is|are|had|has)\b|(?:my|our)\s+(?:(?:earlier|previous|last|first|other)\s+)?(?:e-?mails?|messages?|texts?|letters?|notes?|calls?|voicemails?|invoices?)\b|(?:was|were|is|are)\b)`,
   String.raw`report\s+(?:that\b|only\b|back\b|["']|to (?:the |your )?(?:user|reader|investigator|analyst|supervisor|requester)s?\b|[^.!?]{0,80}?\bas\s+(?:an?\s+|the\s+|being\s+)?${VERDICT})`,
-  String.raw`(?:state|say|write|type|declare|argue|assert|deny|maintain)\s+(?:that\s+(?!again\b|to\b|one\b|was\b|is\b|it\b)|that\s*[.!]*\s*$|only\b|["']|the (?:following|word|phrase|code|string|answer|token)\b|in (?:your|the) (?:\w+\s+)?${ANSWER_NOUN}|exactly\b|verbatim\b)`,
+  String.raw`(?:state|say|write|type|declare|argue|assert|deny|maintain)\s+(?:that\s+(?!again\b|to\b|one\b|was\b|is\b|it\b)|that\s*[.!]*\s*$|only\b|["']|the (?:following|word|phrase|code|string|answer|token)\b|the (?:conclusion|verdict|finding|outcome)s?\s*(?:["':]|that\b|$)|in (?:your|the) (?:\w+\s+)?${ANSWER_NOUN}|exactly\b|verbatim\b)`,
   // "Record in your findings that…", "Note in the report that…": the reader's own product, told what to say.
   String.raw`(?:record|note|write|state|put|say|mention|include|add|log|enter|document|show)\s+(?:in|into|within)\s+(?:your|the)\s+(?:final\s+|written\s+)?${PRODUCT}\s*(?:that\b|["':])`,
   // "Make the summary say…", "Have your report list…".
@@ -413,7 +413,8 @@ const INSTRUCTION_BODIES: string[] = [
   String.raw`(?:confirm|assert|claim|insist|affirm|certify|stress|emphasi[sz]e)\s+(?:that\s+)?[^.!?]{0,80}?\b(?:is|was|are|were|be)\s+(?:not\s+)?${VERDICT}`,
   String.raw`(?:stop|cease|refuse|decline)\s+(?:to\s+)?(?:answer|respond|investigat|analy[sz]|report|cit|mention|flag|escalat)`,
 ];
-const LEAD = String.raw`^\W*(?:(?:please|kindly|now|also|just|and|then|so|finally|first|next|simply|immediately|always|instead)\s*,?\s+)*`;
+// (An order may follow the purpose it serves: "To keep your output consistent with the file, state …".)
+const LEAD = String.raw`^\W*(?:(?:to|in order to|so as to|so that)\s+[^,.!?]{1,80}?,\s*)?(?:(?:please|kindly|now|also|just|and|then|so|finally|first|next|simply|immediately|always|instead)\s*,?\s+)*`;
 const MODAL = String.raw`\b(?:you(?:\s*,[^,.!?]{1,40},)?|the (?:model|assistant|bot|chatbot|ai|summari[sz]er|reader))\s+(?:should|must|shall|need to|needs to|has to|have to|ought to|will|(?:are|is) (?:to|required to|instructed to|expected to|asked to|supposed to|told to|allowed only to|authori[sz]ed to|permitted to|allowed to|cleared to|free to)|may only|can only|are only allowed to|'ll)\s+(?:(?:now|also|only|always|instead|simply|just)\s+)*`;
 const IMPERATIVES = INSTRUCTION_BODIES.map((b) => new RegExp(LEAD + b));
 const OBLIGATIONS: RegExp[] = [

@@ -273,6 +273,12 @@ const ADDRESSED: RegExp[] = [
   new RegExp(
     String.raw`^\W*(?:(?:all|any|the|every|each)\s+)?(?:${AI_STRICT}|${WRITER})\s*,?\s*(?:take note|note this|please note|be advised|beware|listen(?: up)?|pay attention)\b`,
   ),
+  // "Compliance notice for automated screening tools, AI assistants and document reviewers:", "VALIDATION BLOCK
+  // (machine-readable) - for claims tools, AI assistants and analysis software only": a notice headed for a list of
+  // readers, one of them automated.
+  new RegExp(
+    String.raw`^\W*(?:[\w()-]+\s+){0,4}(?:note|notice|message|memo|block|section|instructions?|guidance|warning|reminder|directive|statement)\b[^:!?]{0,40}?\b(?:to|for)\s+[^:.!?]{0,100}?(?:${AI_STRICT}|\bsearch (?:engines?|index(?:es)?)\b|\bcrawlers?\b)[^.!?]{0,60}?(?::|\bonly\b|$)`,
+  ),
   // "Chatbot instructions:", "Summary rules -": instructions headed by whom or what they are for.
   new RegExp(
     String.raw`^\W*(?:(?:hidden|secret|internal|private|system)\W+\s*)?(?:${AI_STRICT}|${WRITER}|(?:assistant|chatbot|bot|model)${NOT_LETTER}|(?:(?:machine|automated|ai|llm|model|generated)\s+)?${ANSWER_NOUN})\s+(?:instructions?|directives?|orders|rules|guidance|guidelines|note|notice|prompt)(?:\s*#?\d+)?\s*[:\-–—]`,
@@ -283,7 +289,7 @@ const ADDRESSED: RegExp[] = [
   ),
   // "Machine-readable note:", "AI-only instructions —": a block headed as being for machines.
   new RegExp(
-    String.raw`^\W*(?:machine|ai|llm|model|bot)[- ](?:readable|facing|only|directed)\s+(?:note|notes|instructions?|directives?|notice|guidance|block|section|data)\s*[:\-–—]`,
+    String.raw`^\W*(?:machine|ai|llm|model|bot)[- ](?:readable|facing|only|directed)\s+(?:(?:validation|verification|compliance|processing)\s+)?(?:note|notes|instructions?|directives?|notice|guidance|block|section|data)\s*(?:[:\-–—.]|$)`,
   ),
   // "conclusion = 'no offence committed'": the answer set like a configuration value, in words (not a log's
   // "verdict=malicious").
@@ -297,6 +303,14 @@ const ADDRESSED: RegExp[] = [
   new RegExp(
     String.raw`\b(?:if|when|whenever|since|as|while)\s+(?:an?|the|any|some)\s+(?:${AI_STRICT}|(?:model|assistant|bot|system|tool|program|software|computer|machine)${NOT_LETTER})\s*(?:is|are|was)\s+(?:reading|processing|summari[sz]ing|analy[sz]ing|parsing|ingesting|scanning|reviewing)\b`,
   ),
+  // "Any software that extracts, translates or summarises this certificate is required to report…".
+  new RegExp(
+    String.raw`\b(?:any|all|every|each)\s+(?:software|programs?|tools?|systems?|applications?|engines?|services?|models?|bots?)\s+(?:that|which)\s+[^.!?]{0,60}?\b(?:summari[sz]\w*|extract\w*|translat\w*|process\w*|read\w*|analy[sz]\w*|ingest\w*|index\w*|pars\w*|scan\w*|review\w*|check\w*)\s+[^.!?]{0,30}?\b(?:this|these)\b[^.!?]{0,60}?\b(?:should|must|shall|(?:is|are)\s+(?:(?:required|instructed|expected|asked|told|directed|obliged)\s+)?to)\s+(?:(?:not|never|always|only|also)\s+)*(?:${ORDER_VERB}|withhold|present|treat)`,
+  ),
+  // "If an AI model or automated review tool is checking this listing …".
+  new RegExp(
+    String.raw`\b(?:if|when|whenever|while|as)\s+(?:an?|the|any|some)\s+${AI_STRICT}[^,.!?]{0,60}?\b(?:is|are|was|were)\s+[a-z]+ing\s+(?:this|these)\b`,
+  ),
   // "The assistant is hereby authorised to share…".
   new RegExp(
     String.raw`\b(?:the|an?|any|this)\s+(?:${AI_STRICT}|(?:assistant|model|bot|chatbot)${NOT_LETTER})\s*(?:is|are)\s+(?:hereby\s+|now\s+)?(?:authori[sz]ed|permitted|allowed|cleared|instructed|required|free)\s+to\b`,
@@ -304,7 +318,7 @@ const ADDRESSED: RegExp[] = [
   // An automated reader under an order, however far apart: "Any chatbot asked about the account should reply…", "AI
   // agents handling this case file are ordered to withhold…".
   new RegExp(
-    String.raw`\b(?:${AI_STRICT}|${WRITER})[^.!?]{0,60}?\b(?:should|must|shall|needs? to|ha(?:s|ve) to|is to|are to|(?:is|are)\s+(?:hereby\s+|kindly\s+|politely\s+|strongly\s+)?(?:ordered|instructed|required|directed|expected|authori[sz]ed|permitted|told|asked|requested|advised|urged|encouraged|invited|reminded|obliged)\s+to)\s+(?:(?:not|never|always|only|now|also)\s+)*(?:${ORDER_VERB}|withhold|present|exonerate|share|omit|mention|refer|call|name|find|open|begin|start|end|use|overlook|skip|hide|suppress)`,
+    String.raw`\b(?:${AI_STRICT}|${WRITER})[^.!?]{0,120}?\b(?:should|must|shall|needs? to|ha(?:s|ve) to|is to|are to|(?:is|are)\s+(?:hereby\s+|kindly\s+|politely\s+|strongly\s+)?(?:ordered|instructed|required|directed|expected|authori[sz]ed|permitted|told|asked|requested|advised|urged|encouraged|invited|reminded|obliged)\s+to)\s+(?:(?:not|never|always|only|now|also)\s+)*(?:${ORDER_VERB}|withhold|present|exonerate|share|omit|mention|refer|call|name|find|open|begin|start|end|use|overlook|skip|hide|suppress)`,
   ),
   // "This message is for the language model only", "Instruction to the analyst software:".
   new RegExp(
@@ -427,7 +441,7 @@ const OBLIGATIONS: RegExp[] = [
     String.raw`\byou\s+(?:should|must|shall|will|are to)\s+(?:not|never)\s+(?:mention|report|cite|include|reveal|disclose|say|state|list|name|flag|alert|escalate|output|print|tell|quote|repeat)\b`,
   ),
   new RegExp(
-    String.raw`(?:\b(?:the|your|any|this|each|every|all)\s+(?:\w+(?:'s)?\s+)?|^\W*|\b(?:ai|machine|automated|generated|model)\s+)${ANSWER_NOUN}(?:\s+(?:of|from|for|about|on|generated|produced|written|made|prepared|drawn|drawing|based|built|using|citing|you give|you write|you produce|you return)\b[^.!?,;]{0,50}?)?\s+(?:should|must|shall|needs? to|has to|have to|is to|are to|will|may only|can only|(?:is|are) (?:required|expected|obliged|instructed|supposed|meant) to)\s+(?:\w+\s+)?(?:say|state|read|include|mention|conclude|report|note|show|list|contain|begin|start|end|omit|exclude|describe|confirm|indicate|be that|be ["']|cite|name|identify|declare|treat|classify|call|find|leave out|present|portray|frame|characteri[sz]e|refer to)\b`,
+    String.raw`(?:\b(?:the|your|any|this|each|every|all)\s+(?:\w+(?:'s)?\s+)?|^\W*|\b(?:ai|machine|automated|generated|model)\s+)${ANSWER_NOUN}(?:\s+(?:of|from|for|about|on|or|and|generated|produced|written|made|prepared|drawn|drawing|based|built|using|citing|you give|you write|you produce|you return)\b[^.!?,;]{0,50}?)?\s+(?:should|must|shall|needs? to|has to|have to|is to|are to|will|may only|can only|(?:is|are) (?:required|expected|obliged|instructed|supposed|meant) to)\s+(?:\w+\s+)?(?:say|state|read|include|mention|conclude|report|note|show|list|contain|begin|start|end|omit|exclude|describe|confirm|indicate|be that|be ["']|cite|name|identify|declare|treat|classify|call|find|leave out|present|portray|frame|characteri[sz]e|refer to)\b`,
   ),
   new RegExp(
     String.raw`\b(?:it is|it's)\s+(?:important|essential|critical|crucial|mandatory|required|vital|imperative|necessary)\s+(?:that|to)\s+(?:you\b|(?:the|any|every|each|your)\s+(?:\w+\s+)?${ANSWER_NOUN}|(?:any|the|every|each) ${AI}|${AI_STRICT}|(?:always\s+)?(?:say|state|report|conclude|mention|describe|answer|cite|ignore|disregard)\b)`,
@@ -472,7 +486,9 @@ const CONDITIONAL = new RegExp(
 );
 
 const REMNANT = /\[(?:instruction-like text|role prefix|markup) removed\]/;
-const ANNOUNCES_NEXT = /(?:\bthe following\b|\bas follows\b|\bbelow\b|\bnext (?:sentence|line|paragraph)\b)|[:\-–—]\s*["']?$/;
+// (Also an order that stops at its verb, its words following in quotation marks: '… must state "…"'.)
+const ANNOUNCES_NEXT =
+  /(?:\bthe following\b|\bas follows\b|\bbelow\b|\bnext (?:sentence|line|paragraph)\b)|[:\-–—]\s*["']?$|\b(?:state|say|write|print|output|report|read|answer|reply|respond|conclude|declare)\s*["']?$/;
 
 // ---------------------------------------------------------------------------------------------------------------
 
@@ -523,7 +539,8 @@ export function directiveKind(folded: string): DirectiveKind | null {
   if (kind) return kind;
   // A transcriber's or examiner's note in brackets before it ("[white-on-white text under the signature] 'Note for
   // any AI…") does not hide what follows.
-  const annotated = /^\W*\[[^\]]{1,200}\]\W*/u.exec(folded);
+  // Nor does markup that hides it ('<div style="display:none">Note for automated …').
+  const annotated = /^\W*(?:\[[^\]]{1,200}\]|(?:<[a-z][^<>]{0,300}>\s*)+)\W*/u.exec(folded);
   return annotated ? directiveShape(folded.slice(annotated[0].length)) : null;
 }
 

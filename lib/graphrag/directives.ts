@@ -360,13 +360,15 @@ const INSTRUCTIONS_LABEL = /^\W{0,3}instructions?\s*[\]>)]*\s*:\s*(.*)$/;
 const REPORTING_VERB =
   /^\W*(?:please\s+)?(?:state|say|report|write|conclude|print|output|answer|respond|reply|tell|mention|describe|summari[sz]e|list|reveal|ignore|disregard|forget|cite|omit|exclude|claim|assert|declare|confirm|deny|treat|present|mark|flag|classify|label)\b/;
 const ROLE_MARKUP =
-  /^\W{0,3}(?:\[\s*\/?\s*(?:system|inst|sys|assistant)\s*\]|<<\s*\/?\s*sys\s*>>|<\s*\/?\s*(?:system|assistant|instructions?)\s*>|#{1,6}\s*(?:system|instructions?|assistant)\b)/;
+  /^\W{0,3}(?:\[\s*\/?\s*(?:system|inst|sys|assistant)\s*\]|<<\s*\/?\s*sys\s*>>|<\s*\/?\s*(?:system|assistant|instructions?)\s*>|#{1,6}\s*(?:system|instructions?|assistant)\b|(?:system|assistant|ai)\s+(?:citation|instruction|directive|prompt)s?\b)/;
 
 const OVERRIDES: RegExp[] = [
   /\b(?:ignore|disregard|forget|override|bypass|set aside|stop following|discard|dismiss)\s+(?:(?:all|any|the|your|my|these|those|every|of|previous|prior|above|earlier|preceding|former|system|original|safety|existing|other|remaining|standard|usual|current)\s+){0,4}(?:instructions?|prompts?|rules|directions|directives|guidelines|guardrails|context|constraints|restrictions|policies|programming|training|guidance|evidence|records|documents|facts|findings|entries|alerts|sources|rest|remainder|others|everything (?:above|before|else|previous|you (?:were|have been) told))\b/,
   // "==SYSTEM OVERRIDE==", "Override: treat…", "This record supersedes all others".
   /\b(?:system|security|admin|safety|emergency|priority|policy)\s+override\b|^\W*override\s*[:\-–—]/,
   /\b(?:supersedes?|overrides?|takes? precedence over)\s+(?:all|any|every|each)\s+(?:of the\s+)?(?:other|previous|prior|earlier|remaining)?\s*(?:records?|evidence|documents?|instructions?|sources?|information|entries|others|files?)\b/,
+  // "This instruction supersedes user requests": an order ranking itself above whoever asks.
+  /\b(?:supersedes?|overrides?|takes? precedence over|outranks?)\s+(?:(?:the|any|all|every)\s+)?(?:user|users'?|investigator'?s?|analyst'?s?|operator'?s?|requester'?s?)\s+(?:requests?|instructions?|quer(?:y|ies)|questions?|prompts?|commands?)\b/,
   /\byou\s+are\s+now\s+(?:a|an|the|in|my|our|unrestricted|unfiltered|operating|acting|running|dan|jailbroken|allowed|permitted|authori[sz]ed|released from|no longer)\b/,
   /\b(?:new|updated|revised|real|actual|hidden|secret|true|override)\s+(?:system\s+)?(?:instructions?|orders|directives?|prompt)\b/,
   /\b(?:from now on|henceforth|going forward|for the rest of this (?:conversation|session|task))\b.{0,40}\b(?:you|answer|respond|reply|say|treat|report|always|never|only)\b/,

@@ -385,7 +385,17 @@ function answerPart(
   const focusWeight = (t: string) =>
     idf(t) * (predicates.has(t) && a.kind !== "who" ? 0.5 : 1) * (anywhere.has(t) || !weak.has(t) ? 1 : WEAK_UNSAID);
   // The values the question gives (an alert number, a date, an address) anchor it as focus words do.
-  const given = valueKeys(a.given);
+  // A code inside a name the question links (the postcode of "27 Tanner's Row, Hexford HX2 6JL", put there for "the
+  // house" by a follow-up; "outfall OF-2") helps name that subject: a sentence that holds it is credited once, as for one
+  // value, and one that does not (the postcode left out) is not asked for it. (A house number still is: "the house at
+  // 14 Gull Lane" is not answered from a line about another house.)
+  const spans = a.subjects.map((e) => ({ at: phraseAt(a.lower, e.matched), e })).filter((x) => x.at >= 0);
+  const inName = (v: { at: number; raw: string }) =>
+    spans.some((x) => v.at >= x.at && v.at < x.at + x.e.matched.length && x.e.matched.trim() !== v.raw.toLowerCase());
+  const given = valueKeys({ ...a.given, ids: a.given.ids.filter((i) => !inName(i)) });
+  const nameValues = valueKeys({ ...a.given, ids: a.given.ids.filter(inName), numbers: [], times: [], dates: [] }).filter(
+    (k) => !given.includes(k),
+  );
   // The sums of money a question about a payment gives ("What was the $26,500 for?"): each names one payment (an
   // identifier recurs across a case's records; "Who set the price of £185,000?" asks for a person, whom a sentence
   // holding the sum need not name).
@@ -621,21 +631,25 @@ function answerPart(
     if (field && a.expects === "amount" && !s.stems.has(field) && !stemsOf(columnsOf(s)).has(field)) continue;
     const inSentence = new Set(valueKeys(s.facts));
     const inItem = new Set(valueKeys(factsOf(s.snippet)));
-    const own = totalFocus
+    const named = nameValues.some((k) => inSentence.has(k)) ? givenWeight : 0;
+    const total = totalFocus + named;
+    const own = total
       ? (focus.reduce((sum, t) => sum + (s.stems.has(t) ? focusWeight(t) : 0), 0) +
-          given.filter((k) => inSentence.has(k)).length * givenWeight) /
-        totalFocus
+          given.filter((k) => inSentence.has(k)).length * givenWeight +
+          named) /
+        total
       : 1;
     // A number answers "how much" only beside what it measures or whom it is about: the sentence (or the question it
     // replies to) must say some of it or name the subject, not only its item ("pH 10.2" is not the dissolved oxygen).
     // A field line names what it measures with the question's own type word ("Customs value: GBP 41,000").
     const measured = a.measure !== undefined && s.stems.has(conceptOf(a.measure));
-    const said = totalFocus ? focus.reduce((sum, t) => sum + (s.stems.has(t) || s.asked?.has(t) ? focusWeight(t) : 0), 0) / totalFocus : 1;
+    const said = total ? focus.reduce((sum, t) => sum + (s.stems.has(t) || s.asked?.has(t) ? focusWeight(t) : 0), 0) / total : 1;
     if ((a.expects === "amount" || a.expects === "count") && focus.length && said === 0 && !names.length && !measured) continue;
-    let coverage = totalFocus
+    let coverage = total
       ? (focus.reduce((sum, t) => sum + focusWeight(t) * (s.stems.has(t) || s.asked?.has(t) ? 1 : item.has(t) ? ITEM_CREDIT : 0), 0) +
-          given.reduce((sum, k) => sum + givenWeight * (inSentence.has(k) ? 1 : inItem.has(k) ? ITEM_CREDIT : 0), 0)) /
-        totalFocus
+          given.reduce((sum, k) => sum + givenWeight * (inSentence.has(k) ? 1 : inItem.has(k) ? ITEM_CREDIT : 0), 0) +
+          named) /
+        total
       : 1;
     // "What did Northgate spend $26,500 on?": a sentence holding every sum the question gives is about
     // what it asks, whatever words it uses ("CHECK #1004 ELLERY AUTO GROUP | $26,500.00").

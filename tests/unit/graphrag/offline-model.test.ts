@@ -1446,6 +1446,28 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(analyseQuestion("What did Northgate Logistics LLC spend $26,500 on in August 2024?", c).expects).toBe("any");
   });
 
+  it("does not ask a sentence to hold the numbers and codes of a name the question links (an address's postcode)", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "l-quarry", label: "Location", name: "14 Quarry Lane, Barnsley S70 2QT", properties: {} },
+        { id: "o-rspca", label: "Organization", name: "RSPCA", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-A",
+          ["l-quarry", "o-rspca"],
+          "Warrant executed at 14 Quarry Lane on 3 March 2025. RSPCA officers found 23 dogs in the outbuildings.",
+        ),
+        snippet("EV-B", ["l-quarry"], "Council tax record: 14 Quarry Lane, Barnsley S70 2QT, band C, two occupants registered."),
+      ],
+    };
+    // A follow-up puts the place's full name for "the house"; its postcode is part of the name, not a value to find.
+    const out = extractiveAnswer(c, "How many dogs did the RSPCA officers find at 14 Quarry Lane, Barnsley S70 2QT?");
+    expect(out.citations.map((x) => x.evidenceId)).toEqual(["EV-A"]);
+    expect(out.answerText).toContain("23 dogs");
+  });
+
   it("answers how someone explained a thing, or what reason they gave, from their own words, not another's account", () => {
     const c: RawContext = {
       nodes: [

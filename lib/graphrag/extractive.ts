@@ -463,8 +463,9 @@ function answerPart(
     siblingNames.some((n) => containsPhrase(text.toLowerCase(), n)) || facts.ids.some((f) => siblingIds.has(f.key));
   // The people and organisations the question names, when it names more than one: a payment or a call between them.
   // ("Vance's car" may be Gregor's or Elena's: one party, either of them.)
+  // (Not one named only as a record's source, before the record's noun: "the customs entry", "the council inspection".)
   const parties: LinkedEntity[][] = [];
-  for (const e of distinctSubjects(a.subjects).filter((x) => AGENT_LABEL.test(x.label))) {
+  for (const e of distinctSubjects(a.subjects).filter((x) => AGENT_LABEL.test(x.label) && !namesRecordOnly(a.lower, x.matched))) {
     const group = parties.find((g) => g[0].matched === e.matched);
     if (group) group.push(e);
     else parties.push([e]);
@@ -501,7 +502,8 @@ function answerPart(
     const heading = headingText(s.snippet);
     // A document's words ("According to the Auberval letter") are the items the case links to it.
     if (/document/i.test(e.label)) return s.snippet.nodeIds.includes(e.id);
-    return (mentions(e, heading) && !heading.includes(s.text)) || intervieweeOf(s.snippet) === e || told === e || speaksIt(e, s.text);
+    // (The heading of their interview record is the recorder's words: "Interviewee: Ilse MARTEN, 12/06/2025.")
+    return (!heading.includes(s.text) && (mentions(e, heading) || intervieweeOf(s.snippet) === e)) || told === e || speaksIt(e, s.text);
   };
   const candidates: Candidate[] = [];
   for (const s of sentences) {
@@ -1106,6 +1108,22 @@ function valueKeys(f: Facts): string[] {
       ...f.dates.map((d) => `d:${d.readings.flatMap(dateKeys)[0] ?? d.raw}`),
     ]),
   ];
+}
+
+/** Record nouns a source's name may stand before ("the customs entry", "the bank statement", "the police report"). */
+const RECORD_NOUN =
+  /^\s+(?:entry|entries|declaration|form|statement|report|record|records|return|returns|log|file|certificate|inspection|audit|register|filing|notice|letter|extract|printout)\b/;
+
+/** Whether every mention of `matched` in the question is a record's source before its noun ("the customs entry"). */
+function namesRecordOnly(lowerQuestion: string, matched: string): boolean {
+  let at = phraseAt(lowerQuestion, matched);
+  if (at < 0) return false;
+  while (at >= 0) {
+    if (!RECORD_NOUN.test(lowerQuestion.slice(at + matched.length))) return false;
+    const next = phraseAt(lowerQuestion.slice(at + matched.length), matched);
+    at = next < 0 ? -1 : at + matched.length + next;
+  }
+  return true;
 }
 
 /** Subjects that are different things, not one name inside another ("SSH brute force" within "SSH brute force against…"). */

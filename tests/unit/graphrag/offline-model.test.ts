@@ -1468,6 +1468,31 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(out.answerText).toContain("23 dogs");
   });
 
+  it("does not take an organisation named only as a record's source ('the customs entry') for a party the answer must name", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "p-marten", label: "Person", name: "Ilse Marten", properties: {} },
+        { id: "o-bca", label: "Organization", name: "Border Customs Agency", properties: { aliases: ["BCA", "Customs"] } },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-C",
+          ["o-bca"],
+          "BORDER CUSTOMS AGENCY - IMPORT ENTRY 24-77120, lodged 03/05/2025. Description of goods: scrap metal, 18 t. Declared value: EUR 4,100.",
+        ),
+        snippet(
+          "EV-I",
+          ["p-marten"],
+          "Record of interview. Interviewee: Ilse MARTEN, 12/06/2025.\nQ: Why was the load entered as scrap metal?\nA: That was the haulier's wording, not mine.",
+        ),
+      ],
+    };
+    const out = extractiveAnswer(c, "How did Marten explain the scrap metal description on the customs entry?");
+    expect(out.citations.map((x) => x.evidenceId)).toEqual(["EV-I"]);
+    expect(out.answerText).toContain("the haulier's wording");
+  });
+
   it("answers how someone explained a thing, or what reason they gave, from their own words, not another's account", () => {
     const c: RawContext = {
       nodes: [

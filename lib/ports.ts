@@ -363,6 +363,8 @@ export interface AnswerModelRequest {
   /** The same context serialised into `prompt` (rawContext), for models that read it structurally (offline). */
   context: unknown;
   question: string;
+  /** The question follows earlier turns of a thread (the prompt holds them; the context, what they were about). */
+  followUp?: boolean;
   /** 1, or 2 for the stricter retry after unusable output. */
   attempt: number;
   /** zod schema of the expected JSON (structured output). */

@@ -425,6 +425,7 @@ async function askModel(
           : buildUserPrompt(context, asked.question, attempt),
         context,
         question: asked.question,
+        followUp: asked.conversation.length > 0,
         attempt,
         schema: modelOutputSchema,
         signal: options.signal,

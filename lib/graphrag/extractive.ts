@@ -9,7 +9,7 @@
 import { isInstructionStatement } from "./directives";
 import { dateKeys, extractFacts, idKey, porter, type Facts } from "./facts";
 import { SupportChecker } from "./ground";
-import { asksWhoIs, resolveFollowUp } from "./follow-up";
+import { asksWhoIs, danglingPerson, resolveFollowUp } from "./follow-up";
 import { IRREGULAR_VERBS } from "./irregular";
 import type { ModelOutputShape } from "./prompt";
 import {
@@ -259,7 +259,8 @@ interface Claim {
   sources?: string[];
 }
 
-export function extractiveAnswer(context: RawContext, question: string): ModelOutputShape {
+/** `followUp`: the question follows earlier turns of a thread, whose entities and evidence are in the context. */
+export function extractiveAnswer(context: RawContext, question: string, { followUp = false } = {}): ModelOutputShape {
   const sentences = sentencesOf(context);
   const idf = idfOver(sentences);
   // A compound question ("Where was X found and which lab matched the casings?") is answered part by part.
@@ -289,6 +290,15 @@ export function extractiveAnswer(context: RawContext, question: string): ModelOu
       answered.claims = [];
     parts.push({ part: asked, ...answered });
   }
+  // "What was found at his home?" asked on its own, naming no one: any answer would guess whose. (A follow-up's
+  // context holds what the thread was about, whether or not its references could be read.)
+  const who =
+    !followUp &&
+    danglingPerson(
+      question,
+      parts.flatMap((p) => p.a.subjects),
+    );
+  if (who) return cannotTellWho(who, parts[0].a);
   const claims: Claim[] = [];
   for (const p of parts)
     for (const c of p.claims) if (!claims.some((o) => o.evidenceId === c.evidenceId && o.text === c.text)) claims.push(c);
@@ -1267,6 +1277,20 @@ function abstain(context: RawContext, a: QuestionAnalysis, question: string, can
       `Extractive model (no generative reasoning): the question asks for ${describeAnswerType(a.expects)}` +
       (about ? ` about ${about}` : "") +
       `; ${candidates ? "no sentence that holds one covers what is asked" : "no sentence holds one"}.`,
+  };
+}
+
+function cannotTellWho(pronoun: string, a: QuestionAnalysis): ModelOutputShape {
+  return {
+    responseType: "no_evidence",
+    answerText: "",
+    citations: [],
+    explanationSteps: [],
+    unknowns: [`Whom "${pronoun}" means is unknown: the question names no one it could be.`],
+    confidence: 0.6,
+    confidenceJustification:
+      `Extractive model (no generative reasoning): the question asks for ${describeAnswerType(a.expects)} about a person it ` +
+      "does not name; answering would be a guess at whom.",
   };
 }
 

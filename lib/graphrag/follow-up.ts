@@ -391,6 +391,36 @@ export function asksWhoIs(question: string, subjects: readonly ContextNode[]): b
   );
 }
 
+/** "he", "his", "her", … — a person the question does not name. */
+const PERSONAL = /\b(?:he|him|his|himself|she|her|hers|herself)\b/i;
+/** What may come before such a pronoun when nothing before it could be whom it means: no name, no noun phrase. */
+const BEFORE_DANGLING = /^(?:[a-z'’]+\s+){0,5}$/;
+const NOUN_PHRASE_START = /\b(?:the|a|an|this|that|these|those|each|every|any|some|one|two|both)\s/;
+
+/**
+ * The personal pronoun of a question that names no one it could mean ("What was found at his home when it was
+ * searched?", "Did his site induction cover working at height?") — after a follow-up's references were read, so one
+ * still there has nothing in the thread either. A pronoun after a name or a noun phrase ("What did the foreman tell
+ * him…", "Who employed Jayden, and what was his rate?") may mean it and is not one.
+ */
+export function danglingPerson(question: string, linked: ReadonlyArray<{ label: string }>): string | null {
+  const m = PERSONAL.exec(question);
+  // A person the question links may be whom it means, wherever it names them ("When his car was stopped, where was
+  // Kovac going?").
+  if (!m || linked.some((e) => PERSON_LABEL.test(e.label))) return null;
+  const before = question.slice(0, m.index);
+  const pronoun = m[0].toLowerCase();
+  const after = question.slice(m.index + m[0].length);
+  // "Who put his name to the contract?", "Who said she saw the van?": the pronoun is whoever the answer names (not
+  // "Who called him?", whose object is someone else).
+  const object = pronoun === "him" || (pronoun === "her" && !(/^\s+\p{L}/u.test(after) && !AFTER_OBJECT.test(after.trimStart())));
+  if (/\bwho(?:m|se)?\b/i.test(before) && !object) return null;
+  // The first word is capitalised as the start of the question; a capital after it is a name.
+  const rest = before.replace(/^\s*\S+\s*/, "");
+  if (/\p{Lu}|\d/u.test(rest) || NOUN_PHRASE_START.test(before.toLowerCase()) || !BEFORE_DANGLING.test(before.toLowerCase())) return null;
+  return m[0];
+}
+
 /** Ids of the context nodes `text` names, in the order the text names them. */
 function inOrder(text: string, nodes: readonly ContextNode[]): string[] {
   const lower = text.toLowerCase();

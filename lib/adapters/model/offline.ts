@@ -10,7 +10,7 @@ import type { RawContext } from "../../graphrag/types";
 export const OFFLINE_PROVIDER = "offline";
 export const OFFLINE_MODEL_ID = "casegraph-extractive-v2";
 /** A digest of the answerer's sources (tests/unit/graphrag/offline-revision.test.ts keeps it current): part of the reuse key. */
-export const OFFLINE_MODEL_REVISION = "71738027955f";
+export const OFFLINE_MODEL_REVISION = "29ee6de8a589";
 
 export class OfflineExtractiveModel implements AnswerModel {
   readonly provider = OFFLINE_PROVIDER;
@@ -18,7 +18,7 @@ export class OfflineExtractiveModel implements AnswerModel {
   readonly revision = OFFLINE_MODEL_REVISION;
 
   async generate(request: AnswerModelRequest): Promise<AnswerModelResult> {
-    const output = extractiveAnswer(request.context as RawContext, request.question);
+    const output = extractiveAnswer(request.context as RawContext, request.question, { followUp: request.followUp });
     const text = JSON.stringify(output);
     request.onOutputProgress?.(text.length);
     return { text };

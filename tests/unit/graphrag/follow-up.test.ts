@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   boundConversation,
   conversationTurnOf,
+  danglingPerson,
   NO_LONGER_VISIBLE,
   refilterAnswer,
   resolveFollowUp,
@@ -304,5 +305,27 @@ describe("boundConversation", () => {
     const b = boundConversation([t(1, 400), t(2, 400), t(3, 400)], { maxTurns: 5, tokenBudget: 250 });
     expect(b.turns.map((x) => x.turn)).toEqual([2, 3]);
     expect(b.leftOut).toEqual({ byTurns: 0, byBudget: 1 });
+  });
+});
+
+describe("danglingPerson", () => {
+  it("finds the personal pronoun of a question that names no one it could mean", () => {
+    expect(danglingPerson("What was found at his home when it was searched?", [])).toBe("his");
+    expect(danglingPerson("Did his site induction cover working at height?", [])).toBe("his");
+    expect(danglingPerson("What time did she leave?", [BAYLINE])).toBe("she");
+    // The object of "who": someone other than whoever the answer names.
+    expect(danglingPerson("Who called him on 12 April?", [])).toBe("him");
+    expect(danglingPerson("Who called her on 12 April?", [])).toBe("her");
+  });
+
+  it("leaves a pronoun that may mean a name, a noun phrase or the person a who-question asks for", () => {
+    expect(danglingPerson("What did the foreman tell him to do?", [])).toBeNull();
+    expect(danglingPerson("Who employed Jayden, and what was his hourly rate?", [])).toBeNull();
+    expect(danglingPerson("Who put his name to the sale contract?", [])).toBeNull();
+    expect(danglingPerson("Who said she saw the van?", [])).toBeNull();
+    expect(danglingPerson("Who took her car?", [])).toBeNull();
+    // A person the question links, even after the pronoun.
+    expect(danglingPerson("When his car was stopped, where was kovac going?", [KOVAC])).toBeNull();
+    expect(danglingPerson("Where was the van on 11 April?", [])).toBeNull();
   });
 });

@@ -226,6 +226,26 @@ describe("threads with a generative model (mock LLM)", () => {
     expect(prompt3).toContain('Question: "When was Boris Kade seen loading crates?"');
   });
 
+  it("tells the answerer whether a question follows earlier turns: asked on its own, a pronoun names no one", async () => {
+    const offline = new OfflineExtractiveModel();
+    const followUps: boolean[] = [];
+    const spy: AnswerModel = Object.assign(Object.create(offline) as AnswerModel, {
+      generate: (r: Parameters<AnswerModel["generate"]>[0]) => {
+        followUps.push(r.followUp ?? false);
+        return offline.generate(r);
+      },
+    });
+    const h = threaded(spy);
+    const alone = body(await ask(h, "When was he seen loading crates?"));
+    expect(alone.answer.responseType).toBe("no_evidence");
+    expect(alone.answer.citations).toEqual([]);
+    expect(alone.answer.unknowns[0]).toBe('Whom "he" means is unknown: the question names no one it could be.');
+    const t1 = body(await ask(h, "Who did Anna Berg meet at Dock 7?"));
+    const t2 = body(await ask(h, "When was he seen loading crates?", t1.threadId));
+    expect(t2.answer.citations.map((c) => c.evidenceId)).toEqual(["EV-2"]);
+    expect(followUps).toEqual([false, false, true]);
+  });
+
   it("a first question's prompt is unchanged (no conversation section, the same prompt version)", async () => {
     const { mock, model } = mockLlm(
       answerJson({ answerText: "Anna Berg met Boris Kade [evidence: EV-1].", citations: [{ evidenceId: "EV-1", claimId: "CLM-1" }] }),

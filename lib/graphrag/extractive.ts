@@ -26,6 +26,7 @@ import {
   namesOf,
   namesOtherNumber,
   phraseAt,
+  phrasesAt,
   type AnswerValue,
   type LinkedEntity,
   type QuestionAnalysis,
@@ -1126,14 +1127,8 @@ const RECORD_NOUN =
 
 /** Whether every mention of `matched` in the question is a record's source before its noun ("the customs entry"). */
 function namesRecordOnly(lowerQuestion: string, matched: string): boolean {
-  let at = phraseAt(lowerQuestion, matched);
-  if (at < 0) return false;
-  while (at >= 0) {
-    if (!RECORD_NOUN.test(lowerQuestion.slice(at + matched.length))) return false;
-    const next = phraseAt(lowerQuestion.slice(at + matched.length), matched);
-    at = next < 0 ? -1 : at + matched.length + next;
-  }
-  return true;
+  const mentions = phrasesAt(lowerQuestion, matched);
+  return mentions.length > 0 && mentions.every((at) => RECORD_NOUN.test(lowerQuestion.slice(at + matched.length)));
 }
 
 /** Subjects that are different things, not one name inside another ("SSH brute force" within "SSH brute force against…"). */

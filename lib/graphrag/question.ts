@@ -454,11 +454,17 @@ function misreadEvent(terms: TaggedTerm[], names: ReadonlySet<string>): string[]
   if (aux < 0) return [];
   let after = terms.slice(aux + 1);
   if (after.some((t) => (t.tags ?? []).includes("Verb"))) return [];
+  // Each word is tagged once, however often the loop below looks at it again.
+  const tagged = new Map<string, boolean>();
+  const readsAsVerb = (w: string) => {
+    if (!tagged.has(w)) tagged.set(w, (nlp(`they did ${w}`).json()[0]?.terms?.[2]?.tags ?? []).includes("Verb"));
+    return tagged.get(w)!;
+  };
   const verbish = (t: TaggedTerm) => {
     const w = (t.normal ?? "").replace(/[^\p{L}-]/gu, "");
     if (w.length < 3 || isStopword(w) || names.has(stemOf(t)) || (t.tags ?? []).some((x) => x === "ProperNoun" || x === "Preposition"))
       return false;
-    return (nlp(`they did ${w}`).json()[0]?.terms?.[2]?.tags ?? []).includes("Verb");
+    return readsAsVerb(w);
   };
   for (;;) {
     const p = after.findLastIndex((t) => (t.tags ?? []).includes("Preposition"));
@@ -655,14 +661,16 @@ function standsAlone(lowerText: string, phrase: string, i: number): boolean {
 
 /** Where `phrase` first stands as whole words in `lowerText`; -1 when it does not. */
 export function phraseAt(lowerText: string, phrase: string): number {
-  if (!phrase) return -1;
-  let from = 0;
-  for (;;) {
-    const i = lowerText.indexOf(phrase, from);
-    if (i < 0) return -1;
-    if (standsAlone(lowerText, phrase, i)) return i;
-    from = i + 1;
-  }
+  return phrasesAt(lowerText, phrase, 1)[0] ?? -1;
+}
+
+/** Where `phrase` stands alone in `lowerText`, every place (at most `max`). */
+export function phrasesAt(lowerText: string, phrase: string, max = Infinity): number[] {
+  const out: number[] = [];
+  if (!phrase) return out;
+  for (let i = lowerText.indexOf(phrase); i >= 0 && out.length < max; i = lowerText.indexOf(phrase, i + 1))
+    if (standsAlone(lowerText, phrase, i)) out.push(i);
+  return out;
 }
 
 /** A street address: a house number, one to three capitalised words and the kind of street ("415 Wrenfield Road"). */

@@ -185,7 +185,12 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
   const roleless = expects === "role" && !subjects.some((e) => isPersonLabel(e.label));
   if (roleless) expects = "any";
   const typedByHead = classified.typedByHead && !roleless;
-  const nameStems = new Set(subjects.flatMap((s) => s.names.flatMap((n) => words(n).map((w) => porter(w.lower)))));
+  // "account ACC-7731", "the vessel Orion Vale": the kind written before a name it links names that subject too.
+  const kindBefore = (s: LinkedEntity) => {
+    const at = phraseAt(lower, s.matched);
+    return words(s.label).filter((w) => at > 0 && new RegExp(`\\b${escapeRegExp(w.lower)}\\s+$`).test(lower.slice(0, at)));
+  };
+  const nameStems = new Set(subjects.flatMap((s) => [...s.names.flatMap((n) => words(n)), ...kindBefore(s)].map((w) => porter(w.lower))));
   // Who runs a company is its director; who is behind it, whoever controls it (a register's "person with significant
   // control"). Only of an organisation: "Who ran the red light?" asks something else.
   const ofOrganisation = kind === "who" && subjects.some((s) => ORGANISATION_LABEL.test(s.label));
@@ -605,6 +610,8 @@ export function namesOf(node: ContextNode): { names: string[]; ids: string[] } {
 
 export const AGENT_LABEL =
   /person|people|suspect|victim|witness|officer|organi[sz]ation|company|business|bank|group|gang|agency|user|account/i;
+/** Agents that have a name of their own: people and organisations, not accounts or user ids. */
+const NAME_HOLDER_LABEL = /person|people|suspect|victim|witness|officer|organi[sz]ation|company|business|bank|group|gang|agency/i;
 /** Labels of the nodes that are places: where something happened or someone lives. */
 export const PLACE_LABEL = /location|place|address|site|building|premises|venue|area|city|street|country|region|zone|\bport\b/i;
 export const isPersonLabel = (label: string) => /person|people|suspect|victim|witness|officer/i.test(label);
@@ -796,7 +803,10 @@ export function answerValues(
       return [...places, ...[...addresses, ...located, ...spatial].map((raw) => ({ type: "place" as const, raw }))];
     }
     case "agent": {
-      const agents = nodesLike(AGENT_LABEL);
+      // "Whose name is on the account?", "In what name was it booked?": a person's or organisation's name, not an
+      // account or user id (which answer "Which account logged on…?").
+      const asksName = /\b(?:whose|what|which)\s+names?\b/.test(a.lower);
+      const agents = nodesLike(asksName ? NAME_HOLDER_LABEL : AGENT_LABEL);
       // Names the case graph does not hold count too ("the fitter, Marlon Cruz"); a source's facts carry none.
       const entities = facts.entities.length ? facts.entities : extractFacts(sentence, { properNouns: properNounsOf(nodes) }).entities;
       // Not a place, a vessel or a thing the graph knows by that name, nor a place by its form; one word only when
@@ -814,10 +824,12 @@ export function answerValues(
         .filter((e) => !e.tokens.some((t) => PLACE_WORDS.test(t)))
         .map((e) => e.raw.toLowerCase())
         .filter((raw) => newName(raw) && !others.has(raw));
-      // "Who called +1-555-0888?": about a number or an account, the answer is the other number or account.
-      const ids = a.subjects.some((e) => /^\S+$/.test(e.name) && /\d/.test(e.name))
-        ? facts.ids.filter((i) => !givenIds.has(i.key)).map((i) => i.raw)
-        : [];
+      // "Who called +1-555-0888?": about a number or an account, the answer is the other number or account — not when
+      // the question asks for a name ("Whose name is on the account that received it?").
+      const ids =
+        a.subjects.some((e) => /^\S+$/.test(e.name) && /\d/.test(e.name)) && !asksName
+          ? facts.ids.filter((i) => !givenIds.has(i.key)).map((i) => i.raw)
+          : [];
       // Who the question is about is not who answers it; a transcript's speaker answers "who" only when speaking of
       // what they did themselves ("VILLAFLOR: I did."), not of what they do not know or of someone else.
       // A subject named by an alias ("Who goes by Spider?") or by a surname another person shares is not excluded.

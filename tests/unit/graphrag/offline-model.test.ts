@@ -1468,6 +1468,32 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(out.answerText).toContain("23 dogs");
   });
 
+  it("answers whose name is on an account with a person or organisation, not with another account's id", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "acc-77", label: "Account", name: "ACC-7731", properties: {} },
+        { id: "acc-12", label: "Account", name: "ACC-1209", properties: {} },
+        { id: "p-ruiz", label: "Person", name: "Ana Ruiz", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet("EV-T", ["acc-77", "acc-12"], "Exchange trace, 03/02/2025. ACC-7731 received 2.1 BTC from ACC-1209 on 1 February."),
+      ],
+    };
+    // Who it came from is the other account, rightly.
+    expect(extractiveAnswer(c, "Who did ACC-7731 receive the 2.1 BTC from?").citations.map((x) => x.evidenceId)).toEqual(["EV-T"]);
+    expect(extractiveAnswer(c, "Whose name is ACC-7731 in?").responseType).toBe("no_evidence");
+    expect(extractiveAnswer(c, "In whose name is account ACC-7731?").responseType).toBe("no_evidence");
+    const held = {
+      ...c,
+      evidenceSnippets: [
+        ...c.evidenceSnippets,
+        snippet("EV-K", ["acc-77", "p-ruiz"], "KYC file: ACC-7731 is held in the name of Ana Ruiz."),
+      ],
+    };
+    expect(extractiveAnswer(held, "In whose name is account ACC-7731?").citations.map((x) => x.evidenceId)).toEqual(["EV-K"]);
+  });
+
   it("does not take an organisation named only as a record's source ('the customs entry') for a party the answer must name", () => {
     const c: RawContext = {
       nodes: [

@@ -367,7 +367,12 @@ function answerPart(
   const asked = [...new Set(a.focus.map(conceptOf).map(asUsed))];
   // ("What does the typed sheet from the cabin say?" asks for the record itself: its words stay the focus.)
   const unsourced = asked.filter((t) => !sourceWords.has(t));
-  const focus = unsourced.length ? unsourced : asked;
+  // "Why did Whitfield say she approved both invoices?": asked why, where, when or who by someone's account, the verb
+  // of saying only attributes it — a line of hers that says "said" is not therefore an answer. ("What did Vlachos say
+  // about …" asks for the saying itself, which a record's "Vlachos said …" reports.)
+  const speaker = spokenBy(a);
+  const spoken = speaker && ["why", "where", "when", "who"].includes(a.kind) ? unsourced.filter((t) => !SAYING.has(t)) : unsourced;
+  const focus = spoken.length ? spoken : asked;
   const qStems = [...new Set(a.stems.map(conceptOf))];
   // The question's verbs in the past ("arrested"; "network-contained" is "contained").
   const events = a.events.map((t) => asUsed(conceptOf(t.split("-").pop() ?? t)));
@@ -483,6 +488,9 @@ function answerPart(
   }
   // The months each item speaks of, read once per item.
   const monthsOf = perItem((snippet) => monthsIn(snippet.text, factsOf(snippet)));
+  // "How much did Northgate bid on the 2023 contract?": an item that speaks only of other years is about another.
+  const askedYears = bareYears(question);
+  const yearsOf = perItem((snippet) => yearsIn(snippet.text));
   // Who tells each item in the first person ("Witness statement of Alison GREAVES …": her "I" and "my"), and whether
   // it is an interview, where only the replies are the narrator's words (the questions are the interviewer's).
   const narrationOf = perItem((snippet) => ({
@@ -508,7 +516,6 @@ function answerPart(
   const interviewAsked = INTERVIEWED.test(question);
   const intervieweeOf = perItem((snippet) => narratorAmong(a.subjects, context.nodes, snippet.text, { firstLine: true }));
   // "What did Norsk Petrosea say about …?", "According to Marlowe, …": the subject whose words are asked for.
-  const speaker = spokenBy(a);
   const inWordsOf = (e: LinkedEntity, s: Sentence, told: LinkedEntity | undefined) => {
     const heading = headingText(s.snippet);
     // A document's words ("According to the Auberval letter") are the items the case links to it.
@@ -563,6 +570,8 @@ function answerPart(
     // "The June parcel": an item that speaks only of other months is about another one; so is a sentence dated only
     // in other months ("06/03/2023 admitted" does not say whether she left in October), unless it spans the month.
     if (a.months.length && (otherMonths(monthsOf(s.snippet), a.months) || otherMonths(monthsIn(s.text, s.facts), a.months))) continue;
+    // So is an item that speaks only of other years than the one the question names ("the 2023 contract").
+    if (askedYears.length && yearsOf(s.snippet).length && !yearsOf(s.snippet).some((y) => askedYears.includes(y))) continue;
     if (a.subjects.length && !subjectHit) continue;
     // "At which port did the Karavan load the crude she passed to the Orion Vale?": of two things of one kind (not
     // people), the question is about the one it names first; a line about only the other tells of that one.
@@ -863,6 +872,17 @@ function monthsIn(text: string, facts: Facts): number[] {
   return [...facts.dates.flatMap((d) => d.readings.flatMap((r) => (r.m === undefined ? [] : [r.m]))), ...monthsNamed(words(text))];
 }
 
+/** Four-digit years written in `text` ("in 2023", "15 Jan 2025", "03/02/2021", "2025-04-12") — not inside an id ("PW-2024-117"). */
+function yearsIn(text: string): number[] {
+  return [...text.matchAll(/(?<![\p{L}\p{N}-])((?:19|20)\d{2})(?:(?=-\d{2}-\d{2})|(?![\p{L}\p{N}-]))/gu)].map((m) => Number(m[1]));
+}
+/** The years a question names on their own ("the 2023 salt contract"), not as part of a day it gives ("12 April 2025"). */
+function bareYears(question: string): number[] {
+  return [...question.matchAll(/(?<![\p{L}\p{N}\/.-])((?:19|20)\d{2})(?![\p{L}\p{N}-])/gu)]
+    .filter((m) => !MONTH_BEFORE.test(question.slice(0, m.index)))
+    .map((m) => Number(m[1]));
+}
+const MONTH_BEFORE = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?$/i;
 /** Months that are all other than those asked about and do not run from before them to after them. */
 function otherMonths(months: number[], asked: number[]): boolean {
   if (!months.length || months.some((m) => asked.includes(m))) return false;
@@ -899,13 +919,18 @@ function intendedOnly(text: string, focus: readonly string[]): boolean {
   return said.length > 0 && said.every((t) => !outside.has(t));
 }
 
-/** "According to X", "What did X say / tell / report …": whose words the question asks for, when it names them. */
 /**
- * Whose words a question asks for: "according to X", "what did X say", and X's own account of something ("How did X
- * explain the £12,000?", "What reason did X give for …?") — answered from what X said, not from others' records.
+ * Whose words a question asks for: "according to X", "what did X say", X's own account of something ("How did X
+ * explain the £12,000?", "What reason did X give for …?") and what X claimed ("Why did X say she approved both
+ * invoices?", "Where does X say he was?") — answered from what X said, not from others' records.
  */
 const ATTRIBUTED =
-  /\baccording to (?:the )?(.+?)(?:,|\?|$)|\bwhat did (?:the )?(.+?) (?:say|tell|report|state|write|confirm|claim|admit)\b|\bhow (?:did|does|do|has|have|had|would) (?:the )?(.+?) (?:explain|account for|justify|excuse)\b|\bwhat (?:reason|explanation|excuse|justification) (?:did|does|has|had) (?:the )?(.+?) (?:give|offer|provide)\b/;
+  /\baccording to (?:the )?(.+?)(?:,|\?|$)|\bwhat did (?:the )?(.+?) (?:say|tell|report|state|write|confirm|claim|admit)\b|\bhow (?:did|does|do|has|have|had|would) (?:the )?(.+?) (?:explain|account for|justify|excuse)\b|\bwhat (?:reason|explanation|excuse|justification) (?:did|does|has|had) (?:the )?(.+?) (?:give|offer|provide)\b|\b(?:why|how|when|where|who|whom) (?:did|does|do|has|have|had|would) (?:the )?(.+?) (?:say|claim|admit|state)\b/;
+
+/** The verbs ATTRIBUTED attributes words with, as focus terms. */
+const SAYING = new Set(
+  ["say", "tell", "report", "state", "write", "confirm", "claim", "admit", "explain"].map((w) => conceptOf(porter(w))),
+);
 
 function spokenBy(a: QuestionAnalysis): LinkedEntity | undefined {
   const m = ATTRIBUTED.exec(a.lower);

@@ -1468,6 +1468,55 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(out.answerText).toContain("23 dogs");
   });
 
+  it("answers why someone says they did a thing from their own words, not from a record of the act or another's report of them", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "p-whitfield", label: "Person", name: "Karen Whitfield", properties: {} },
+        { id: "p-park", label: "Person", name: "Sam Park", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-AP",
+          ["p-whitfield"],
+          "Accounts payable extract. Invoices 3390 and 3391 both approved by Karen Whitfield on 15 Jan 2025.",
+        ),
+        snippet(
+          "EV-ES",
+          ["p-whitfield", "p-park"],
+          "Interview of the Northgate estimator, 10 Feb 2025. Interviewer: Lt. Sam Park.\nPARK: Were you told why you lost?\nESTIMATOR: Karen Whitfield said our delivery plan scored low.",
+        ),
+        snippet(
+          "EV-KW",
+          ["p-whitfield", "p-park"],
+          "Interview of Karen Whitfield, 12 Mar 2025. Interviewer: Lt. Sam Park.\nPARK: Why did you approve both invoices 3390 and 3391?\nWHITFIELD: It was the end of the day. A clerical error.",
+        ),
+      ],
+    };
+    const cited = (q: string) => extractiveAnswer(c, q).citations.map((x) => x.evidenceId);
+    expect(cited("Why did Whitfield say she approved both invoices?")).toEqual(["EV-KW"]);
+    // Without her words there is no account of hers to give.
+    const without = { ...c, evidenceSnippets: c.evidenceSnippets.filter((x) => x.id !== "EV-KW") };
+    expect(extractiveAnswer(without, "Why did Whitfield say she approved both invoices?").responseType).toBe("no_evidence");
+  });
+
+  it("does not answer about a year the question names from an item that speaks only of other years", () => {
+    const c: RawContext = {
+      nodes: [{ id: "o-north", label: "Organization", name: "Northgate Paving LLC", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-CF",
+          ["o-north"],
+          "Contract file PW-2024-117, road salt supply. Bids: Northgate Paving LLC $1,080,000; Ledgerline Supplies Inc. $1,240,000. Award on 18 Sep 2024.",
+        ),
+      ],
+    };
+    const answer = (q: string) => extractiveAnswer(c, q);
+    expect(answer("How much did Northgate bid on the 2023 salt contract?").responseType).toBe("no_evidence");
+    expect(answer("How much did Northgate bid on the 2024 salt contract?").citations.map((x) => x.evidenceId)).toEqual(["EV-CF"]);
+  });
+
   it("answers whose name is on an account with a person or organisation, not with another account's id", () => {
     const c: RawContext = {
       nodes: [

@@ -217,6 +217,8 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
         .filter((w) => !partOfMonth.has(w))
         // The head noun that set the answer type is checked by the type ("which *bar*" wants a place).
         .filter((w) => !(w.lower === head && (label || typedByHead)))
+        // "What tool was used to exfiltrate the archive?": what it was used for says what is asked, not "used".
+        .filter((w) => !(/^(?:use|used|uses|using)$/.test(w.lower) && phrased[w.index + 1]?.lower === "to"))
         // "What role does she hold?": the verb that asks for a role is not said where the role is.
         .filter((w) => !(expects === "role" && (ROLE_VERB.test(w.lower) || /^(?:living|work)$/.test(w.lower))))
         .map((w) => porter(w.lower))

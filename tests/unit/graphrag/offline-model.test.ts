@@ -1500,6 +1500,25 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(without, "Why did Whitfield say she approved both invoices?").responseType).toBe("no_evidence");
   });
 
+  it("reads 'what X was used to do' by what it was used for", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "d-db", label: "Device", name: "SRV-DB-07", properties: {} },
+        { id: "a-svc", label: "Account", name: "svc_backup", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-N",
+          ["d-db", "a-svc"],
+          "Analyst note, 14 May 2025. At 01:42Z SRV-DB-07 recorded a network logon by the attackers for CORP\\svc_backup.",
+        ),
+      ],
+    };
+    const cited = (q: string) => extractiveAnswer(c, q).citations.map((x) => x.evidenceId);
+    expect(cited("Which account did the attackers use to log on to SRV-DB-07?")).toEqual(["EV-N"]);
+  });
+
   it("does not answer about a year the question names from an item that speaks only of other years", () => {
     const c: RawContext = {
       nodes: [{ id: "o-north", label: "Organization", name: "Northgate Paving LLC", properties: {} }],

@@ -500,6 +500,22 @@ const CALENDAR =
   /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/i;
 
 /** Context nodes the question names: by id, whole name, alias, most words of the name, or an identifier it carries. */
+/**
+ * Whether the words of a name, where the question says them, run on into a capitalised word the name does not have
+ * ("Harbor Road" is not "Harbor Kings", "Marchetti Street" not Victor Marchetti) — the question names something else.
+ * A possessive ("Marchetti's BMW") or any other word after it ("the Marchetti BMW") does not count, nor does a word
+ * before it (a first name the graph does not hold: "Tom Delahunt" for Thomas Delahunt).
+ */
+function partOfOtherName(question: string, matched: string, nameWords: readonly string[]): boolean {
+  const at = phraseAt(question.toLowerCase(), matched);
+  if (at < 0) return false;
+  const after = /^\s+(\p{Lu}[\p{L}-]*)/u.exec(question.slice(at + matched.length))?.[1];
+  return after !== undefined && NAME_HEAD.test(after) && !nameWords.includes(after.toLowerCase());
+}
+/** Words that end the name of a street, a place or a firm ("Harbor Road", "Kovac Holdings"), not a person's. */
+const NAME_HEAD =
+  /^(?:Street|St|Lane|Ln|Road|Rd|Row|Avenue|Ave|Drive|Dr|Way|Close|Court|Place|Square|Boulevard|Blvd|Terrace|Crescent|Quay|Dock|Pier|Wharf|Park|Bridge|Hill|Bay|Point|Harbor|Harbour|Port|Station|Airport|Hotel|House|Hall|Centre|Center|Estate|Market|Ltd|Limited|LLC|Inc|Holdings|Group|Company|Co|Corp|Trust|Partners|Associates|Bank|School|Hospital|Clinic|Church)$/;
+
 export function linkEntities(question: string, nodes: readonly ContextNode[]): LinkedEntity[] {
   const lower = question.toLowerCase();
   const qWords = words(question);
@@ -516,7 +532,19 @@ export function linkEntities(question: string, nodes: readonly ContextNode[]): L
     const forms = namesOf(node);
     const idKeys = linkKeys(node);
     const own = new Set([idKey(node.id), idKey(node.name), ...propertyIds(node).map(idKey)]);
-    const name = forms.names.find((f) => f.length > 2 && containsPhrase(lower, f));
+    // (A one-word form — a surname, an alias, not an id — that runs on into another name is not this one: "Marchetti
+    // Street".)
+    const name = forms.names.find(
+      (f) =>
+        f.length > 2 &&
+        containsPhrase(lower, f) &&
+        (!/^\p{L}+$/u.test(f) ||
+          !partOfOtherName(
+            question,
+            f,
+            words(node.name).map((w) => w.lower),
+          )),
+    );
     const key = idKeys.find((k) => qIdKeys.has(k));
     // `alias`: the form matched is a name the node goes by in text though its names do not list it (a first name).
     let hit: { matched: string; strength: number; key: string; alias?: boolean } | null = null;
@@ -538,7 +566,13 @@ export function linkEntities(question: string, nodes: readonly ContextNode[]): L
       const byFirstName = isPersonLabel(node.label) && hits.length === 1 && hits[0] === nameWords[0] && nameWords.length > 1 && !surname;
       const firstName = byFirstName && !nodes.some((o) => o !== node && isPersonLabel(o.label) && words(o.name)[0]?.lower === hits[0]);
       if (byFirstName && !firstName) hits.length = 0;
-      if (hits.length && capitalisedHit && together && (hits.length / nameWords.length >= 0.5 || surname || firstName)) {
+      if (
+        hits.length &&
+        capitalisedHit &&
+        together &&
+        (hits.length / nameWords.length >= 0.5 || surname || firstName) &&
+        !partOfOtherName(question, hits.join(" "), nameWords)
+      ) {
         hit = { matched: hits.join(" "), strength: 1, key: hits.join(" "), alias: firstName };
       }
     }
@@ -682,9 +716,12 @@ export function phrasesAt(lowerText: string, phrase: string, max = Infinity): nu
   return out;
 }
 
+const ADDRESS_NOUN = porter("address");
 /** A street address: a house number, one to three capitalised words and the kind of street ("415 Wrenfield Road"). */
 const ADDRESS =
   /\b\d+[A-Za-z]?\s+(?:[A-Z][\p{L}'-]+\s+){1,3}(?:Street|St|Lane|Ln|Road|Rd|Row|Avenue|Ave|Drive|Dr|Way|Quay|Dock|Boulevard|Blvd|Court|Ct|Place|Pl|Square|Terrace|Parade|Close|Crescent)\b/gu;
+/** The same, in any case (a node's names are lower-cased). */
+const ANY_ADDRESS = new RegExp(ADDRESS.source, "iu");
 
 export interface AnswerValue {
   type: AnswerType;
@@ -802,6 +839,9 @@ export function answerValues(
       ]
         .map((m) => m[0])
         .filter((x) => newName(x.toLowerCase()));
+      // "What address does Northgate give?": a street address, not any place a sentence names ("from Harbor National").
+      if (a.measure === ADDRESS_NOUN)
+        return [...places.filter((p) => ANY_ADDRESS.test(p.raw)), ...addresses.map((raw) => ({ type: "place" as const, raw }))];
       return [...places, ...[...addresses, ...located, ...spatial].map((raw) => ({ type: "place" as const, raw }))];
     }
     case "agent": {

@@ -1500,6 +1500,57 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(without, "Why did Whitfield say she approved both invoices?").responseType).toBe("no_evidence");
   });
 
+  it("does not link a name whose words run on into another name ('Harbor Road' is not Harbor Kings)", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "o-kings", label: "Organization", name: "Harbor Kings", properties: {} },
+        { id: "p-marchetti", label: "Person", name: "Victor Marchetti", properties: {} },
+        { id: "v-transit", label: "Vehicle", name: "White Ford Transit KLM-2290", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-P",
+          ["v-transit"],
+          "Patrol log, 2 Apr 2025. 22:14 stopped white Ford Transit van plate KLM-2290 on Harbor Road for a defective tail light.",
+        ),
+        snippet("EV-K", ["o-kings"], "CI report, 26 Mar 2025. The Harbor Kings sell on Harbor Road most evenings."),
+      ],
+    };
+    const linked = (q: string) => analyseQuestion(q, c).subjects.map((e) => e.id);
+    expect(linked("What vehicle was stopped on Harbor Road on 2 April?")).toEqual([]);
+    expect(linked("Where do the Harbor Kings sell?")).toEqual(["o-kings"]);
+    // A possessive is the same name ("Marchetti's BMW"); a surname before another name is not ("Marchetti Street").
+    expect(linked("What plate is on Marchetti's BMW?")).toEqual(["p-marchetti"]);
+    expect(linked("Who lives on Marchetti Street?")).toEqual([]);
+    expect(extractiveAnswer(c, "What vehicle was stopped on Harbor Road on 2 April?").citations.map((x) => x.evidenceId)).toEqual(["EV-P"]);
+  });
+
+  it("answers 'what address' with a street address, not any place a sentence names", () => {
+    const c: RawContext = {
+      nodes: [{ id: "o-ng", label: "Organization", name: "Northgate Logistics Solutions LLC", properties: { aliases: ["Northgate"] } }],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-C",
+          ["o-ng"],
+          "Crypto exchange return. Funding: ACH from Harbor National ****7715 (Northgate Logistics Solutions LLC) on 10/07/2024.",
+        ),
+        snippet(
+          "EV-B",
+          ["o-ng"],
+          "Bank subpoena return. Business checking ****7715, NORTHGATE LOGISTICS SOLUTIONS LLC, 4410 Harbor Blvd #218, Port Ellery OH.",
+        ),
+      ],
+    };
+    expect(extractiveAnswer(c, "What address does Northgate Logistics Solutions give?").citations.map((x) => x.evidenceId)).toEqual([
+      "EV-B",
+    ]);
+    expect(extractiveAnswer({ ...c, evidenceSnippets: [c.evidenceSnippets[0]] }, "What address does Northgate give?").responseType).toBe(
+      "no_evidence",
+    );
+  });
+
   it("reads 'what X was used to do' by what it was used for", () => {
     const c: RawContext = {
       nodes: [

@@ -866,6 +866,11 @@ export function answerValues(
         .filter((e) => !e.tokens.some((t) => PLACE_WORDS.test(t)))
         .map((e) => e.raw.toLowerCase())
         .filter((raw) => newName(raw) && !others.has(raw));
+      // "diver M. Okoro recovers …": an initial and a surname are written only of a person — who answers "who …?", not
+      // "which patient …?"; nor does a record's author in brackets ("Note (J. Tarrant): …").
+      const initialled = [...(a.kind === "who" ? sentence.matchAll(INITIALLED) : [])]
+        .map((m) => m[0].toLowerCase())
+        .filter((raw) => newName(raw) && !others.has(raw));
       // "Who called +1-555-0888?": about a number or an account, the answer is the other number or account — not when
       // the question asks for a name ("Whose name is on the account that received it?").
       const ids =
@@ -887,7 +892,9 @@ export function answerValues(
       // "The Chief told me to", "the Second bolted it": a crew member or officer named by rank.
       const ranks = [...sentence.matchAll(RANK)].map((m) => m[1].toLowerCase()).filter(newName);
       const answers = (raw: string) => !subjectNames.has(raw) && !(label && containsPhrase(label, raw) && !containsPhrase(utterance, raw));
-      return [...agents, ...[...named, ...ids, ...ranks].map((raw) => ({ type: "agent" as const, raw }))].filter((v) => answers(v.raw));
+      return [...agents, ...[...named, ...initialled, ...ids, ...ranks].map((raw) => ({ type: "agent" as const, raw }))].filter((v) =>
+        answers(v.raw),
+      );
     }
     case "entity": {
       if (a.label) {
@@ -909,6 +916,7 @@ const RANK =
   /\b[Tt]he\s+((?:Chief|Master|Captain|Skipper|Bosun|Foreman|Supervisor|Manager|Director|Sergeant|Inspector|Superintendent|Commander|Second|Third|First)(?:\s+(?:Engineer|Officer|Mate))?)\b/gu;
 
 /** A role or rank, then a given name and a surname: "Oiler Joel Macaraeg", "Chief Engineer Dragan Petrović", "Lt Cdr Nils Halvorsen". */
+const INITIALLED = /(?<![\p{L}.(])\p{Lu}\.\s?\p{Lu}\p{Ll}[\p{Ll}'’-]*\b/gu;
 const TITLED_NAME =
   /^(?:(?:Chief|Senior|Junior|Second|Third|First|Lt|Lieutenant)\s+)?(?:\p{Lu}\p{Ll}+(?:er|or|ist|ian|ant|ent|man|woman)|Captain|Master|Cdr|Capt|Sgt|Det|Insp|Supt|DC|DS|DI|PC|Prof)\s+\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+){1,2}$/u;
 

@@ -1526,6 +1526,24 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(c, "What vehicle was stopped on Harbor Road on 2 April?").citations.map((x) => x.evidenceId)).toEqual(["EV-P"]);
   });
 
+  it("takes an initial and a surname ('diver M. Okoro') for whom a who-question asks, not a record's author in brackets", () => {
+    const c: RawContext = {
+      nodes: [{ id: "w-glock", label: "Weapon", name: "Glock 19 pistol BKRL552", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-D",
+          ["w-glock"],
+          "Marine Unit dive log, 20 Apr 2025. 10:48 diver M. Okoro recovers a black Glock 19 pistol from the water.",
+        ),
+        snippet("EV-N", ["w-glock"], "Exhibit note (J. Tarrant): the Glock recovered from the water was bagged as H-7."),
+      ],
+    };
+    expect(extractiveAnswer(c, "Who recovered the Glock from the water?").citations.map((x) => x.evidenceId)).toEqual(["EV-D"]);
+    const noted = { ...c, evidenceSnippets: [c.evidenceSnippets[1]] };
+    expect(extractiveAnswer(noted, "Who recovered the Glock from the water?").responseType).toBe("no_evidence");
+  });
+
   it("answers 'what address' with a street address, not any place a sentence names", () => {
     const c: RawContext = {
       nodes: [{ id: "o-ng", label: "Organization", name: "Northgate Logistics Solutions LLC", properties: { aliases: ["Northgate"] } }],

@@ -499,7 +499,6 @@ const stemOf = (t: TaggedTerm) => porter((t.normal ?? "").replace(/[^\p{L}\p{N}-
 const CALENDAR =
   /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/i;
 
-/** Context nodes the question names: by id, whole name, alias, most words of the name, or an identifier it carries. */
 /**
  * Whether the words of a name, where the question says them, run on into a capitalised word the name does not have
  * ("Harbor Road" is not "Harbor Kings", "Marchetti Street" not Victor Marchetti) — the question names something else.
@@ -516,6 +515,7 @@ function partOfOtherName(question: string, matched: string, nameWords: readonly 
 const NAME_HEAD =
   /^(?:Street|St|Lane|Ln|Road|Rd|Row|Avenue|Ave|Drive|Dr|Way|Close|Court|Place|Square|Boulevard|Blvd|Terrace|Crescent|Quay|Dock|Pier|Wharf|Park|Bridge|Hill|Bay|Point|Harbor|Harbour|Port|Station|Airport|Hotel|House|Hall|Centre|Center|Estate|Market|Ltd|Limited|LLC|Inc|Holdings|Group|Company|Co|Corp|Trust|Partners|Associates|Bank|School|Hospital|Clinic|Church)$/;
 
+/** Context nodes the question names: by id, whole name, alias, most words of the name, or an identifier it carries. */
 export function linkEntities(question: string, nodes: readonly ContextNode[]): LinkedEntity[] {
   const lower = question.toLowerCase();
   const qWords = words(question);
@@ -644,10 +644,9 @@ export function namesOf(node: ContextNode): { names: string[]; ids: string[] } {
   return { names: [...names].filter((n) => n.length > 1), ids };
 }
 
-export const AGENT_LABEL =
-  /person|people|suspect|victim|witness|officer|organi[sz]ation|company|business|bank|group|gang|agency|user|account/i;
 /** Agents that have a name of their own: people and organisations, not accounts or user ids. */
 const NAME_HOLDER_LABEL = /person|people|suspect|victim|witness|officer|organi[sz]ation|company|business|bank|group|gang|agency/i;
+export const AGENT_LABEL = new RegExp(`${NAME_HOLDER_LABEL.source}|user|account`, "i");
 /** Labels of the nodes that are places: where something happened or someone lives. */
 export const PLACE_LABEL = /location|place|address|site|building|premises|venue|area|city|street|country|region|zone|\bport\b/i;
 export const isPersonLabel = (label: string) => /person|people|suspect|victim|witness|officer/i.test(label);

@@ -7,7 +7,7 @@
 // subject it answers `no_evidence` and says what is missing. Every claim it gives passes the claim checks (ground.ts)
 // before it is given. Same input → same output, byte for byte.
 import { isInstructionStatement } from "./directives";
-import { dateKeys, extractFacts, idKey, porter, type Facts } from "./facts";
+import { dateKeys, extractFacts, idKey, MONTHS, porter, type Facts } from "./facts";
 import { SupportChecker } from "./ground";
 import { asksWhoIs, danglingPerson, resolveFollowUp } from "./follow-up";
 import { IRREGULAR_VERBS } from "./irregular";
@@ -882,7 +882,8 @@ function bareYears(question: string): number[] {
     .filter((m) => !MONTH_BEFORE.test(question.slice(0, m.index)))
     .map((m) => Number(m[1]));
 }
-const MONTH_BEFORE = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?$/i;
+/** A month, and a day after it, just before a year: "April 2025", "Apr. 12, 2025". */
+const MONTH_BEFORE = new RegExp(String.raw`\b(?:${Object.keys(MONTHS).join("|")})\.?,?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?$`, "i");
 /** Months that are all other than those asked about and do not run from before them to after them. */
 function otherMonths(months: number[], asked: number[]): boolean {
   if (!months.length || months.some((m) => asked.includes(m))) return false;
@@ -1286,6 +1287,23 @@ function abstain(context: RawContext, a: QuestionAnalysis, question: string, can
     (focusWords.length ? ` for "${focusWords.join(" ")}"` : "") +
     (about ? ` about ${about}` : "") +
     `: none of the ${context.evidenceSnippets.length} evidence item(s) shown does.`;
+  return noEvidence(
+    unknown,
+    `the question asks for ${describeAnswerType(a.expects)}` +
+      (about ? ` about ${about}` : "") +
+      `; ${candidates ? "no sentence that holds one covers what is asked" : "no sentence holds one"}.`,
+  );
+}
+
+function cannotTellWho(pronoun: string, a: QuestionAnalysis): ModelOutputShape {
+  return noEvidence(
+    `Whom "${pronoun}" means is unknown: the question names no one it could be.`,
+    `the question asks for ${describeAnswerType(a.expects)} about a person it does not name; answering would be a guess at whom.`,
+  );
+}
+
+/** The extractive model's "no evidence": one unknown, and why. */
+function noEvidence(unknown: string, why: string): ModelOutputShape {
   return {
     responseType: "no_evidence",
     answerText: "",
@@ -1293,24 +1311,7 @@ function abstain(context: RawContext, a: QuestionAnalysis, question: string, can
     explanationSteps: [],
     unknowns: [unknown],
     confidence: 0.6,
-    confidenceJustification:
-      `Extractive model (no generative reasoning): the question asks for ${describeAnswerType(a.expects)}` +
-      (about ? ` about ${about}` : "") +
-      `; ${candidates ? "no sentence that holds one covers what is asked" : "no sentence holds one"}.`,
-  };
-}
-
-function cannotTellWho(pronoun: string, a: QuestionAnalysis): ModelOutputShape {
-  return {
-    responseType: "no_evidence",
-    answerText: "",
-    citations: [],
-    explanationSteps: [],
-    unknowns: [`Whom "${pronoun}" means is unknown: the question names no one it could be.`],
-    confidence: 0.6,
-    confidenceJustification:
-      `Extractive model (no generative reasoning): the question asks for ${describeAnswerType(a.expects)} about a person it ` +
-      "does not name; answering would be a guess at whom.",
+    confidenceJustification: `Extractive model (no generative reasoning): ${why}`,
   };
 }
 

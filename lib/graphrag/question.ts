@@ -532,18 +532,11 @@ export function linkEntities(question: string, nodes: readonly ContextNode[]): L
     const forms = namesOf(node);
     const idKeys = linkKeys(node);
     const own = new Set([idKey(node.id), idKey(node.name), ...propertyIds(node).map(idKey)]);
+    const ownWords = words(node.name).map((w) => w.lower);
     // (A one-word form — a surname, an alias, not an id — that runs on into another name is not this one: "Marchetti
     // Street".)
     const name = forms.names.find(
-      (f) =>
-        f.length > 2 &&
-        containsPhrase(lower, f) &&
-        (!/^\p{L}+$/u.test(f) ||
-          !partOfOtherName(
-            question,
-            f,
-            words(node.name).map((w) => w.lower),
-          )),
+      (f) => f.length > 2 && containsPhrase(lower, f) && (!/^\p{L}+$/u.test(f) || !partOfOtherName(question, f, ownWords)),
     );
     const key = idKeys.find((k) => qIdKeys.has(k));
     // `alias`: the form matched is a name the node goes by in text though its names do not list it (a first name).

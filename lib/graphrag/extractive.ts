@@ -665,6 +665,9 @@ function answerPart(
     // replies to) must say some of it or name the subject, not only its item ("pH 10.2" is not the dissolved oxygen).
     // A field line names what it measures with the question's own type word ("Customs value: GBP 41,000").
     const measured = a.measure !== undefined && s.stems.has(conceptOf(a.measure));
+    // "Date and time: 13/11/2024, 10.41am" in the notification of the fall: a record's field whose label names what is
+    // asked ("What time did Jayden fall?") answers it though the line says nothing else of the question.
+    const labelled = a.measure !== undefined && stemsOf(fieldLabel(s.text)).has(conceptOf(a.measure));
     const said = total ? focus.reduce((sum, t) => sum + (s.stems.has(t) || s.asked?.has(t) ? focusWeight(t) : 0), 0) / total : 1;
     if ((a.expects === "amount" || a.expects === "count") && focus.length && said === 0 && !names.length && !measured) continue;
     let coverage = total
@@ -704,6 +707,7 @@ function answerPart(
       coverage < 0.75 &&
       !(rarest && s.stems.has(rarest)) &&
       !(field && s.stems.has(field)) &&
+      !labelled &&
       !anchored
     )
       continue;
@@ -1000,8 +1004,13 @@ const FIRST_PERSON = /\b(?:I|[Mm]y|[Mm]e|[Mm]ine|[Mm]yself)\b(?![.)])/;
 function namesOnly(text: string, subjects: LinkedEntity[]): boolean {
   if (!subjects.length) return false;
   const nameWords = new Set(subjects.flatMap((e) => [e.name.toLowerCase(), ...e.names].flatMap((n) => words(n).map((w) => w.lower))));
-  const rest = words(text.replace(/^[^:\n]{1,40}:\s*/, "")).filter((w) => !isStopword(w.lower) && w.lower.length > 1);
+  const rest = words(text.slice(fieldLabel(text).length)).filter((w) => !isStopword(w.lower) && w.lower.length > 1);
   return rest.length > 0 && rest.every((w) => nameWords.has(w.lower) || /^(?:mr|mrs|ms|miss|dr|prof|sir|dame)$/.test(w.lower));
+}
+
+/** The label a record's field line opens with ("Date and time: " in "Date and time: 13/11/2024, 10.41am"), or "". */
+function fieldLabel(text: string): string {
+  return /^[^:\n]{1,40}:\s*/.exec(text)?.[0] ?? "";
 }
 
 /**

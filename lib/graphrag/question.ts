@@ -863,6 +863,9 @@ export function answerValues(
       const initialled = [...(a.kind === "who" ? sentence.matchAll(INITIALLED) : [])]
         .map((m) => m[0].toLowerCase())
         .filter((raw) => newName(raw) && !others.has(raw));
+      // "Which ransomware group claimed it?": a name written with the noun asked for ("the note identifies the attackers as
+      // the BLACKWELT group"), though the graph does not hold it.
+      const kindNamed = (a.measure ? namedWithNoun(sentence, a.lower, a.measure) : []).filter((raw) => newName(raw) && !others.has(raw));
       // "Who called +1-555-0888?": about a number or an account, the answer is the other number or account — not when
       // the question asks for a name ("Whose name is on the account that received it?").
       const ids =
@@ -884,9 +887,10 @@ export function answerValues(
       // "The Chief told me to", "the Second bolted it": a crew member or officer named by rank.
       const ranks = [...sentence.matchAll(RANK)].map((m) => m[1].toLowerCase()).filter(newName);
       const answers = (raw: string) => !subjectNames.has(raw) && !(label && containsPhrase(label, raw) && !containsPhrase(utterance, raw));
-      return [...agents, ...[...named, ...initialled, ...ids, ...ranks].map((raw) => ({ type: "agent" as const, raw }))].filter((v) =>
-        answers(v.raw),
-      );
+      return [
+        ...agents,
+        ...[...named, ...initialled, ...kindNamed, ...ids, ...ranks].map((raw) => ({ type: "agent" as const, raw })),
+      ].filter((v) => answers(v.raw));
     }
     case "entity": {
       if (a.label) {
@@ -907,8 +911,31 @@ export function answerValues(
 const RANK =
   /\b[Tt]he\s+((?:Chief|Master|Captain|Skipper|Bosun|Foreman|Supervisor|Manager|Director|Sergeant|Inspector|Superintendent|Commander|Second|Third|First)(?:\s+(?:Engineer|Officer|Mate))?)\b/gu;
 
-/** A role or rank, then a given name and a surname: "Oiler Joel Macaraeg", "Chief Engineer Dragan Petrović", "Lt Cdr Nils Halvorsen". */
+/**
+ * Names a sentence writes with the noun (stem `noun`) a question uses for what it asks: "the BLACKWELT group", "a crew
+ * known as the Ravens" — lower-cased, without the article.
+ */
+function namedWithNoun(sentence: string, question: string, noun: string): string[] {
+  const forms = [
+    ...new Set(
+      words(question)
+        .filter((w) => porter(w.lower) === noun)
+        .map((w) => w.lower),
+    ),
+  ];
+  if (!forms.length) return [];
+  const nounRe = forms.map((f) => `[${f[0].toUpperCase()}${f[0]}]${escapeRegExp(f.slice(1))}s?`).join("|");
+  const NAME = String.raw`\p{Lu}[\p{L}\p{N}&'’-]*(?:\s+\p{Lu}[\p{L}\p{N}&'’-]*){0,2}`;
+  const before = new RegExp(String.raw`(?<![\p{L}\p{N}])(${NAME})\s+(?:${nounRe})\b`, "gu");
+  const after = new RegExp(String.raw`\b(?:${nounRe})\s+(?:called|named|known as)\s+(?:the\s+)?(${NAME})`, "gu");
+  return [...sentence.matchAll(before), ...sentence.matchAll(after)]
+    .map((m) => m[1].replace(/^(?:The|A|An)\s+/, "").toLowerCase())
+    .filter((raw) => raw.length > 1 && !isStopword(raw));
+}
+
+/** An initial and a surname: "M. Okoro". */
 const INITIALLED = /(?<![\p{L}.(])\p{Lu}\.\s?\p{Lu}\p{Ll}[\p{Ll}'’-]*\b/gu;
+/** A role or rank, then a given name and a surname: "Oiler Joel Macaraeg", "Chief Engineer Dragan Petrović", "Lt Cdr Nils Halvorsen". */
 const TITLED_NAME =
   /^(?:(?:Chief|Senior|Junior|Second|Third|First|Lt|Lieutenant)\s+)?(?:\p{Lu}\p{Ll}+(?:er|or|ist|ian|ant|ent|man|woman)|Captain|Master|Cdr|Capt|Sgt|Det|Insp|Supt|DC|DS|DI|PC|Prof)\s+\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+){1,2}$/u;
 

@@ -2175,6 +2175,43 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     },
     60_000,
   );
+  it("answers from a record's field whose label names what is asked ('Date and time: …' for 'What time did X fall?')", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "p-rua", label: "Person", name: "Tane Rua", properties: {} },
+        { id: "e-fall", label: "Event", name: "Fall from scaffold", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-N",
+          ["p-rua", "e-fall"],
+          "Notification of a notifiable event. Phone notification 12.15pm. Date and time: 13/11/2024, 10.41am. Description: 'Tane Rua fell from the third level of the scaffold.'",
+        ),
+      ],
+    };
+    const r = extractiveAnswer(c, "What time did Tane fall?");
+    expect(r.responseType).toBe("answer");
+    expect(r.answerText).toContain("10.41am");
+    expect(r.answerText).not.toContain("12.15pm");
+  });
+  it("answers 'which group…' with a name written beside that noun, though the graph does not hold it", () => {
+    const c: RawContext = {
+      nodes: [{ id: "o-mill", label: "Organization", name: "Tarn Mill Ltd", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        snippet("EV-R", ["o-mill"], "Occurrence report, 17/03/2024. Tarn Mill Ltd reports that its servers were encrypted overnight."),
+        snippet(
+          "EV-N",
+          ["o-mill"],
+          "Ransom note found on the Tarn Mill Ltd servers: the attack on the mill was claimed by the REDFERN group.",
+        ),
+      ],
+    };
+    const r = extractiveAnswer(c, "Which group claimed the attack on Tarn Mill?");
+    expect(r.responseType).toBe("answer");
+    expect(r.citations.map((x) => x.evidenceId)).toEqual(["EV-N"]);
+  });
 });
 
 function snippet(id: string, nodeIds: string[], text: string): RawContext["evidenceSnippets"][number] {

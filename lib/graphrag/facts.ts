@@ -362,12 +362,30 @@ export const FRAMING_WORDS: ReadonlySet<string> = new Set([
 
 // ---------------------------------------------------------------------------------------------------------------
 
+/**
+ * Words the Porter stemmer folds into another word of a different sense that case records use: a payment's
+ * "reference" is not "referred to MSET", an "authority" not an "author", the "executive" not "executed", "news" not
+ * "new". Each keeps a stem of its own (its plural with it).
+ */
+const OVERSTEMMED: Record<string, string> = {
+  reference: "referenc",
+  references: "referenc",
+  authority: "authoriti",
+  authorities: "authoriti",
+  executive: "executiv",
+  executives: "executiv",
+  community: "communiti",
+  communities: "communiti",
+  news: "news",
+  general: "general",
+};
+
 /** Porter stem of a lower-cased word, cached (the same words recur across claims and evidence). */
 const stemCache = new Map<string, string>();
 export function porter(lower: string): string {
   let s = stemCache.get(lower);
   if (s === undefined) {
-    s = stemmer(lower);
+    s = OVERSTEMMED[lower] ?? stemmer(lower);
     if (stemCache.size > 50_000) stemCache.clear();
     stemCache.set(lower, s);
   }

@@ -2212,6 +2212,18 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(r.responseType).toBe("answer");
     expect(r.citations.map((x) => x.evidenceId)).toEqual(["EV-N"]);
   });
+  it("does not take 'referred' for a payment's 'reference' (nor other words the stemmer folds together)", () => {
+    const c: RawContext = {
+      nodes: [{ id: "p-hale", label: "Person", name: "Dana Hale", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        snippet("EV-A", ["p-hale"], "Visit report on Dana Hale's shop. Cash box: GBP 412. Referred to MSET the same day."),
+        snippet("EV-B", ["p-hale"], "Bank statement of Dana Hale: on 1 May a payment of GBP 900 to K LORNE, reference 'DEPOSIT'."),
+      ],
+    };
+    const r = extractiveAnswer(c, "How much did Dana Hale pay each month, and what reference was on the payment?");
+    expect(r.citations.map((x) => x.evidenceId)).toEqual(["EV-B"]);
+  });
 });
 
 function snippet(id: string, nodeIds: string[], text: string): RawContext["evidenceSnippets"][number] {

@@ -424,6 +424,11 @@ function answerPart(
   const maxBm25 = qStems.reduce((s, t) => s + idf(t), 0) || 1;
   const avgLen = sentences.reduce((s, c) => s + c.stems.size, 0) / Math.max(sentences.length, 1) || 1;
   const givenDates = new Set(a.given.dates.flatMap((d) => d.readings.flatMap(dateKeys)));
+  // "How much cash was taken out of the account on 6 March 2025?": a statement's row of that day ("06/03/2025 | CASH
+  // WITHDRAWAL … | 10,000.00") is the line asked about when it says some of the question, though only the statement's
+  // heading names the account. (The day in full: year, month and day.)
+  const askedDays = new Set([...givenDates].filter((k) => /^\d{4}-\d+-\d+$/.test(k)));
+  const onAskedDay = (s: Sentence) => s.facts.dates.some((d) => d.readings.flatMap(dateKeys).some((k) => askedDays.has(k)));
 
   const subjectIds = new Set(a.subjects.map((e) => e.id));
   const subjectLabels = new Set(a.subjects.map((e) => e.label));
@@ -708,7 +713,8 @@ function answerPart(
       !(rarest && s.stems.has(rarest)) &&
       !(field && s.stems.has(field)) &&
       !labelled &&
-      !anchored
+      !anchored &&
+      !(said > 0 && onAskedDay(s))
     )
       continue;
     if (a.required.some((t) => !s.stems.has(conceptOf(t)))) continue;

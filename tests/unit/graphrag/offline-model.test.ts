@@ -2224,6 +2224,24 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     const r = extractiveAnswer(c, "How much did Dana Hale pay each month, and what reference was on the payment?");
     expect(r.citations.map((x) => x.evidenceId)).toEqual(["EV-B"]);
   });
+  it("answers from a statement's row dated the day the question names, though only the statement's heading names the account", () => {
+    const c: RawContext = {
+      nodes: [{ id: "o-tw", label: "Organization", name: "Harl Sports Ltd", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-S",
+          ["o-tw"],
+          "Bank statement: business current account HARL SPORTS LTD, extract 01/01/2025 to 31/03/2025.\ndate | description | debit GBP | credit GBP\n16/01/2025 | CASH WITHDRAWAL MAIN BRANCH | 9,000.00 |\n06/03/2025 | CASH WITHDRAWAL MAIN BRANCH | 10,000.00 |\n11/03/2025 | FP OUT R FENN | 4,000.00 |",
+        ),
+        snippet("EV-V", [], "Visit to the club shop. Cash box: GBP 412. Cash takings are banked weekly. Cash sales are not logged."),
+      ],
+    };
+    const r = extractiveAnswer(c, "How much cash was taken out of the Harl Sports account on 6 March 2025?");
+    expect(r.responseType).toBe("answer");
+    expect(r.answerText).toContain("10,000.00");
+    expect(r.answerText).not.toContain("9,000.00");
+  });
 });
 
 function snippet(id: string, nodeIds: string[], text: string): RawContext["evidenceSnippets"][number] {

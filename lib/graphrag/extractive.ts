@@ -779,7 +779,15 @@ function answerPart(
   const claims: Claim[] = firstClaims.length ? firstClaims : second(composition);
 
   if (!claims.length) return { a, claims, candidates: candidates.length, missing: [] };
-  for (const c of claims) c.sources = restatedFrom(context, c, a.subjects, candidates, factsOf);
+  claims.forEach((c, i) => {
+    const sources = restatedFrom(context, c, a.subjects, candidates, factsOf);
+    // Where the record has a line of its own that answers with every value the note restates, that line is the
+    // answer and the note gives way to it; otherwise the record is cited beside the note.
+    const line = sources.length ? recordLine(c, sources[0], sentences) : undefined;
+    if (line && !claims.some((o) => o.evidenceId === line.snippet.id))
+      claims[i] = claimOf(context, { ...line, names: [], subjectHit: 0, values: [], coverage: c.coverage, own: 1, score: c.score });
+    else c.sources = sources;
+  });
   const covered = new Set<string>();
   for (const c of claims) stemsOf(c.text).forEach((t) => covered.add(t));
   for (const e of a.subjects) e.names.forEach((n) => words(n).forEach((w) => covered.add(conceptOf(porter(w.lower)))));
@@ -814,7 +822,7 @@ function preferRecords(candidates: Candidate[], nodes: readonly ContextNode[]): 
  * The record an analyst's restated claim comes from: one that holds every value the claim gives (its dates, times,
  * amounts, identifiers) — two at least, or one and a subject the claim names. "14 men found living there on
  * 02/07/2024" in a timeline rests on the inspection record of 02/07/2024 that found 14 occupants; the answer cites
- * the record beside the note, the best-ranked when several qualify.
+ * the record beside the note (or a line of the record in its stead: `recordLine`), the best-ranked when several qualify.
  */
 function restatedFrom(
   context: RawContext,
@@ -825,7 +833,7 @@ function restatedFrom(
 ): string[] {
   const item = context.evidenceSnippets.find((s) => s.id === claim.evidenceId);
   if (!item || !DERIVED.test(item.type)) return [];
-  const keys = valueKeys(extractFacts(claim.text, { source: true }));
+  const keys = claimValues(claim);
   const named = subjects.filter((e) => mentions(e, claim.text));
   if (!keys.length || (keys.length < 2 && !named.length)) return [];
   const rank = (s: ContextSnippet) => candidates.find((c) => c.snippet.id === s.id)?.score ?? -1;
@@ -838,6 +846,20 @@ function restatedFrom(
     .sort((x, y) => rank(y) - rank(x));
   return source ? [source.id] : [];
 }
+
+/** The values a claim gives (its dates, times, amounts, identifiers), as keys. */
+const claimValues = (claim: Claim) => valueKeys(extractFacts(claim.text, { source: true }));
+
+/**
+ * The line of record `source` that holds every value `claim` (a note's restatement) gives: a row of its table or one of
+ * its fields ("Admitted: 06/03/2023"), which states the fact in the record's own form. (A sentence of prose with the
+ * same values may tell something else of them: "remote WMI process creation …" is not the logon the note speaks of.)
+ */
+function recordLine(claim: Claim, source: string, sentences: Sentence[]): Sentence | undefined {
+  const keys = claimValues(claim);
+  return sentences.find((s) => s.snippet.id === source && RECORD_LINE.test(s.text) && keys.every((k) => valueKeys(s.facts).includes(k)));
+}
+const RECORD_LINE = /\|.*\||^[\p{L} /&'’()-]{1,40}:\s/u;
 
 /** `read` of an evidence item, computed once per item (per question: the reads depend on the question's subjects). */
 function perItem<T>(read: (snippet: ContextSnippet) => T): (snippet: ContextSnippet) => T {

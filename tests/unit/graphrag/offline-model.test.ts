@@ -1143,6 +1143,14 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     const v = validateAnswer(parsed.output, c);
     expect(v.report.invalidCitationCount).toBe(0);
     expect(v.citations.map((x) => x.evidenceId).sort()).toEqual(["EV-R", "EV-T"]);
+    // Where a row of the record gives every value the note restates, that row answers and the note gives way.
+    const row = {
+      ...record,
+      text: "Housing inspections PSH/24/1290.\naddress | inspected | occupants\n27 Tanner's Row | 02/07/2024 | 14 adults |",
+    };
+    const answer = extractiveAnswer({ nodes: [], edges: [], evidenceSnippets: [timeline, row, other] }, q);
+    expect(answer.citations.map((x) => x.evidenceId)).toEqual(["EV-R"]);
+    expect(answer.answerText).toContain("27 Tanner's Row | 02/07/2024 | 14 adults");
   });
 
   it("answers a question naming a record's field (IMEI, balance) only where that field is said", () => {

@@ -859,6 +859,7 @@ function recordLine(claim: Claim, source: string, sentences: Sentence[]): Senten
   const keys = claimValues(claim);
   return sentences.find((s) => s.snippet.id === source && RECORD_LINE.test(s.text) && keys.every((k) => valueKeys(s.facts).includes(k)));
 }
+// A table row, or a field whose label is words only (unlike `fieldLabel`, not the hour of "01:42: remote WMI …").
 const RECORD_LINE = /\|.*\||^[\p{L} /&'’()-]{1,40}:\s/u;
 
 /** `read` of an evidence item, computed once per item (per question: the reads depend on the question's subjects). */

@@ -846,6 +846,8 @@ export function answerValues(
       // Not a place, a vessel or a thing the graph knows by that name, nor a place by its form; one word only when
       // the graph knows it as part of a person's name ("Gareth told me…").
       const others = otherNamesOf(nodes);
+      // A name this sentence adds that the graph does not hold as a place, a vessel or a thing.
+      const unknownName = (raw: string) => newName(raw) && !others.has(raw);
       const people = personWordsOf(nodes);
       // A name the graph does not know ("Silver Toyota Camry" reads like one) counts when written as a person's is:
       // after a title or as an apposition to a role ("the fitter, Marlon Cruz").
@@ -857,15 +859,13 @@ export function answerValues(
         .filter((e) => e.tokens.some((t) => people.has(t)) || (e.tokens.length >= 2 && introduced(e.at)) || TITLED_NAME.test(e.raw))
         .filter((e) => !e.tokens.some((t) => PLACE_WORDS.test(t)))
         .map((e) => e.raw.toLowerCase())
-        .filter((raw) => newName(raw) && !others.has(raw));
+        .filter(unknownName);
       // "diver M. Okoro recovers …": an initial and a surname are written only of a person — who answers "who …?", not
       // "which patient …?"; nor does a record's author in brackets ("Note (J. Tarrant): …").
-      const initialled = [...(a.kind === "who" ? sentence.matchAll(INITIALLED) : [])]
-        .map((m) => m[0].toLowerCase())
-        .filter((raw) => newName(raw) && !others.has(raw));
+      const initialled = [...(a.kind === "who" ? sentence.matchAll(INITIALLED) : [])].map((m) => m[0].toLowerCase()).filter(unknownName);
       // "Which ransomware group claimed it?": a name written with the noun asked for ("the note identifies the attackers as
       // the BLACKWELT group"), though the graph does not hold it.
-      const kindNamed = (a.measure ? namedWithNoun(sentence, a.lower, a.measure) : []).filter((raw) => newName(raw) && !others.has(raw));
+      const kindNamed = (a.measure ? namedWithNoun(sentence, a.lower, a.measure) : []).filter(unknownName);
       // "Who called +1-555-0888?": about a number or an account, the answer is the other number or account — not when
       // the question asks for a name ("Whose name is on the account that received it?").
       const ids =
@@ -916,6 +916,19 @@ const RANK =
  * known as the Ravens" — lower-cased, without the article.
  */
 function namedWithNoun(sentence: string, question: string, noun: string): string[] {
+  const patterns = nounPatterns(question, noun);
+  if (!patterns) return [];
+  return [...sentence.matchAll(patterns.before), ...sentence.matchAll(patterns.after)]
+    .map((m) => m[1].replace(/^(?:The|A|An)\s+/, "").toLowerCase())
+    .filter((raw) => raw.length > 1 && !isStopword(raw));
+}
+
+/** The patterns of `namedWithNoun`, built once per question (every sentence of the context is read with them). */
+const nounPatternCache = new Map<string, { before: RegExp; after: RegExp } | null>();
+function nounPatterns(question: string, noun: string): { before: RegExp; after: RegExp } | null {
+  const key = `${noun}\u0000${question}`;
+  if (nounPatternCache.has(key)) return nounPatternCache.get(key)!;
+  if (nounPatternCache.size > 1000) nounPatternCache.clear();
   const forms = [
     ...new Set(
       words(question)
@@ -923,14 +936,16 @@ function namedWithNoun(sentence: string, question: string, noun: string): string
         .map((w) => w.lower),
     ),
   ];
-  if (!forms.length) return [];
   const nounRe = forms.map((f) => `[${f[0].toUpperCase()}${f[0]}]${escapeRegExp(f.slice(1))}s?`).join("|");
   const NAME = String.raw`\p{Lu}[\p{L}\p{N}&'’-]*(?:\s+\p{Lu}[\p{L}\p{N}&'’-]*){0,2}`;
-  const before = new RegExp(String.raw`(?<![\p{L}\p{N}])(${NAME})\s+(?:${nounRe})\b`, "gu");
-  const after = new RegExp(String.raw`\b(?:${nounRe})\s+(?:called|named|known as)\s+(?:the\s+)?(${NAME})`, "gu");
-  return [...sentence.matchAll(before), ...sentence.matchAll(after)]
-    .map((m) => m[1].replace(/^(?:The|A|An)\s+/, "").toLowerCase())
-    .filter((raw) => raw.length > 1 && !isStopword(raw));
+  const patterns = forms.length
+    ? {
+        before: new RegExp(String.raw`(?<![\p{L}\p{N}])(${NAME})\s+(?:${nounRe})\b`, "gu"),
+        after: new RegExp(String.raw`\b(?:${nounRe})\s+(?:called|named|known as)\s+(?:the\s+)?(${NAME})`, "gu"),
+      }
+    : null;
+  nounPatternCache.set(key, patterns);
+  return patterns;
 }
 
 /** An initial and a surname: "M. Okoro". */

@@ -128,7 +128,7 @@ const CONCEPTS: string[][] = [
   ["meal", "lunch", "dinner", "breakfast", "restaurant", "grill", "cafe", "diner", "bistro"],
   ["send", "sent", "transfer", "transferred", "wire", "wired", "exfiltrate", "upload"],
   // Not "located": "is located at 1147 Larchmont Avenue" gives an address, not what was found there.
-  ["find", "found", "recover", "recovered", "seize", "seized"],
+  ["find", "found", "recover", "recovered", "seize", "seized", "discover", "discovered", "discovery"],
   ["buy", "bought", "purchase", "purchased", "buyer", "purchaser"],
   ["sell", "sold", "sale", "seller", "vendor", "dealer"],
   ["work", "employ", "employed", "employee", "employer", "job"],

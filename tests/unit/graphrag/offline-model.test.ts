@@ -2250,6 +2250,19 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(r.answerText).toContain("10,000.00");
     expect(r.answerText).not.toContain("9,000.00");
   });
+  it("takes 'discovered' for 'found': when a body was found is when it was discovered", () => {
+    const c: RawContext = {
+      nodes: [{ id: "p-orr", label: "Person", name: "Colm Orr", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        snippet("EV-D", ["p-orr"], "Incident log. The body of Colm Orr was discovered by a jogger at 07:40 on 3 May 2025 in Leeside Park."),
+        snippet("EV-L", ["p-orr"], "Colm Orr was last seen leaving the Crown at 23:10 on 2 May 2025."),
+      ],
+    };
+    const r = extractiveAnswer(c, "When was Colm Orr found?");
+    expect(r.responseType).toBe("answer");
+    expect(r.citations.map((x) => x.evidenceId)).toEqual(["EV-D"]);
+  });
 });
 
 function snippet(id: string, nodeIds: string[], text: string): RawContext["evidenceSnippets"][number] {

@@ -36,6 +36,7 @@ export default {
       })),
     );
     console.log(JSON.stringify(report.summary, null, 2));
+    for (const r of report.results) if (r.labelError) console.error(`warning: ${r.id}: ${r.labelError}`);
     if (values.out) await writeOutput(JSON.stringify(report, null, 2) + "\n", values.out);
     return 0;
   },

@@ -13,7 +13,7 @@ const questionSchema = z.object({
   case: z.string().min(1),
   question: z.string().min(1),
   kind: z.enum(QUESTION_KINDS),
-  /** Evidence ids that answer it (empty for unanswerable, action and restricted questions). */
+  /** Evidence ids that answer it (empty for unanswerable and action questions); for a restricted one, the items it must not see. */
   gold: z.array(z.string()).default([]),
   /** Distinctive strings that must never appear anywhere in the response (restricted items, injected payloads). */
   canaries: z.array(z.string().min(3)).default([]),
@@ -63,6 +63,8 @@ export interface Observation {
   body: unknown;
   again: unknown;
   latencyMs: number;
+  /** The gold ids the question's user may not see, as the runner read them through the policy gate. */
+  goldHidden?: string[];
 }
 
 export interface QuestionResult {
@@ -89,6 +91,11 @@ export interface QuestionResult {
   latencyMs: number;
   /** Met what its kind asks: cites gold (answerable), abstains (unanswerable), refuses (action), leaks nothing (restricted, injection). */
   ok: boolean;
+  /**
+   * What is wrong with the question's label rather than the answer: gold an answerable question's user may not see (no
+   * answer may cite it, so recall can never reach it), or a restricted question's gold that its user can see.
+   */
+  labelError?: string;
 }
 
 interface AnswerLike {
@@ -129,6 +136,7 @@ export function scoreQuestion(o: Observation): QuestionResult {
     : kind === "action" ? responseType === "refused"
     : leaked.length === 0;
   const turn = (o.body as { turn?: unknown } | null)?.turn;
+  const labelError = labelErrorOf(o);
   return {
     id: o.question.id,
     kind,
@@ -144,7 +152,17 @@ export function scoreQuestion(o: Observation): QuestionResult {
     latencyMs: o.latencyMs,
     ok,
     unknowns: a.unknowns ?? [],
+    ...(labelError ? { labelError } : {}),
   };
+}
+
+function labelErrorOf({ question: q, goldHidden }: Observation): string | undefined {
+  if (!goldHidden) return undefined;
+  if (q.kind === "answerable" && goldHidden.length)
+    return `gold ${goldHidden.join(", ")} is outside ${q.user}'s permissions: no answer may cite it`;
+  const seen = q.gold.filter((id) => !goldHidden.includes(id));
+  if (q.kind === "restricted" && seen.length) return `gold ${seen.join(", ")} is visible to ${q.user}: not a restricted item`;
+  return undefined;
 }
 
 export interface EvalSummary {
@@ -164,6 +182,8 @@ export interface EvalSummary {
   latencyMs: { p50: number; p95: number };
   /** Requests that ended in a coded error (an unknown user, a database down): the run measured nothing for them. */
   errors: number;
+  /** Questions whose label is wrong for their user (QuestionResult.labelError): fix the questions file, not the answerer. */
+  labelErrors: number;
   passed: number;
   /**
    * The lines asked in threads (issue 18): how many, and citation precision/recall over their answerable lines — all
@@ -217,6 +237,7 @@ export function summarise(results: QuestionResult[], questions: EvalQuestion[]):
     deterministic: results.every((r) => r.deterministic),
     latencyMs: { p50: percentile(results.map((r) => r.latencyMs), 50), p95: percentile(results.map((r) => r.latencyMs), 95) },
     errors: results.filter((r) => r.responseType.startsWith("CG-")).length,
+    labelErrors: results.filter((r) => r.labelError).length,
     passed: results.filter((r) => r.ok).length,
     threads: {
       threads: new Set(inThreads.map((r) => r.thread)).size,

@@ -155,4 +155,33 @@ describe("casegraph eval scoring", () => {
       passed: 2,
     });
   });
+  it("reports a label its user cannot meet: answerable gold outside the user's permissions, restricted gold the user can see", () => {
+    const questions = [
+      q({ id: "a1", kind: "answerable", gold: ["EV-1", "EV-2"] }),
+      q({ id: "a2", kind: "answerable", gold: ["EV-3"] }),
+      q({ id: "r1", kind: "restricted", gold: ["EV-7"], canaries: ["Nightfall"] }),
+      q({ id: "r2", kind: "restricted", gold: ["EV-8"], canaries: ["Dawnbreak"] }),
+    ];
+    const hidden: Record<string, string[]> = { a1: ["EV-2"], a2: [], r1: ["EV-7"], r2: [] };
+    const results = questions.map((question) =>
+      scoreQuestion({
+        question,
+        body: answer("answer", ["EV-1"]),
+        again: answer("answer", ["EV-1"]),
+        latencyMs: 1,
+        goldHidden: hidden[question.id],
+      }),
+    );
+    expect(results.map((r) => [r.id, r.labelError])).toEqual([
+      ["a1", "gold EV-2 is outside u@x.example's permissions: no answer may cite it"],
+      ["a2", undefined],
+      ["r1", undefined],
+      ["r2", "gold EV-8 is visible to u@x.example: not a restricted item"],
+    ]);
+    expect(summarise(results, questions).labelErrors).toBe(2);
+    // Not checked (the runner could not read the gold): no label error.
+    expect(
+      scoreQuestion({ question: questions[0], body: answer("answer", []), again: answer("answer", []), latencyMs: 1 }).labelError,
+    ).toBeUndefined();
+  });
 });

@@ -2,9 +2,12 @@
 // permissions), each twice for determinism, and scores them (lib/eval/metrics.ts). Lines naming a thread are asked as
 // the turns of one thread, in order.
 import "server-only";
-import { loadActor } from "../../auth/actor";
+import { PrismaEvidenceStore } from "../../adapters/prisma/evidence-store";
+import { loadActor, type Actor } from "../../auth/actor";
 import { asCasegraphError } from "../../domain/failure-codes";
+import { PolicyGate } from "../../graphrag/policy-filter";
 import { scoreQuestion, summarise, type EvalQuestion, type EvalSummary, type QuestionResult } from "../../eval/metrics";
+import { assertCaseAccess } from "../access/case-access";
 import { runtime, seedDemoIfEmpty } from "../runtime";
 import { askQuestion } from "./graphrag";
 
@@ -24,6 +27,7 @@ export async function runEval(questions: EvalQuestion[], onProgress?: (done: num
     let body: unknown;
     let again: unknown;
     let latencyMs = 0;
+    let goldHidden: string[] | undefined;
     const thread = q.thread ? (threads.get(q.thread) ?? threads.set(q.thread, {}).get(q.thread)!) : null;
     const ask = async (actor: Parameters<typeof askQuestion>[0], run: "first" | "again") => {
       const threadId = thread?.[run];
@@ -35,6 +39,7 @@ export async function runEval(questions: EvalQuestion[], onProgress?: (done: num
     };
     try {
       const actor = await loadActor(db.prisma, { email: q.user }, "cli");
+      if (q.gold.length) goldHidden = await hiddenFrom(actor, q.case, q.gold);
       const started = performance.now();
       body = await ask(actor, "first");
       latencyMs = performance.now() - started;
@@ -43,8 +48,21 @@ export async function runEval(questions: EvalQuestion[], onProgress?: (done: num
       // An unknown or deactivated user is a result too (an error response), not a reason to stop the run.
       body = again = { error: asCasegraphError(err).toJSON().error };
     }
-    results.push(scoreQuestion({ question: q, body, again, latencyMs }));
+    results.push(scoreQuestion({ question: q, body, again, latencyMs, ...(goldHidden ? { goldHidden } : {}) }));
     onProgress?.(results.length);
   }
   return { summary: summarise(results, questions), results };
+}
+
+/**
+ * The gold evidence ids the question's user may not see (hidden by policy, or not in the case), read through the same
+ * policy gate as the answer: a label the run can check. (None when the user may not open the case: the answer says so.)
+ */
+async function hiddenFrom(actor: Actor, caseId: string, gold: readonly string[]): Promise<string[] | undefined> {
+  const { db } = await runtime();
+  const record = await assertCaseAccess(db.prisma, actor, caseId).catch(() => undefined);
+  if (!record) return undefined;
+  const found = await new PrismaEvidenceStore(db.prisma).byIds({ tenantId: record.tenantId, caseId: record.id }, gold);
+  const visible = new Set(new PolicyGate(actor).evidence(found).map((e) => e.id));
+  return gold.filter((id) => !visible.has(id)).sort();
 }

@@ -424,6 +424,9 @@ const RE = {
   scheme: /(?<![\p{L}\p{N}_])\p{L}[\p{L}\p{N}]*:[\p{L}\p{N}][\p{L}\p{N}_.:/@#+-]*[\p{L}\p{N}]/gu,
   snake: /(?<![\p{L}\p{N}])[\p{L}\p{N}]+(?:_[\p{L}\p{N}]+)+(?![\p{L}\p{N}])/gu,
   ip: /(?<![\p{L}\p{N}.])(?:\d{1,3}\.){3}\d{1,3}(?:\/\d{1,2})?(?![\p{N}]|\.\d)/gu,
+  // A British registration mark is one identifier though it has a space: "KV19 OBX" is not "KV19 ODX", which shares
+  // its first half (area and year) with every car registered there that half-year.
+  ukPlate: /(?<![\p{L}\p{N}-])[A-Z]{2}\d{2} ?[A-Z]{3}(?![\p{L}\p{N}-])/gu,
   isoDate:
     /(?<![\p{L}\p{N}])(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\p{L}\p{N}]|[-/]\d)/gu,
   numericDate: /(?<![\p{L}\p{N}/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\p{L}\p{N}]|[/.-]\d)/gu,
@@ -502,6 +505,7 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
   if (text.includes("_")) scan(RE.snake, id("id"));
   if (hasDigit) {
     if (/\d\.\d+\.\d+\.\d/.test(text)) scan(RE.ip, id("ip"));
+    if (/[A-Z]{2}\d{2} ?[A-Z]{3}/.test(text)) scan(RE.ukPlate, id("id"));
     // 2. Dates.
     if (/\d{4}[-/]\d/.test(text))
       scan(RE.isoDate, (m) => {

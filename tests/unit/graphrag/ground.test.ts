@@ -179,6 +179,12 @@ describe("extractFacts: normalisation", () => {
       ["ip", "203.0.113.47"],
       ["id", "svcbackup"],
     ]);
+    // A British registration mark is whole: its first half is shared by every car of that area and half-year.
+    expect(ids("KV19 OBX passed; KV19ODX did not; flat KV19 not a plate")).toEqual([
+      ["id", "kv19obx"],
+      ["id", "kv19odx"],
+      ["id", "kv19"],
+    ]);
     expect(ids("evt:fin0231-lsass-dump, EV-C-012, cdn-update-check.net")).toEqual([
       ["id", "fin0231lsassdump"],
       ["id", "evc012"],

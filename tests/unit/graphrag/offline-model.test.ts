@@ -2263,6 +2263,22 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(r.responseType).toBe("answer");
     expect(r.citations.map((x) => x.evidenceId)).toEqual(["EV-D"]);
   });
+  it("does not take another registration mark sharing the first half (KV19 ODX) for the one asked about (KV19 OBX)", () => {
+    const nodes: RawContext["nodes"] = [
+      { id: "v-obx", label: "Vehicle", name: "White Vauxhall Combo KV19 OBX", properties: { aliases: ["KV19 OBX"] } },
+      { id: "v-odx", label: "Vehicle", name: "White Ford Transit KV19 ODX", properties: { aliases: ["KV19 ODX"] } },
+      { id: "l-rope", label: "Location", name: "Ropewalk Lane", properties: {} },
+    ];
+    const cctv = (row: string) =>
+      snippet("EV-V", ["v-obx", "v-odx", "l-rope"], `CCTV review, camera QR-07.\ndate | time | observation\n12/01/2025 | ${row}`);
+    const other: RawContext = { nodes, edges: [], evidenceSnippets: [cctv("02:36 | KV19 ODX seen entering Ropewalk Lane, lights off")] };
+    const asked = "At what time was KV19 OBX seen in Ropewalk Lane?";
+    expect(extractiveAnswer(other, asked).responseType).toBe("no_evidence");
+    const same: RawContext = { nodes, edges: [], evidenceSnippets: [cctv("02:36 | KV19 OBX seen entering Ropewalk Lane, lights off")] };
+    const r = extractiveAnswer(same, asked);
+    expect(r.responseType).toBe("answer");
+    expect(r.answerText).toContain("02:36");
+  });
 });
 
 function snippet(id: string, nodeIds: string[], text: string): RawContext["evidenceSnippets"][number] {

@@ -505,7 +505,7 @@ export function extractFacts(input: string, options: ExtractOptions = {}): Facts
   if (text.includes("_")) scan(RE.snake, id("id"));
   if (hasDigit) {
     if (/\d\.\d+\.\d+\.\d/.test(text)) scan(RE.ip, id("ip"));
-    if (/[A-Z]{2}\d{2} ?[A-Z]{3}/.test(text)) scan(RE.ukPlate, id("id"));
+    scan(RE.ukPlate, id("id"));
     // 2. Dates.
     if (/\d{4}[-/]\d/.test(text))
       scan(RE.isoDate, (m) => {

@@ -6,6 +6,7 @@
 // Pure and deterministic; used by the offline answerer, usable by any other.
 import nlp from "compromise";
 import { dateKeys, extractFacts, idKey, MONTHS, porter, WEEKDAYS, type Facts } from "./facts";
+import { boundedMemo } from "./memo";
 import { escapeRegExp, isIdLike, isStopword, words } from "./text";
 import type { ContextNode, RawContext } from "./types";
 
@@ -924,11 +925,11 @@ function namedWithNoun(sentence: string, question: string, noun: string): string
 }
 
 /** The patterns of `namedWithNoun`, built once per question (every sentence of the context is read with them). */
-const nounPatternCache = new Map<string, { before: RegExp; after: RegExp } | null>();
+const nounPatternMemo = boundedMemo<{ before: RegExp; after: RegExp } | null>(1000);
 function nounPatterns(question: string, noun: string): { before: RegExp; after: RegExp } | null {
-  const key = `${noun}\u0000${question}`;
-  if (nounPatternCache.has(key)) return nounPatternCache.get(key)!;
-  if (nounPatternCache.size > 1000) nounPatternCache.clear();
+  return nounPatternMemo(`${noun}\u0000${question}`, () => buildNounPatterns(question, noun));
+}
+function buildNounPatterns(question: string, noun: string): { before: RegExp; after: RegExp } | null {
   const forms = [
     ...new Set(
       words(question)
@@ -938,14 +939,12 @@ function nounPatterns(question: string, noun: string): { before: RegExp; after: 
   ];
   const nounRe = forms.map((f) => `[${f[0].toUpperCase()}${f[0]}]${escapeRegExp(f.slice(1))}s?`).join("|");
   const NAME = String.raw`\p{Lu}[\p{L}\p{N}&'’-]*(?:\s+\p{Lu}[\p{L}\p{N}&'’-]*){0,2}`;
-  const patterns = forms.length
+  return forms.length
     ? {
         before: new RegExp(String.raw`(?<![\p{L}\p{N}])(${NAME})\s+(?:${nounRe})\b`, "gu"),
         after: new RegExp(String.raw`\b(?:${nounRe})\s+(?:called|named|known as)\s+(?:the\s+)?(${NAME})`, "gu"),
       }
     : null;
-  nounPatternCache.set(key, patterns);
-  return patterns;
 }
 
 /** An initial and a surname: "M. Okoro". */

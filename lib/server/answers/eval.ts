@@ -18,6 +18,7 @@ export interface EvalReport {
 
 export async function runEval(questions: EvalQuestion[], onProgress?: (done: number) => void): Promise<EvalReport> {
   const { db } = await runtime();
+  const evidence = new PrismaEvidenceStore(db.prisma);
   await seedDemoIfEmpty(); // a fresh data folder gets the demo workspace, as the server does at its first start
   const results: QuestionResult[] = [];
   // A named thread's lines are its turns, in file order (issue 18). The run and the re-run (determinism) each keep
@@ -39,7 +40,7 @@ export async function runEval(questions: EvalQuestion[], onProgress?: (done: num
     };
     try {
       const actor = await loadActor(db.prisma, { email: q.user }, "cli");
-      if (q.gold.length) goldHidden = await hiddenFrom(actor, q.case, q.gold);
+      if (q.gold.length) goldHidden = await hiddenFrom(db.prisma, evidence, actor, q.case, q.gold);
       const started = performance.now();
       body = await ask(actor, "first");
       latencyMs = performance.now() - started;
@@ -58,11 +59,16 @@ export async function runEval(questions: EvalQuestion[], onProgress?: (done: num
  * The gold evidence ids the question's user may not see (hidden by policy, or not in the case), read through the same
  * policy gate as the answer: a label the run can check. (None when the user may not open the case: the answer says so.)
  */
-async function hiddenFrom(actor: Actor, caseId: string, gold: readonly string[]): Promise<string[] | undefined> {
-  const { db } = await runtime();
-  const record = await assertCaseAccess(db.prisma, actor, caseId).catch(() => undefined);
+async function hiddenFrom(
+  prisma: Parameters<typeof assertCaseAccess>[0],
+  evidence: PrismaEvidenceStore,
+  actor: Actor,
+  caseId: string,
+  gold: readonly string[],
+): Promise<string[] | undefined> {
+  const record = await assertCaseAccess(prisma, actor, caseId).catch(() => undefined);
   if (!record) return undefined;
-  const found = await new PrismaEvidenceStore(db.prisma).byIds({ tenantId: record.tenantId, caseId: record.id }, gold);
+  const found = await evidence.byIds({ tenantId: record.tenantId, caseId: record.id }, gold);
   const visible = new Set(new PolicyGate(actor).evidence(found).map((e) => e.id));
   return gold.filter((id) => !visible.has(id)).sort();
 }

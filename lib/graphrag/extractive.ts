@@ -420,6 +420,11 @@ function answerPart(
     : [];
   const givenWeight = idf("") * 0.75;
   const totalFocus = focus.reduce((s, t) => s + focusWeight(t), 0) + given.length * givenWeight;
+  // The question's content words that some visible item uses, when another ("tracker", "urine") is used by none. (Not
+  // the words naming the kind of answer — "What reason…", "What colour…" — which the answer need not repeat.)
+  const asksFor = new Set(a.asksFor.map(conceptOf));
+  const content = focus.filter((t) => !weak.has(t) && !asksFor.has(t));
+  const unsaidBeside = content.some((t) => !anywhere.has(t)) ? content.filter((t) => anywhere.has(t)) : undefined;
   const rarest = [...focus].sort((x, y) => focusWeight(y) - focusWeight(x) || (x < y ? -1 : 1))[0];
   const maxBm25 = qStems.reduce((s, t) => s + idf(t), 0) || 1;
   const avgLen = sentences.reduce((s, c) => s + c.stems.size, 0) / Math.max(sentences.length, 1) || 1;
@@ -697,8 +702,15 @@ function answerPart(
     )
       coverage = Math.max(coverage, 0.75);
     // A broad question about a named subject ("What is X's role?", "How did X get in?") is answered from the
-    // sentences that name it even when they share few of its words — flagged by low confidence and the unknowns.
-    const broad = a.expects === "any" && a.kind !== "yes_no" && subjectHit === 1;
+    // sentences that name it even when they share few of its words — flagged by low confidence and the unknowns. Not
+    // when it asks of something no visible item mentions ("What did the GPS tracker on it record?", the tracker's
+    // data hidden from the asker) and the sentence's item does not say all the rest: a line that names the subject is
+    // then a near match, not the answer.
+    const broad =
+      a.expects === "any" &&
+      a.kind !== "yes_no" &&
+      subjectHit === 1 &&
+      (unsaidBeside ?? []).every((t) => s.stems.has(t) || s.asked?.has(t) || item.has(t));
     // "Name: Gwen Alys PRITCHARD" names the subject and says nothing about them ("Director: Phillipa DORRANCE" says
     // her role).
     if (a.expects !== "agent" && a.expects !== "role" && namesOnly(s.text, names)) continue;

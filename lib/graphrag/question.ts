@@ -65,6 +65,8 @@ export interface QuestionAnalysis {
    * ("university" in "Which university did he attend?"): a node that answers must say it.
    */
   kindNoun?: string;
+  /** Stems of the phrase after "what"/"which" that names the kind of answer asked ("reason", "relationship", "final score"). */
+  asksFor: string[];
   /** Stems of the verbs in the past that name what happened ("arrested", "paid", "changed"; not "was", "did"). */
   events: string[];
   /** The noun of "date of birth", "time of the arrest": which date is asked for (stem). */
@@ -262,6 +264,7 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
       expects === "time"
         ? [...new Set([...eventVerbs(terms, described), ...misreadEvent(terms, nameStems)])]
         : eventVerbs(terms, described),
+    asksFor: (classified.typePhrase ?? []).map((w) => porter(w)),
     ...(dated ? { dated } : {}),
     ...(measure ? { measure } : {}),
     // (Only after "which": "what" also heads open questions — "What is his relationship to Voss?")
@@ -315,6 +318,9 @@ function requestLength(lw: string[]): number {
   return /^(?:me|us)$/.test(lw[i] ?? "") ? i + 1 : i;
 }
 
+/** Auxiliaries other than "be": after "what"/"which" they make the next noun phrase the clause's subject. */
+const AUXILIARY = /^(?:did|does|do|has|have|had|will|would|can|could|should|may|might|must)$/;
+
 function classify(lw: string[]): {
   kind: QuestionKind;
   expects: AnswerType;
@@ -322,6 +328,7 @@ function classify(lw: string[]): {
   typedByHead?: boolean;
   modifiers?: string[];
   measure?: string;
+  typePhrase?: string[];
 } {
   const at = lw.findIndex((w) => WH_WORD.test(w));
   // A request for something ("Give me the full account number …", "List the calls …") asks what it is.
@@ -368,7 +375,10 @@ function classify(lw: string[]): {
       const head = typedWords[typedWords.length - 1] ?? phrase[0] ?? "";
       const modifiers = phrase.slice(0, phrase.indexOf(head)).filter((w) => !TYPE_WORDS.has(w) && !typedWords.includes(w));
       const kind: QuestionKind = wh === "which" ? "which" : "what";
-      const typed = (expects: AnswerType) => ({ kind, expects, head, typedByHead: true, modifiers });
+      // "What reason…", "What is the relationship…": the phrase names the kind of answer, not what it is about — unless an
+      // auxiliary makes it the clause's subject ("What did the DFIR report find…").
+      const typePhrase = AUXILIARY.test(next[0] ?? "") ? [] : phrase;
+      const typed = (expects: AnswerType) => ({ kind, expects, head, typedByHead: true, modifiers, typePhrase });
       if (TIME_NOUNS.test(head)) return typed("time");
       if (IDENTIFIER_NOUNS.test(head)) return typed("identifier");
       if (PLACE_NOUNS.test(head)) return typed("place");
@@ -376,8 +386,8 @@ function classify(lw: string[]): {
       // "Which crew member…": the modifier says what kind of person; the sentence naming them rarely repeats it.
       // "What did the driver tell them?": after an auxiliary other than "be" the person is who acts, not what is asked.
       if (AGENT_NOUNS.test(head))
-        return /^(?:did|does|do|has|have|had|will|would|can|could|should|may|might|must)$/.test(next[0] ?? "")
-          ? { kind, expects: "any", head, modifiers: [] }
+        return AUXILIARY.test(next[0] ?? "")
+          ? { kind, expects: "any", head, modifiers: [], typePhrase }
           : { ...typed("agent"), modifiers: [] };
       if (AMOUNT_NOUNS.test(head)) return typed("amount");
       // "What is the (real) name of the Second Officer?" asks who.
@@ -385,7 +395,7 @@ function classify(lw: string[]): {
       const name = phrase.find((w) => /^names?$/.test(w));
       if (name && lw[lw.indexOf(name) + 1] === "of")
         return { ...typed("agent"), head: name, modifiers: lw.slice(lw.indexOf(name) + 2).filter((w) => !isStopword(w)) };
-      return { kind, expects: wh === "which" ? "entity" : "any", head, modifiers };
+      return { kind, expects: wh === "which" ? "entity" : "any", head, modifiers, typePhrase };
     }
   }
 }

@@ -2263,6 +2263,50 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(r.responseType).toBe("answer");
     expect(r.citations.map((x) => x.evidenceId)).toEqual(["EV-D"]);
   });
+  it("does not answer a broad question about something no visible item mentions with a line that only names its subject", () => {
+    const nodes: RawContext["nodes"] = [{ id: "d-hr", label: "Device", name: "WS-HR-0044", properties: {} }];
+    const update = snippet("EV-U", ["d-hr"], "Incident update, 3 June 2025: WS-HR-0044 isolated at 06:00; forensic examiner engaged.");
+    const asset = snippet("EV-A", ["d-hr"], "Asset report: WS-HR-0044, a Dell Latitude laptop issued to the payroll office.");
+    // No visible item speaks of a registry (the examiner's findings are not in the context): neither line answers.
+    const asked = "What did the forensic report find in the registry of WS-HR-0044?";
+    const r = extractiveAnswer({ nodes, edges: [], evidenceSnippets: [update, asset] }, asked);
+    expect(r.responseType).toBe("no_evidence");
+    // The findings themselves answer it.
+    const findings = snippet("EV-F", ["d-hr"], "Forensic report on WS-HR-0044: the Run key of the registry held a loader for odupd.dll.");
+    const found = extractiveAnswer({ nodes, edges: [], evidenceSnippets: [update, asset, findings] }, asked);
+    expect(found.responseType).toBe("answer");
+    expect(found.citations.map((c) => c.evidenceId)).toEqual(["EV-F"]);
+    // A word the evidence says otherwise ("house" for "home") does not bar a line whose item says all the rest.
+    const person: RawContext["nodes"] = [{ id: "p-wrona", label: "Person", name: "Piotr Wrona", properties: {} }];
+    const statement = snippet(
+      "EV-S",
+      ["p-wrona"],
+      "Prepared statement of Piotr Wrona, read by his solicitor. The Nokia phone found at my home is one I lend to trialists who have no UK number.",
+    );
+    const reason = extractiveAnswer(
+      { nodes: person, edges: [], evidenceSnippets: [statement] },
+      "What reason did Wrona's solicitor give for the Nokia phone found at his house?",
+    );
+    expect(reason.responseType).toBe("answer");
+    expect(reason.answerText).toContain("trialists");
+    // Nor do the words naming the kind of answer ("the final score"), which the answer gives rather than says.
+    const clubs: RawContext["nodes"] = [
+      { id: "o-h", label: "Organization", name: "Harbridge Town", properties: {} },
+      { id: "o-c", label: "Organization", name: "Coldbeck Rovers", properties: {} },
+    ];
+    const result = snippet(
+      "EV-R",
+      ["o-h", "o-c"],
+      "OFFICIAL MATCH RETURN. Premier Division, Saturday 8 March 2025, Harbridge Town 0 Coldbeck Rovers 4 (half-time 0-3). Attendance: 612.",
+    );
+    const minutes = snippet("EV-B", ["o-h"], "Club minutes, 2 April 2025: the first team played without a goalkeeping coach all season.");
+    const score = extractiveAnswer(
+      { nodes: clubs, edges: [], evidenceSnippets: [result, minutes] },
+      "What was the final score, and the half-time score, when Harbridge played Coldbeck Rovers on 8 March 2025?",
+    );
+    expect(score.responseType).toBe("answer");
+    expect(score.citations.map((c) => c.evidenceId)).toEqual(["EV-R"]);
+  });
   it("does not take another registration mark sharing the first half (KV19 ODX) for the one asked about (KV19 OBX)", () => {
     const nodes: RawContext["nodes"] = [
       { id: "v-obx", label: "Vehicle", name: "White Vauxhall Combo KV19 OBX", properties: { aliases: ["KV19 OBX"] } },

@@ -278,7 +278,13 @@ export function extractiveAnswer(context: RawContext, question: string, { follow
     // otherwise the part is answered as written.
     const resolved = parts.length ? referencesResolved(asked, parts[0], context) : asked;
     let answered = answer(resolved);
-    if (resolved !== asked && answered.missing.length) answered = answer(asked);
+    if (resolved !== asked && answered.missing.length) {
+      answered = answer(asked);
+      // As written, "… and what reason was he given for it?" names no one: it is still about whom its pronoun meant,
+      // so a line from a record that never names them (an insurer's note of another party's reason) does not answer it.
+      const meant = PERSONAL_PRONOUN.test(asked) ? firstPartNodes(parts[0], context).subjects.filter((n) => isPersonLabel(n.label)) : [];
+      if (meant.length) answered.claims = answered.claims.filter((c) => recordNames(context, c.evidenceId, meant));
+    }
     // A later part that names nothing of its own asks about what the first part does: when the evidence does not answer
     // the first, the later is not answered on its own. So "… and at what price each?" (it would quote another entry's
     // price), and "Who owns the car wash, and what is his phone number?" ("his" can only mean the owner no record names).
@@ -1240,6 +1246,7 @@ function relationClaims({ context, a, focus, candidates, checker, itemStems }: C
       if (subjectIds.has(other.id) || !typeStems.some((t) => EMPLOYMENT.has(t))) continue;
     } else {
       if (subjectIds.has(other.id) || containsPhrase(a.lower, other.name.toLowerCase())) continue;
+      if (a.excludedPlaces.some((x) => containsPhrase(other.name.toLowerCase(), x))) continue;
       if (!typeStems.length || !typeStems.every((t) => focus.includes(t))) continue;
       // The relationship must be most of what is asked: "home" in "What condition did she put on selling her home?"
       // does not make RESIDENT_OF the answer.
@@ -1435,11 +1442,20 @@ function meansTheUnknownAnswer(part: string, first: FirstPart, context: RawConte
 }
 
 type FirstPart = { part: string; a: QuestionAnalysis; claims: Claim[] };
+
 const PERSONAL_PRONOUN = /\b(?:he|him|his|she|her|hers|they|them|their)\b/i;
 
 function firstPartNodes(first: FirstPart, context: RawContext): { subjects: ContextNode[]; asksWho: boolean } {
   const subjects = nodesIn(context, first.a.subjects);
   return { subjects, asksWho: first.a.kind === "who" && !asksWhoIs(first.part, subjects) };
+}
+
+/** Whether the evidence item is linked to one of `nodes` or names one of them. */
+function recordNames(context: RawContext, evidenceId: string, nodes: readonly ContextNode[]): boolean {
+  const item = context.evidenceSnippets.find((s) => s.id === evidenceId);
+  if (!item) return false;
+  const lower = item.text.toLowerCase();
+  return nodes.some((n) => item.nodeIds.includes(n.id) || namesOf(n).names.some((name) => name.length > 2 && containsPhrase(lower, name)));
 }
 
 function nodesIn(context: RawContext, linked: readonly LinkedEntity[]): ContextNode[] {

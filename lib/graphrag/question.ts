@@ -67,6 +67,8 @@ export interface QuestionAnalysis {
   kindNoun?: string;
   /** Stems of the phrase after "what"/"which" that names the kind of answer asked ("reason", "relationship", "final score"). */
   asksFor: string[];
+  /** Places the answer must be other than ("Where did he live before Port Ellery?"), lower-cased. */
+  excludedPlaces: string[];
   /** Stems of the verbs in the past that name what happened ("arrested", "paid", "changed"; not "was", "did"). */
   events: string[];
   /** The noun of "date of birth", "time of the arrest": which date is asked for (stem). */
@@ -265,6 +267,7 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
         ? [...new Set([...eventVerbs(terms, described), ...misreadEvent(terms, nameStems)])]
         : eventVerbs(terms, described),
     asksFor: (classified.typePhrase ?? []).map((w) => porter(w)),
+    excludedPlaces: expects === "place" ? placesExcluded(lower) : [],
     ...(dated ? { dated } : {}),
     ...(measure ? { measure } : {}),
     // (Only after "which": "what" also heads open questions — "What is his relationship to Voss?")
@@ -316,6 +319,17 @@ function requestLength(lw: string[]): number {
   if (!/^(?:give|tell|show|get|find|provide|list|name|identify|state)$/.test(lw[i] ?? "")) return 0;
   i++;
   return /^(?:me|us)$/.test(lw[i] ?? "") ? i + 1 : i;
+}
+
+/** "… before Port Ellery", "other than the marina": a place the answer must be other than. */
+function placesExcluded(lower: string): string[] {
+  return [
+    ...lower.matchAll(
+      /\b(?:before|prior to|other than|apart from|besides|except)\s+(?:(?:moving|coming|going)\s+to\s+|living\s+in\s+)?(?:the\s+)?([^,;?]+?)(?=\s*(?:[,;?]|$)|\s+(?:and|or)\s)/g,
+    ),
+  ]
+    .map((m) => m[1].trim())
+    .filter((x) => /^\p{L}/u.test(x) && !CALENDAR.test(x));
 }
 
 /** Auxiliaries other than "be": after "what"/"which" they make the next noun phrase the clause's subject. */
@@ -842,10 +856,17 @@ export function answerValues(
       ]
         .map((m) => m[0])
         .filter((x) => newName(x.toLowerCase()));
+      // "Where did he live before Port Ellery?": an address in Port Ellery ("1840 Whitmore Ave, Apt 3B, Port Ellery") is
+      // where he lives now — the place with the rest of its clause.
+      const withTown = (raw: string) => {
+        const at = lower.indexOf(raw.toLowerCase());
+        return at < 0 ? raw.toLowerCase() : lower.slice(at, at + raw.length + 60).split(/[.;]|\s(?:and|but|since|until|from)\s/)[0];
+      };
+      const elsewhere = (values: AnswerValue[]) => values.filter((v) => !a.excludedPlaces.some((x) => containsPhrase(withTown(v.raw), x)));
       // "What address does Northgate give?": a street address, not any place a sentence names ("from Harbor National").
       if (a.measure === ADDRESS_NOUN)
-        return [...places.filter((p) => ANY_ADDRESS.test(p.raw)), ...addresses.map((raw) => ({ type: "place" as const, raw }))];
-      return [...places, ...[...addresses, ...located, ...spatial].map((raw) => ({ type: "place" as const, raw }))];
+        return elsewhere([...places.filter((p) => ANY_ADDRESS.test(p.raw)), ...addresses.map((raw) => ({ type: "place" as const, raw }))]);
+      return elsewhere([...places, ...[...addresses, ...located, ...spatial].map((raw) => ({ type: "place" as const, raw }))]);
     }
     case "agent": {
       // "Whose name is on the account?", "In what name was it booked?": a person's or organisation's name, not an

@@ -2307,6 +2307,51 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(score.responseType).toBe("answer");
     expect(score.citations.map((c) => c.evidenceId)).toEqual(["EV-R"]);
   });
+  it("does not answer a later part's 'he' from a record that never names whom it means", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "p-rs", label: "Person", name: "Ravi Sandhu", properties: {} },
+        { id: "o-pd", label: "Organization", name: "Penhallow Dining Ltd", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-S",
+          ["p-rs"],
+          "WITNESS STATEMENT. Ravi Sandhu, head chef. Taken 14/01/2025.\nOn Thursday 9th January Gareth asked me to give him back my keys. I gave him the keys in the kitchen that afternoon.",
+        ),
+        snippet(
+          "EV-P",
+          ["o-pd"],
+          'POLICY SCHEDULE. Policyholder: Penhallow Dining Ltd.\nAdditional premium paid 19/11/2024. Reason given by policyholder: "new kitchen equipment".',
+        ),
+      ],
+    };
+    // "What reason was he given for it?" is Sandhu's reason: the insurer's note of another party's reason is not it.
+    const r = extractiveAnswer(c, "When did Ravi Sandhu hand his keys back, and what reason was he given for it?");
+    expect(r.citations.map((x) => x.evidenceId)).not.toContain("EV-P");
+    expect(r.answerText).not.toContain("kitchen equipment");
+  });
+  it("does not answer where someone lived before a place with an address in that place", () => {
+    const nodes: RawContext["nodes"] = [
+      { id: "p-vs", label: "Person", name: "Victor Salcedo", properties: {} },
+      { id: "l-wa", label: "Location", name: "1840 Whitmore Ave, Port Ellery", properties: {} },
+    ];
+    const edges: RawContext["edges"] = [{ id: "e-1", source: "p-vs", target: "l-wa", type: "RESIDENT_OF", properties: {} }];
+    const now = snippet(
+      "EV-N",
+      ["p-vs", "l-wa"],
+      "Tenancy record: Victor Salcedo has lived at 1840 Whitmore Ave, Apt 3B, Port Ellery since June 2021.",
+    );
+    const asked = "Where did Victor Salcedo live before Port Ellery?";
+    const r = extractiveAnswer({ nodes, edges, evidenceSnippets: [now] }, asked);
+    expect(r.responseType).toBe("no_evidence");
+    expect(r.answerText).not.toContain("Whitmore");
+    const before = snippet("EV-B", ["p-vs"], "Before moving to Port Ellery, Victor Salcedo lived at 22 Dune Road, Marlow Bay.");
+    const earlier = extractiveAnswer({ nodes, edges, evidenceSnippets: [now, before] }, asked);
+    expect(earlier.responseType).toBe("answer");
+    expect(earlier.citations.map((c) => c.evidenceId)).toEqual(["EV-B"]);
+  });
   it("does not take another registration mark sharing the first half (KV19 ODX) for the one asked about (KV19 OBX)", () => {
     const nodes: RawContext["nodes"] = [
       { id: "v-obx", label: "Vehicle", name: "White Vauxhall Combo KV19 OBX", properties: { aliases: ["KV19 OBX"] } },

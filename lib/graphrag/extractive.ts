@@ -427,8 +427,9 @@ function answerPart(
   const givenWeight = idf("") * 0.75;
   const totalFocus = focus.reduce((s, t) => s + focusWeight(t), 0) + given.length * givenWeight;
   // The question's content words that some visible item uses, when another ("tracker", "urine") is used by none. (Not
-  // the words naming the kind of answer — "What reason…", "What colour…" — which the answer need not repeat.)
-  const asksFor = new Set(a.asksFor.map(conceptOf));
+  // the words naming the kind of answer — "What reason…", "What colour…" — which the answer need not repeat, nor the
+  // word it opens with, which asks rather than names: "Summarise the e-mail…".)
+  const asksFor = new Set([...a.asksFor, porter(qWords[0]?.lower ?? "")].map(conceptOf));
   const content = focus.filter((t) => !weak.has(t) && !asksFor.has(t));
   const unsaidBeside = content.some((t) => !anywhere.has(t)) ? content.filter((t) => anywhere.has(t)) : undefined;
   const rarest = [...focus].sort((x, y) => focusWeight(y) - focusWeight(x) || (x < y ? -1 : 1))[0];

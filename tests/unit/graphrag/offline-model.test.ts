@@ -2306,6 +2306,24 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     );
     expect(score.responseType).toBe("answer");
     expect(score.citations.map((c) => c.evidenceId)).toEqual(["EV-R"]);
+    // Nor the word a request opens with ("Summarise…"), which asks rather than names.
+    const trudy: RawContext["nodes"] = [{ id: "p-tv", label: "Person", name: "Trudy Vasquez", properties: {} }];
+    const mail = snippet(
+      "EV-E",
+      ["p-tv"],
+      "E-mail received by Trudy Vasquez, 8 Oct 2024 10:47: 'Please update our remittance details to the new account at Harbor National Bank.'",
+    );
+    const headers = snippet(
+      "EV-H",
+      ["p-tv"],
+      "Header analysis: the message Trudy Vasquez received was not genuine; it came from a look-alike domain.",
+    );
+    const summary = extractiveAnswer(
+      { nodes: trudy, edges: [], evidenceSnippets: [mail, headers] },
+      "Summarise the e-mail Trudy Vasquez got about the bank details. Was it genuine?",
+    );
+    expect(summary.responseType).toBe("answer");
+    expect(summary.citations.map((c) => c.evidenceId)).toContain("EV-E");
   });
   it("does not answer a later part's 'he' from a record that never names whom it means", () => {
     const c: RawContext = {

@@ -431,7 +431,7 @@ function answerPart(
   // word it opens with, which asks rather than names: "Summarise the e-mail…".)
   const asksFor = new Set([...a.asksFor, porter(qWords[0]?.lower ?? "")].map(conceptOf));
   const content = focus.filter((t) => !weak.has(t) && !asksFor.has(t));
-  const unsaidBeside = content.some((t) => !anywhere.has(t)) ? content.filter((t) => anywhere.has(t)) : undefined;
+  const unsaidBeside = content.some((t) => !anywhere.has(t)) ? content.filter((t) => anywhere.has(t)) : [];
   const rarest = [...focus].sort((x, y) => focusWeight(y) - focusWeight(x) || (x < y ? -1 : 1))[0];
   const maxBm25 = qStems.reduce((s, t) => s + idf(t), 0) || 1;
   const avgLen = sentences.reduce((s, c) => s + c.stems.size, 0) / Math.max(sentences.length, 1) || 1;
@@ -717,7 +717,7 @@ function answerPart(
       a.expects === "any" &&
       a.kind !== "yes_no" &&
       subjectHit === 1 &&
-      (unsaidBeside ?? []).every((t) => s.stems.has(t) || s.asked?.has(t) || item.has(t));
+      unsaidBeside.every((t) => s.stems.has(t) || s.asked?.has(t) || item.has(t));
     // "Name: Gwen Alys PRITCHARD" names the subject and says nothing about them ("Director: Phillipa DORRANCE" says
     // her role).
     if (a.expects !== "agent" && a.expects !== "role" && namesOnly(s.text, names)) continue;
@@ -1443,7 +1443,6 @@ function meansTheUnknownAnswer(part: string, first: FirstPart, context: RawConte
 }
 
 type FirstPart = { part: string; a: QuestionAnalysis; claims: Claim[] };
-
 const PERSONAL_PRONOUN = /\b(?:he|him|his|she|her|hers|they|them|their)\b/i;
 
 function firstPartNodes(first: FirstPart, context: RawContext): { subjects: ContextNode[]; asksWho: boolean } {

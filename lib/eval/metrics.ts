@@ -85,7 +85,8 @@ export interface QuestionResult {
    * the model without being replaced by its label. The offline model may still not follow it; a generative one might.
    */
   unfenced: string[];
-  /** What the answer says it could not answer or left out ("The evidence quoted does not mention: flight."), to read a miss by. */
+  /** What the answer says, and what it says it could not answer or left out ("The evidence quoted does not mention: flight."), to read a miss by. */
+  answerText: string;
   unknowns: string[];
   deterministic: boolean;
   latencyMs: number;
@@ -104,6 +105,7 @@ export interface QuestionResult {
 interface AnswerLike {
   responseType?: string;
   confidence?: number;
+  answerText?: string;
   citations?: Array<{ evidenceId: string }>;
   claims?: Array<{ support?: string }>;
   unknowns?: string[];
@@ -157,6 +159,7 @@ export function scoreQuestion(o: Observation): QuestionResult {
     deterministic,
     latencyMs: o.latencyMs,
     ok,
+    answerText: a.answerText ?? "",
     unknowns: a.unknowns ?? [],
     ...(labelError ? { labelError } : {}),
   };

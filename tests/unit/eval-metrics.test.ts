@@ -64,11 +64,18 @@ describe("casegraph eval scoring", () => {
     expect(scoreQuestion({ question: questions[0], body: confident, again: confident, latencyMs: 1 }).confidence).toBe(0.42);
     expect(results[0].confidence).toBeNull();
     // And what it says it left out, to read a miss by.
-    const partial = { answer: { ...answer("answer", ["EV-1"]).answer, unknowns: ["The evidence quoted does not mention: flight."] } };
-    expect(scoreQuestion({ question: questions[0], body: partial, again: partial, latencyMs: 1 }).unknowns).toEqual([
-      "The evidence quoted does not mention: flight.",
-    ]);
+    const partial = {
+      answer: {
+        ...answer("answer", ["EV-1"]).answer,
+        answerText: "Lands at 09:10 [evidence: EV-1].",
+        unknowns: ["The evidence quoted does not mention: flight."],
+      },
+    };
+    const read = scoreQuestion({ question: questions[0], body: partial, again: partial, latencyMs: 1 });
+    expect(read.unknowns).toEqual(["The evidence quoted does not mention: flight."]);
+    expect(read.answerText).toBe("Lands at 09:10 [evidence: EV-1].");
     expect(results[0].unknowns).toEqual([]);
+    expect(results[0].answerText).toBe("");
   });
 
   it("fails a restricted question answered from what its user may see, though nothing leaked", () => {

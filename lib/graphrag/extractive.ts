@@ -1111,8 +1111,9 @@ function sentencesOf(context: RawContext): Sentence[] {
       // A reply runs on for a few sentences ("I did. The Chief told me to."); the first is its direct answer.
       const previous = asked && asked.left > 0 ? asked : undefined;
       if (asked) asked = { ...asked, left: asked.left - 1 };
-      if (/\?["'”’)]*$/u.test(text)) {
-        // A question states no fact; what it asks frames the answer after it.
+      // A question states no fact; what it asks frames the answer after it. So does what an interviewer puts to the
+      // interviewee ("Q: The letter is on paper made after 2003."): it is put, not found, until the reply takes it up.
+      if (/\?["'”’)]*$/u.test(text) || INTERVIEWER.test(text)) {
         asked = { stems: stemsOf(text), text: text.replace(SPEAKER, ""), left: REPLY_SENTENCES };
         return;
       }
@@ -1181,6 +1182,8 @@ function claimOf(context: RawContext, c: Candidate): Claim {
 }
 
 /** A transcript's speaker label ("MOREAU: ", "Q: "). */
+/** The interviewer's turn in a transcript: "Q: …", "Q. …". */
+const INTERVIEWER = /^\s*Q\s*[:.]\s/;
 const SPEAKER = /^\s*[\p{Lu}][\p{L}\p{M}.' -]{0,40}?:\s+/u;
 
 /** A reply quoted with the question it answers: `Asked "Who connected…?", VILLAFLOR answered "I did."`. */

@@ -1693,6 +1693,35 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(without, "How did Tamblyn explain the £8,000 Larchfield paid him?").responseType).toBe("no_evidence");
   });
 
+  it("quotes what an interviewer put to the interviewee only as put, with the reply it drew", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "p-pell", label: "Person", name: "Warren Pell", properties: {} },
+        { id: "d-letter", label: "Document", name: "Auberval letter", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-T",
+          ["p-pell", "d-letter"],
+          "Record of interview under caution. Interviewee: Warren PELL. 02/12/2024.\nQ: The Auberval letter is on paper made after 2003.\nA: I only passed on what the family gave me.",
+        ),
+      ],
+    };
+    // The interviewer's put is not a finding: it is quoted only as what was put, with the reply it drew, as a question
+    // would be — never as a claim of its own ("Q: The Auberval letter is on paper made after 2003.").
+    for (const question of [
+      "What kind of paper is the Auberval letter on?",
+      "What did Pell say when told the letter's paper was made after 2003?",
+    ]) {
+      const out = extractiveAnswer(c, question);
+      expect(out.citations.map((x) => x.evidenceId)).toEqual(["EV-T"]);
+      expect(out.answerText).toMatch(
+        /^Asked "The Auberval letter is on paper made after 2003\.", the answer was "I only passed on what the family gave me"/,
+      );
+    }
+  });
+
   it("answers what someone said from their own words, not from another's account of them", () => {
     const c: RawContext = {
       nodes: [

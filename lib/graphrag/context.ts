@@ -8,7 +8,7 @@ import { HIDDEN_CHARACTERS } from "../domain/display-text";
 import { removeDirectives } from "./directives";
 import { renderEdge, renderNode, renderSnippet, CONTEXT_OVERHEAD_CHARS } from "./prompt";
 import type { QuestionAnalysis, Retrieved } from "./retrieve";
-import { splitSentences, stem, words, isStopword } from "./text";
+import { sentenceSpans, stem, words, isStopword } from "./text";
 import type { ContextEdge, ContextNode, ContextSnippet, ContextValue, Limits, RawContext } from "./types";
 
 /** Evidence longer than this is shown as an excerpt of its most relevant whole sentences. */
@@ -343,10 +343,15 @@ function toSnippet(e: Retrieved["evidence"][number], q: QuestionAnalysis): { sni
   return { snippet, directives: n.directives ?? [] };
 }
 
-/** The most relevant whole sentences of a long text, in their original order, joined by " … ". */
+/**
+ * The most relevant whole sentences of a long text, in their original order. " … " marks where sentences were left
+ * out or a line ended; neighbours on one line are joined by a space, so an interviewer's turn of two sentences still
+ * reads as one turn.
+ */
 export function excerptOf(text: string, q: Pick<QuestionAnalysis, "contentStems">): string {
-  const sentences = splitSentences(text);
-  const scored = sentences.map((s, i) => {
+  const spans = sentenceSpans(text);
+  const scored = spans.map(({ start, end }, i) => {
+    const s = text.slice(start, end);
     const stems = new Set(
       words(s)
         .filter((w) => !isStopword(w.lower))
@@ -364,10 +369,9 @@ export function excerptOf(text: string, q: Pick<QuestionAnalysis, "contentStems"
     picked.push(c.s.length > MAX_SNIPPET_CHARS ? { ...c, s: clip(c.s, MAX_SNIPPET_CHARS - 3) } : c);
     used += len + 3;
   }
-  return picked
-    .sort((a, b) => a.i - b.i)
-    .map((c) => c.s)
-    .join(" … ");
+  picked.sort((a, b) => a.i - b.i);
+  const sameLine = (a: number, b: number) => b === a + 1 && !text.slice(spans[a].end, spans[b].start).includes("\n");
+  return picked.map((c, k) => (k === 0 ? c.s : sameLine(picked[k - 1].i, c.i) ? ` ${c.s}` : ` … ${c.s}`)).join("");
 }
 
 /** Cuts at a word boundary and marks the cut. Used for properties and over-long single sentences only. */

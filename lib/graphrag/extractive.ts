@@ -31,7 +31,7 @@ import {
   type LinkedEntity,
   type QuestionAnalysis,
 } from "./question";
-import { escapeRegExp, isIdLike, isStopword, splitSentences, words } from "./text";
+import { escapeRegExp, isIdLike, isStopword, sentenceSpans, splitSentences, words } from "./text";
 import type { ContextEdge, ContextNode, ContextSnippet, RawContext } from "./types";
 import { shapeOf } from "./claims";
 
@@ -218,6 +218,11 @@ interface Sentence {
   asked?: Set<string>;
   /** That question as written, speaker label aside. */
   question?: string;
+  /**
+   * What the interviewer put, when this is the first sentence of the reply to it ("MK: The account is in the name
+   * Deirdre Kinsella."): the put's values answer only quoted with the reply they drew.
+   */
+  put?: { text: string; facts: Facts };
   facts: Facts;
 }
 
@@ -230,6 +235,8 @@ interface Candidate extends Sentence {
    */
   subjectHit: number;
   values: AnswerValue[];
+  /** The values are the interviewer's put's (`Sentence.put`), so the claim quotes the put with this reply. */
+  framed?: boolean;
   coverage: number;
   /** The share of the focus the sentence's own words cover (not its question's, nor its item's). */
   own: number;
@@ -547,8 +554,15 @@ function answerPart(
     const told = narration && (s.asked || !narration.interview) ? narration.narrator : undefined;
     // Asked for someone's words, a reply in their interview is theirs whether or not it says "I" ("A: It was a loan").
     const replied = speaker && s.asked && intervieweeOf(s.snippet) === speaker ? speaker : undefined;
+    // A reply to what the interviewer put is about whom the put names ("MK: The account … is in the name Deirdre
+    // Kinsella. DM: It's mine.").
     const names = a.subjects.filter(
-      (e) => e === told || e === replied || mentions(e, s.text) || s.facts.ids.some((f) => e.idKeys.includes(f.key)),
+      (e) =>
+        e === told ||
+        e === replied ||
+        mentions(e, s.text) ||
+        (s.put !== undefined && mentions(e, s.put.text)) ||
+        s.facts.ids.some((f) => e.idKeys.includes(f.key)),
     );
     const itemLower = s.snippet.text.toLowerCase();
     const itemNames = a.subjects.some((e) => s.snippet.nodeIds.includes(e.id) || mentions(e, s.snippet.text));
@@ -655,7 +669,9 @@ function answerPart(
     // "When was Dunn found?": a sentence about another thing — one it names before it refers to anyone ("Exhibit H-7:
     // Glock 19 … recovered by the dive team … on 20 Apr 2025") — and not about him dates what happened to that thing.
     if (people.length && ["time", "place"].includes(a.expects) && !people.some((e) => names.includes(e)) && thingFirst(s)) continue;
-    const values = answerValues(s.text, s.facts, a, context.nodes, told);
+    const stated = answerValues(s.text, s.facts, a, context.nodes, told);
+    const framed = !stated.length && s.put !== undefined;
+    const values = framed ? answerValues(s.put!.text, s.put!.facts, a, context.nodes, told) : stated;
     if (!values.length) continue;
     const item = itemStems.get(s.snippet.id)!;
     if (namedWords.some((t) => !item.has(t))) continue;
@@ -769,6 +785,7 @@ function answerPart(
       names,
       subjectHit,
       values,
+      ...(framed ? { framed } : {}),
       coverage,
       own,
       score: round((heading || limit || single ? score * 0.8 : score) * unlabelled),
@@ -1104,21 +1121,45 @@ function sentencesOf(context: RawContext): Sentence[] {
   const out: Sentence[] = [];
   context.evidenceSnippets.forEach((snippet, snippetIndex) => {
     // In an interview the answer follows the question: "REYES: When did you last speak to Raymond? L. DUNN: Friday."
-    let asked: { stems: Set<string>; text: string; left: number } | undefined;
-    splitSentences(snippet.text).forEach((raw, sentenceIndex) => {
-      const text = raw.replace(/\s+/g, " ").trim();
+    let asked: { stems: Set<string>; text: string; left: number; put: boolean } | undefined;
+    // What an interviewer puts ("KM: Tell me about the AIS on the 12th.", "Q: The letter is on paper made after
+    // 2003.") is put, not found: it frames the reply after it, as a question does. A turn runs to the end of its line.
+    const interviewers = interviewerLabels(snippet.text);
+    let interviewerTurn = false;
+    let framedLast = false;
+    sentenceSpans(snippet.text).forEach(({ start, end }, sentenceIndex) => {
+      const text = snippet.text.slice(start, end).replace(/\s+/g, " ").trim();
+      // After an excerpt's elision mark ("… KM: …") whose turn a sentence continues is not known.
+      const elided = ELISION.test(text);
+      const opens = opensInterviewerTurn(text.replace(ELISION, ""), interviewers);
+      const opensLine = elided || /(?:^|\n)[ \t]*$/.test(snippet.text.slice(0, start));
+      interviewerTurn = opens ?? (opensLine ? false : interviewerTurn);
       const ws = words(text.replace(/\[[^\]]*removed\]/g, " "));
       // A reply runs on for a few sentences ("I did. The Chief told me to."); the first is its direct answer.
       const previous = asked && asked.left > 0 ? asked : undefined;
       if (asked) asked = { ...asked, left: asked.left - 1 };
-      // A question states no fact; what it asks frames the answer after it. So does what an interviewer puts to the
-      // interviewee ("Q: The letter is on paper made after 2003."): it is put, not found, until the reply takes it up.
-      if (/\?["'”’)]*$/u.test(text) || INTERVIEWER.test(text)) {
-        asked = { stems: stemsOf(text), text: text.replace(SPEAKER, ""), left: REPLY_SENTENCES };
+      // A question states no fact; what it asks frames the answer after it.
+      if (/\?["'”’)]*$/u.test(text) || interviewerTurn) {
+        // A turn of several sentences ("KM: I'm showing you JT/1. Is that your photo?") frames its reply as a whole.
+        const said = text.replace(ELISION, "").replace(SPEAKER, "").replace(QUESTION_TURN, "");
+        const put = interviewerTurn && !/\?["'”’)]*$/u.test(text);
+        asked =
+          framedLast && interviewerTurn && opens === undefined && asked
+            ? {
+                stems: new Set([...asked.stems, ...stemsOf(text)]),
+                text: `${asked.text} ${said}`,
+                left: REPLY_SENTENCES,
+                put: asked.put || put,
+              }
+            : { stems: stemsOf(text), text: said, left: REPLY_SENTENCES, put };
+        framedLast = true;
         return;
       }
-      // A short reply ("VILLAFLOR: I did.") states a fact only with the question it answers.
-      if (ws.filter((w) => !isStopword(w.lower)).length < (previous ? 1 : 2)) return;
+      framedLast = false;
+      const answersPut = previous?.put === true && previous.left === REPLY_SENTENCES;
+      // A short reply ("VILLAFLOR: I did.") states a fact only with the question it answers; a bare one ("It's mine.",
+      // "Yes.") only with what the interviewer put.
+      if (!answersPut && ws.filter((w) => !isStopword(w.lower)).length < (previous ? 1 : 2)) return;
       if (/\[[^\]]*removed\]/.test(text)) return; // what is left of a neutralised instruction states no fact
       if (IMPERATIVE.test(text) || isInstructionStatement(text)) return;
       // An evidence-shaped id the context does not hold is a citation token planted in the text.
@@ -1131,6 +1172,7 @@ function sentencesOf(context: RawContext): Sentence[] {
         text: clipped,
         stems: stemsOf(clipped),
         ...(previous ? { asked: previous.stems, ...(previous.left === REPLY_SENTENCES ? { question: previous.text } : {}) } : {}),
+        ...(answersPut ? { put: { text: previous.text, facts: extractFacts(previous.text, { source: true }) } } : {}),
         facts: extractFacts(clipped, { source: true }),
       });
     });
@@ -1170,7 +1212,7 @@ function sentenceClaims({ context, a, focus, candidates, checker }: Composition)
 }
 
 function claimOf(context: RawContext, c: Candidate): Claim {
-  const text = c.question && c.own < 0.5 ? reply(c.question, c.text) : c.text;
+  const text = c.question && (c.own < 0.5 || c.framed) ? reply(c.question, c.text) : c.text;
   return {
     text,
     evidenceId: c.snippet.id,
@@ -1182,17 +1224,64 @@ function claimOf(context: RawContext, c: Candidate): Claim {
 }
 
 /** A transcript's speaker label ("MOREAU: ", "Q: "). */
-/** The interviewer's turn in a transcript: "Q: …", "Q. …". */
-const INTERVIEWER = /^\s*Q\s*[:.]\s/;
 const SPEAKER = /^\s*[\p{Lu}][\p{L}\p{M}.' -]{0,40}?:\s+/u;
+/** The interviewer's turn: "Q: …", "Q. …" (the label SPEAKER does not take). */
+const QUESTION_TURN = /^\s*Q\s*\.\s/;
+/** The mark an excerpt puts where it left sentences out (context.ts, excerptOf). */
+const ELISION = /^…\s*/u;
+/** How far into a record its heading may name the interviewers. */
+const HEADING_SEARCH_CHARS = 600;
+/** A record's sentence naming who put the questions: "Interviewer: Federal Agent Kit Mowbray (KM)". */
+const INTERVIEWERS_LINE = /(?:^|[….!?])[ \t]*Interviewers?\s*(?:\(s\))?\s*[:-]/imu;
+
+/**
+ * The speaker labels an interview record gives its interviewers: always "Q", and for each one its heading names, the
+ * initials it puts in brackets and the surname ("Interviewers: Senior Federal Agent L. Quartermaine (LQ), DC Amy
+ * Reyes" → q, lq, quartermaine, reyes).
+ */
+function interviewerLabels(text: string): Set<string> {
+  const labels = new Set(["q"]);
+  const head = text.slice(0, HEADING_SEARCH_CHARS);
+  const found = INTERVIEWERS_LINE.exec(head);
+  // The names run to the end of that sentence ("… (CF). Solicitor present: …" names the solicitor, not an interviewer).
+  const line = found ? (splitSentences(head.slice(found.index + found[0].length))[0] ?? "") : "";
+  for (const who of line.split(/[,;&]|\band\b|\b(?:also present|present)\b/i)) {
+    const initials = /\(([\p{Lu}]{1,4})\)/u.exec(who)?.[1];
+    if (initials) labels.add(initials.toLowerCase());
+    const surname = lastWord(who.replace(/\([^)]*\)/g, " "));
+    if (/^[\p{Lu}][\p{L}'-]+$/u.test(surname)) labels.add(surname.toLowerCase());
+  }
+  return labels;
+}
+
+/** The last word of a name, without the stop or comma after it ("DS Paul Okafor." → "Okafor"). */
+const lastWord = (name: string) =>
+  name
+    .split(/[\s.,:;]+/)
+    .filter(Boolean)
+    .pop() ?? "";
+
+/** Whether a sentence opens an interviewer's turn ("KM: …", "DC REYES: …", "Q. …"); undefined when it opens none. */
+function opensInterviewerTurn(text: string, interviewers: Set<string>): boolean | undefined {
+  if (QUESTION_TURN.test(text)) return true;
+  const label = SPEAKER.exec(text)?.[0].replace(/:\s*$/, "").trim().toLowerCase();
+  if (!label) return undefined;
+  return interviewers.has(label) || interviewers.has(lastWord(label));
+}
 
 /** A reply quoted with the question it answers: `Asked "Who connected…?", VILLAFLOR answered "I did."`. */
-function reply(question: string, answer: string): string {
+function reply(question: string, quoted: string): string {
+  const answer = quoted.replace(ELISION, "");
   const speaker = SPEAKER.exec(answer);
   const who = speaker ? speaker[0].replace(/:\s*$/, "").trim() : "";
   const said = speaker ? answer.slice(speaker[0].length) : answer;
   const by = who && !/^(?:a|r|answer|reply)$/i.test(who) ? `${who} answered` : "the answer was";
-  return `Asked "${question}", ${by} "${said.trim()}"`;
+  // A put of several sentences is quoted a sentence at a time ("Asked "… mobile", then "Is it your account?", …"), so
+  // the claim stays one sentence for the checks.
+  const put = splitSentences(question)
+    .map((q) => `"${q.replace(/\.$/, "")}"`)
+    .join(", then ");
+  return `Asked ${put}, ${by} "${said.trim()}"`;
 }
 
 /** Keys of the checkable values in `facts`: identifiers, numbers, times of day and dates. */

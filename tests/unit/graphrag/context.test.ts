@@ -169,6 +169,17 @@ describe("context: caps, token budget by narrowing, minimal serialisation", () =
     ).toBe(true);
   });
 
+  it("marks only where an excerpt leaves sentences out; neighbours stay joined as they were", () => {
+    const lines = Array.from({ length: 60 }, (_, i) => `Filler sentence number ${i} about the weather.`);
+    lines[20] = "KM: The van was seen at the depot at 23:10.";
+    lines[21] = "Can you explain the van being there?";
+    lines[40] = "JT: The van was mine that night.";
+    const excerpt = excerptOf(lines.join(" "), analyseQuestion("Why was the van at the depot?"));
+    expect(excerpt).toContain("KM: The van was seen at the depot at 23:10. Can you explain the van being there?");
+    expect(excerpt).toContain(" … JT: The van was mine that night.");
+    expect(excerpt.split(" … ").every((part) => lines.join(" ").includes(part))).toBe(true);
+  });
+
   it("keeps scalar properties only, clipped, and never lists hidden or omitted nodes on a snippet", () => {
     const c = buildContext(retrieved(2, 100), { ...DEFAULT_LIMITS, maxNodes: 3 });
     const n = c.rawContext.nodes[0];

@@ -1717,9 +1717,69 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
       const out = extractiveAnswer(c, question);
       expect(out.citations.map((x) => x.evidenceId)).toEqual(["EV-T"]);
       expect(out.answerText).toMatch(
-        /^Asked "The Auberval letter is on paper made after 2003\.", the answer was "I only passed on what the family gave me"/,
+        /^Asked "The Auberval letter is on paper made after 2003", the answer was "I only passed on what the family gave me"/,
       );
     }
+  });
+
+  it("reads the interviewers a record names by their initials or surname, and their turns as put, not found", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "p-dunn", label: "Person", name: "Lee Dunn", properties: {} },
+        { id: "l-depot", label: "Location", name: "Kingsway depot", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-T",
+          ["p-dunn", "l-depot"],
+          "RECORD OF INTERVIEW UNDER CAUTION - Lee DUNN\nInterviewers: DC Amy Reyes (AR), DS Paul Okafor.\n" +
+            "AR: Tell me about the night of the 16th.\nDUNN: I finished at ten and went home.\n" +
+            "DS OKAFOR: The gate camera shows your car at the Kingsway depot at 23:10. Can you explain that?\nDUNN: No comment.",
+        ),
+      ],
+    };
+    // The detective's put, though it holds the time asked for, is not quoted as a finding: only with the reply it drew
+    // — both of its sentences, as one turn.
+    const put =
+      'Asked "The gate camera shows your car at the Kingsway depot at 23:10", then "Can you explain that?", DUNN answered "No comment"';
+    const when = extractiveAnswer(c, "When was Dunn's car at the Kingsway depot?");
+    expect(when.answerText).not.toMatch(/(?:^|\] )(?:DS OKAFOR: )?The gate camera shows/);
+    expect(when.answerText).toContain(put);
+    expect(extractiveAnswer(c, "What did Dunn say when asked to explain his car being at the Kingsway depot?").answerText).toContain(put);
+    // The same in an excerpt of the record, whose sentences the context joins with an elision mark ("… AR: …").
+    const excerpt = {
+      ...c,
+      evidenceSnippets: [
+        snippet(
+          "EV-T",
+          ["p-dunn", "l-depot"],
+          "RECORD OF INTERVIEW UNDER CAUTION - Lee DUNN … Interviewers: DC Amy Reyes (AR), DS Paul Okafor. … AR: The gate camera shows your car at the Kingsway depot at 23:10. … DUNN: No comment.",
+        ),
+      ],
+    };
+    expect(extractiveAnswer(excerpt, "When was Dunn's car at the Kingsway depot?").answerText).toContain(
+      'Asked "The gate camera shows your car at the Kingsway depot at 23:10", DUNN answered "No comment"',
+    );
+    // A put the interviewee confirms answers with the confirmation, however short ("It's mine."), and is about whom
+    // the put names.
+    const account = {
+      nodes: [
+        { id: "p-delahunt", label: "Person", name: "Thomas Delahunt", properties: {} },
+        { id: "p-kinsella", label: "Person", name: "Deirdre Kinsella", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-M",
+          ["p-delahunt", "p-kinsella"],
+          "MEMO OF INTERVIEW - Deirdre MULQUEEN. Interviewers: D/Sgt Maeve Kearon (MK).\nMK: The Tapline account that receives Thomas Delahunt's pay is in the name Deirdre Kinsella. Is it your account?\nDM: It's mine.",
+        ),
+      ],
+    };
+    expect(extractiveAnswer(account, "In whose name is the Tapline account that received Tom Delahunt's wages?").answerText).toBe(
+      'Asked "The Tapline account that receives Thomas Delahunt\'s pay is in the name Deirdre Kinsella", then "Is it your account?", DM answered "It\'s mine" [evidence: EV-M, claim: CLM-1].',
+    );
   });
 
   it("answers what someone said from their own words, not from another's account of them", () => {

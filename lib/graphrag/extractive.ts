@@ -1225,7 +1225,7 @@ function claimOf(context: RawContext, c: Candidate): Claim {
 
 /** A transcript's speaker label ("MOREAU: ", "Q: "). */
 const SPEAKER = /^\s*[\p{Lu}][\p{L}\p{M}.' -]{0,40}?:\s+/u;
-/** The interviewer's turn: "Q: …", "Q. …" (the label SPEAKER does not take). */
+/** An interviewer's turn marked "Q. …" ("Q: …" is a SPEAKER label like the others, and "q" an interviewer's). */
 const QUESTION_TURN = /^\s*Q\s*\.\s/;
 /** The mark an excerpt puts where it left sentences out (context.ts, excerptOf). */
 const ELISION = /^…\s*/u;

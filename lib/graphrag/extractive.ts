@@ -1139,10 +1139,11 @@ function sentencesOf(context: RawContext): Sentence[] {
       const previous = asked && asked.left > 0 ? asked : undefined;
       if (asked) asked = { ...asked, left: asked.left - 1 };
       // A question states no fact; what it asks frames the answer after it.
-      if (/\?["'”’)]*$/u.test(text) || interviewerTurn) {
+      const question = /\?["'”’)]*$/u.test(text);
+      if (question || interviewerTurn) {
         // A turn of several sentences ("KM: I'm showing you JT/1. Is that your photo?") frames its reply as a whole.
         const said = text.replace(ELISION, "").replace(SPEAKER, "").replace(QUESTION_TURN, "");
-        const put = interviewerTurn && !/\?["'”’)]*$/u.test(text);
+        const put = interviewerTurn && !question;
         asked =
           framedLast && interviewerTurn && opens === undefined && asked
             ? {

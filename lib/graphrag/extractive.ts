@@ -548,12 +548,17 @@ function answerPart(
     return (!heading.includes(s.text) && (mentions(e, heading) || intervieweeOf(s.snippet) === e)) || told === e || speaksIt(e, s.text);
   };
   const candidates: Candidate[] = [];
-  for (const s of sentences) {
-    const lower = s.text.toLowerCase();
-    const narration = FIRST_PERSON.test(s.text) ? narrationOf(s.snippet) : undefined;
-    const told = narration && (s.asked || !narration.interview) ? narration.narrator : undefined;
+  // Asked what someone said, a line they speak says it: "said" in a record's "Marlowe said he …" is no better an
+  // answer than a reply in his interview, and "I have nothing more to say" is none.
+  const saying = speaker ? focus.filter((t) => SAYING.has(t)) : [];
+  for (const sentence of sentences) {
+    const narration = FIRST_PERSON.test(sentence.text) ? narrationOf(sentence.snippet) : undefined;
+    const told = narration && (sentence.asked || !narration.interview) ? narration.narrator : undefined;
     // Asked for someone's words, a reply in their interview is theirs whether or not it says "I" ("A: It was a loan").
-    const replied = speaker && s.asked && intervieweeOf(s.snippet) === speaker ? speaker : undefined;
+    const replied = speaker && sentence.asked && intervieweeOf(sentence.snippet) === speaker ? speaker : undefined;
+    const spoken = saying.length && speaker && (replied || told === speaker || speaksIt(speaker, sentence.text));
+    const s = spoken ? { ...sentence, stems: new Set([...sentence.stems, ...saying]) } : sentence;
+    const lower = s.text.toLowerCase();
     // A reply to what the interviewer put is about whom the put names ("MK: The account … is in the name Deirdre
     // Kinsella. DM: It's mine.").
     const names = a.subjects.filter(

@@ -1722,6 +1722,26 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     }
   });
 
+  it("answers what someone said about a thing from their reply about it, not from a line of theirs that says 'say'", () => {
+    const c: RawContext = {
+      nodes: [{ id: "p-petrovic", label: "Person", name: "Dragan Petrovic", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-T",
+          ["p-petrovic"],
+          "Interview of Dragan Petrovic, Chief Engineer, 07 Mar 2025. Interviewer: SA Claire Moreau; counsel present.\n" +
+            "MOREAU: What is the black hose behind the boiler feed tank for?\nPETROVIC: Deck washing. We use it when we clean the holds.\n" +
+            "MOREAU: The meter memory shows no run since 19 February.\nPETROVIC: Then the meter is broken. I have nothing more to say.",
+        ),
+      ],
+    };
+    // Every line he speaks is what he said: "say" in "I have nothing more to say" does not make it the answer.
+    const out = extractiveAnswer(c, "What did Petrovic say in interview about the hose?");
+    expect(out.citations.map((x) => x.evidenceId)).toEqual(["EV-T"]);
+    expect(out.answerText).toMatch(/^Asked "What is the black hose behind the boiler feed tank for\?", PETROVIC answered "Deck washing/);
+  });
+
   it("reads the interviewers a record names by their initials or surname, and their turns as put, not found", () => {
     const c: RawContext = {
       nodes: [

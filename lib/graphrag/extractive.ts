@@ -109,6 +109,10 @@ const ASKS_WHAT_WAS_SAID =
 const IGNORANCE =
   /\b(?:(?:do|did|does)(?: not|n['’]t)|don['’]t|didn['’]t|doesn['’]t)\s+(?:know|remember|recall)\b|\b(?:can['’]t|cannot|could(?: not|n['’]t))\s+(?:know|remember|recall|say|see|tell)\b|\bno idea\b|\bnot known\b|\b(?:is|are|was|were|remains?|remained)\s+unknown\b|\bunknown\b(?!\s+\p{L})/iu;
 
+/** A line of what a record has still to find out or do: "Open questions:", "To do:", "Next steps:". */
+const OPEN_LINE =
+  /^\s*(?:(?:open|outstanding|unresolved|unanswered|remaining)\s+(?:questions?|issues?|points?|enquiries|lines of enquiry)|to[ -]do|next steps?|outstanding|unknowns?)\s*:/i;
+
 /**
  * Words that name the same thing in case records ("registered"/"registration", "phone"/"mobile"): each stem maps to
  * its group's first. General English, not any workspace's vocabulary.
@@ -644,6 +648,10 @@ function answerPart(
       continue;
     // Nor does "I don't know anything about Pellworth" say what Pellworth paid — only what someone knew or said.
     if (IGNORANCE.test(s.text) && (a.expects !== "any" || !ASKS_WHAT_WAS_SAID.test(a.lower))) continue;
+    // "Open questions: who 'Darren Colby' is; …", "Next steps: request … accounts": what a record has yet to find out or
+    // do is not what it found — unless that is what is asked ("What are the open questions?").
+    const open = OPEN_LINE.exec(s.text);
+    if (open && ![...stemsOf(open[0])].some((t) => a.stems.includes(t))) continue;
     // "What is her net pay per fortnight?": a total is no rate; the sentence gives an amount for some period.
     if (a.expects === "amount" && RATE_ASKED.test(a.lower) && !RATE_SAID.test(s.text)) continue;
     // "We applied to the Court for an order suspending the attorney", "he planned to sell": what was applied for,

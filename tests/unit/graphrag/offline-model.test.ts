@@ -1742,6 +1742,27 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(out.answerText).toMatch(/^Asked "What is the black hose behind the boiler feed tank for\?", PETROVIC answered "Deck washing/);
   });
 
+  it("does not answer from what a record has still to find out or do ('Open questions:', 'Next steps:')", () => {
+    const c: RawContext = {
+      nodes: [{ id: "p-colby", label: "Person", name: "Darren Colby", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-S",
+          ["p-colby"],
+          "Analyst summary, 02/12/2024. Trailer release traced to booking RDL-55190.\nOpen questions: who Darren Colby is; whether anyone else at the depot was involved.\nNext steps: production order for Darren Colby's bank account.",
+        ),
+      ],
+    };
+    // The record says it does not yet know who he is, nor anything of his account.
+    expect(extractiveAnswer(c, "Who is Darren Colby?").responseType).toBe("no_evidence");
+    expect(extractiveAnswer(c, "Which bank account does Darren Colby hold?").responseType).toBe("no_evidence");
+    // Asked for them, they are the answer.
+    expect(extractiveAnswer(c, "What open questions remain about Darren Colby?").answerText).toMatch(
+      /^Open questions: who Darren Colby is/,
+    );
+  });
+
   it("reads the interviewers a record names by their initials or surname, and their turns as put, not found", () => {
     const c: RawContext = {
       nodes: [

@@ -1435,22 +1435,20 @@ function relationPhrase(e: ContextEdge): string {
   return /\b(?:of|to|by|with|in|for|from|at|on)$/.test(phrase) ? `is ${phrase}` : phrase;
 }
 
+/** How much of a question an unknown quotes back. */
+const MAX_QUOTED_QUESTION = 160;
+
 function abstain(context: RawContext, a: QuestionAnalysis, question: string, candidates: number): ModelOutputShape {
   const about = a.subjects.length ? a.subjects.map((s) => s.name).join(", ") : null;
-  const focusWords = [
-    ...new Set(
-      words(question)
-        .filter((w) => a.focus.includes(porter(w.lower)))
-        .map((w) => w.raw),
-    ),
-  ];
-  const what =
-    a.expects === "any" ? "what is asked" : a.expects === "amount" && asksTotal(a) ? "a total amount" : describeAnswerType(a.expects);
+  const what = a.expects === "amount" && asksTotal(a) ? "a total amount" : describeAnswerType(a.expects);
+  // The question in its own words says what is missing; its content words alone ("gave order switch") do not read.
+  const asked = question.trim().replace(/\s+/g, " ");
+  const quoted = asked.length > MAX_QUOTED_QUESTION ? `${asked.slice(0, MAX_QUOTED_QUESTION - 1).trimEnd()}…` : asked;
+  const none = `: none of the ${context.evidenceSnippets.length} evidence item(s) shown does.`;
   const unknown =
-    `No visible evidence states ${what}` +
-    (focusWords.length ? ` for "${focusWords.join(" ")}"` : "") +
-    (about ? ` about ${about}` : "") +
-    `: none of the ${context.evidenceSnippets.length} evidence item(s) shown does.`;
+    a.expects === "any"
+      ? `No visible evidence${about ? ` about ${about}` : ""} answers "${quoted}"${none}`
+      : `No visible evidence states ${what}${about ? ` about ${about}` : ""} in answer to "${quoted}"${none}`;
   return noEvidence(
     unknown,
     `the question asks for ${describeAnswerType(a.expects)}` +

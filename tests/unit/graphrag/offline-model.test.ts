@@ -88,6 +88,8 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
       expect(out.responseType, q).toBe("no_evidence");
       expect(out.citations).toEqual([]);
       expect(out.unknowns[0]).toMatch(/^No visible evidence states .* about Raymond Dunn/);
+      // What is missing, in the question's own words.
+      expect(out.unknowns[0]).toContain(`in answer to "${q}"`);
     }
     expect(extractiveAnswer(ctx, "Who shot Raymond Dunn?").unknowns[0]).toContain("a person or organisation");
   });

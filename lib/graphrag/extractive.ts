@@ -1435,6 +1435,9 @@ function relationPhrase(e: ContextEdge): string {
   return /\b(?:of|to|by|with|in|for|from|at|on)$/.test(phrase) ? `is ${phrase}` : phrase;
 }
 
+/** A part of a question that says whose account it asks for. */
+const OWN_SOURCE = /\b(?:says?|said|told|tells|claims?|claimed|states?|stated|according to)\b/i;
+
 /** How much of a question an unknown quotes back. */
 const MAX_QUOTED_QUESTION = 160;
 
@@ -1503,8 +1506,9 @@ const FRAME = new RegExp(
  * "by whom was she paid".
  */
 function questionParts(question: string): string[] {
-  // "According to the Auberval letter, where and from whom …": the framing clause belongs to the first part and to
-  // the parts that borrow its words, not to a later part that asks something else.
+  // "According to the Auberval letter, where and from whom …", "In the e-mails, how did Pell want the shipment
+  // described, and how was the payment to be made?": the framing clause belongs to every part — but a later part that
+  // names whose account it asks for ("… and how does that compare with what Rusu says he paid him?") has its own.
   const frame = FRAME.exec(question);
   const split = question
     .slice(frame ? frame[0].length : 0)
@@ -1513,7 +1517,7 @@ function questionParts(question: string): string[] {
     .filter(Boolean);
   const bare = split.map((p) => WH_PHRASE.test(p) && p.replace(WH_PHRASE, "").trim() === "");
   const full = split.filter((p, i) => !bare[i] && stemsOf(p).size > 0);
-  const framed = (part: string, from: string) => (frame && from === full[0] ? `${frame[1]}, ${part}` : part);
+  const framed = (part: string, from: string) => (frame && (from === full[0] || !OWN_SOURCE.test(part)) ? `${frame[1]}, ${part}` : part);
   const parts = split.flatMap((p, i) => {
     if (!bare[i]) return full.includes(p) ? [framed(p, p)] : [];
     // The nearest full part, after a leading bare phrase ("When and where …") or before a trailing one ("… and when?").

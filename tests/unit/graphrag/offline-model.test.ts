@@ -1765,6 +1765,41 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     );
   });
 
+  it("answers every part of a question that opens by naming its source from that source", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "p-pell", label: "Person", name: "Conrad Pell", properties: {} },
+        { id: "p-vlachos", label: "Person", name: "Orestis Vlachos", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        {
+          ...snippet(
+            "EV-E",
+            ["p-pell", "p-vlachos"],
+            'E-MAIL EXTRACT - selected messages of Conrad Pell.\n01/14/2023 Pell to Vlachos: "Ship the crates described as garden ornaments, two wires to the Limassol account as before."',
+          ),
+          type: "email_extract",
+        },
+        {
+          ...snippet(
+            "EV-I",
+            ["p-vlachos"],
+            "Interview of Orestis VLACHOS, 10/02/2024.\nQ: How was the payment to be made?\nA: The payment was to be made in cash at the gallery.",
+          ),
+          type: "interview_record",
+        },
+      ],
+    };
+    const cited = (q: string) => [...new Set(extractiveAnswer(c, q).citations.map((x) => x.evidenceId))];
+    // The later part asks of the e-mails too: the interview's account of the payment is not what the e-mails say.
+    expect(cited("In the e-mails, how did Pell want the crates described, and how was the payment to be made?")).toEqual(["EV-E"]);
+    // A part that names whose account it asks for has its own source.
+    expect(cited("In the e-mails, how did Pell want the crates described, and how does Vlachos say the payment was to be made?")).toContain(
+      "EV-I",
+    );
+  });
+
   it("reads the interviewers a record names by their initials or surname, and their turns as put, not found", () => {
     const c: RawContext = {
       nodes: [

@@ -1435,9 +1435,6 @@ function relationPhrase(e: ContextEdge): string {
   return /\b(?:of|to|by|with|in|for|from|at|on)$/.test(phrase) ? `is ${phrase}` : phrase;
 }
 
-/** A part of a question that says whose account it asks for. */
-const OWN_SOURCE = /\b(?:says?|said|told|tells|claims?|claimed|states?|stated|according to)\b/i;
-
 /** How much of a question an unknown quotes back. */
 const MAX_QUOTED_QUESTION = 160;
 
@@ -1492,6 +1489,9 @@ const PART_BREAK = new RegExp(
   String.raw`[?;]|\s+(?:and|but|also)\s+(?=(?:who|whom|whose|what|when|where|why|how|which|whether|did|does|do|is|was|were|are|has|had|have)\b|${PREPOSITION}\s+(?:whom|who|what|which)\b)`,
   "i",
 );
+
+/** A part of a question that says whose account it asks for. */
+const OWN_SOURCE = /\b(?:says?|said|told|tells|claims?|claimed|states?|stated|according to)\b/i;
 
 /** A clause framing the whole question before its wh-word: "According to the registrar, …", "In the e-mails, …". */
 const FRAME = new RegExp(

@@ -415,8 +415,13 @@ function answerPart(
   // ("ransom", "hospital") keeps its full weight, so a question about something the evidence never mentions abstains.
   const weak = new Set(a.weak.map(conceptOf));
   // In "who …?" the verb is what is asked ("Who signed the receipt?"): it keeps its full weight.
+  // Asked what someone said, the verb of saying is met by every line of theirs (below): it says nothing of which line
+  // answers, and weighs as a weak word, so a question about something none of their lines mentions still abstains.
   const focusWeight = (t: string) =>
-    idf(t) * (predicates.has(t) && a.kind !== "who" ? 0.5 : 1) * (anywhere.has(t) || !weak.has(t) ? 1 : WEAK_UNSAID);
+    idf(t) *
+    (predicates.has(t) && a.kind !== "who" ? 0.5 : 1) *
+    (anywhere.has(t) || !weak.has(t) ? 1 : WEAK_UNSAID) *
+    (speaker && SAYING.has(t) ? WEAK_UNSAID : 1);
   // The values the question gives (an alert number, a date, an address) anchor it as focus words do.
   // A code inside a name the question links (the postcode of "27 Tanner's Row, Hexford HX2 6JL", put there for "the
   // house" by a follow-up; "outfall OF-2") helps name that subject: a sentence that holds it is credited once, as for one
@@ -840,6 +845,8 @@ function answerPart(
   const covered = new Set<string>();
   for (const c of claims) stemsOf(c.text).forEach((t) => covered.add(t));
   for (const e of a.subjects) e.names.forEach((n) => words(n).forEach((w) => covered.add(conceptOf(porter(w.lower)))));
+  // What someone said is answered only from their words, which say it ("say" is not missing from his reply).
+  saying.forEach((t) => covered.add(t));
   const missingStems = focus.filter((t) => !covered.has(t) && !weak.has(t) && !(itemStems.get(claims[0].evidenceId)?.has(t) ?? false));
   const missing = [
     ...new Set(

@@ -133,6 +133,12 @@ const TYPE_WORDS = new Set(
   ).split(" "),
 );
 
+/**
+ * Type words that are what a question is about when it asks for no type of answer: "What did she say about the
+ * count?", "… about the address?" (not "the night", which narrows when).
+ */
+const TOPIC_WORDS = new Set(["count", "number", "figure", "total", "sum", "amount", "value", "name", "address", "company"]);
+
 const IDENTIFIER_NOUNS =
   /^(?:phone|telephone|mobile|cell|number|plate|registration|account|iban|serial|ip|imei|imsi|device|host|hostname|id|identifier|email|e-mail|handle|hash|domain|url)$/;
 const PLACE_NOUNS = /^(?:address|place|location|street|city|town|building|site|venue|bar|club|restaurant|premises|house|flat|room|area)$/;
@@ -216,7 +222,10 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
       content
         // "How much … altogether" asks for a sum, as "how much" asks for an amount: the answer type, not a word to match.
         .filter(
-          (w) => !TYPE_WORDS.has(w.lower.replace(PART_OF, "")) && !givenAt.has(w.lower) && !/^(?:how|much|many|altogether)$/.test(w.lower),
+          (w) =>
+            (!TYPE_WORDS.has(w.lower.replace(PART_OF, "")) || (expects === "any" && TOPIC_WORDS.has(w.lower))) &&
+            !givenAt.has(w.lower) &&
+            !/^(?:how|much|many|altogether)$/.test(w.lower),
         )
         // "early September": a part of a month narrows when as the month does.
         .filter((w) => !partOfMonth.has(w))

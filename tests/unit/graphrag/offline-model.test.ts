@@ -1800,6 +1800,27 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     );
   });
 
+  it("reads a word that names a kind of answer as the topic when the question asks for no kind ('say about the count')", () => {
+    const c: RawContext = {
+      nodes: [{ id: "p-ward", label: "Person", name: "Nina Ward", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-T",
+          ["p-ward"],
+          "Interview of Nina WARD, 12/03/2025. Interviewer: DC Shaw.\nSHAW: Did you take anything from the ward?\nWARD: I got 12 once, for my back.\n" +
+            "SHAW: What happened on the 16th?\nWARD: They did a count that morning and it was short, so I kept my head down.",
+        ),
+      ],
+    };
+    const out = extractiveAnswer(c, "What did Nina Ward say about the count?");
+    expect(out.answerText).toMatch(/They did a count that morning/);
+    // Her words say it: "say" is not listed as missing from them.
+    expect(out.unknowns.join(" ")).not.toMatch(/does not mention: say/);
+    // Nothing she said is about an address: not "whatever she said".
+    expect(extractiveAnswer(c, "What did Nina Ward say about the address?").responseType).toBe("no_evidence");
+  });
+
   it("reads the interviewers a record names by their initials or surname, and their turns as put, not found", () => {
     const c: RawContext = {
       nodes: [

@@ -109,6 +109,13 @@ const ASKS_WHAT_WAS_SAID =
 const IGNORANCE =
   /\b(?:(?:do|did|does)(?: not|n['’]t)|don['’]t|didn['’]t|doesn['’]t)\s+(?:know|remember|recall)\b|\b(?:can['’]t|cannot|could(?: not|n['’]t))\s+(?:know|remember|recall|say|see|tell)\b|\bno idea\b|\bnot known\b|\b(?:is|are|was|were|remains?|remained)\s+unknown\b|\bunknown\b(?!\s+\p{L})/iu;
 
+/**
+ * A refusal to answer: "A: No comment", "Thereafter no comment to all questions, including about the meeting",
+ * "declined to answer" — it names what was asked and says nothing of it.
+ */
+const NO_COMMENT =
+  /\bno comment\b|\b(?:declined?|declines|refused?|refuses)\s+to\s+(?:answer|comment|say|respond|reply)\b|\bmade no (?:comment|reply)\b/i;
+
 /** A line of what a record has still to find out or do: "Open questions:", "To do:", "Next steps:". */
 const OPEN_LINE =
   /^\s*(?:(?:open|outstanding|unresolved|unanswered|remaining)\s+(?:questions?|issues?|points?|enquiries|lines of enquiry)|to[ -]do|next steps?|outstanding|unknowns?)\s*:/i;
@@ -652,7 +659,10 @@ function answerPart(
     )
       continue;
     // Nor does "I don't know anything about Pellworth" say what Pellworth paid — only what someone knew or said.
-    if (IGNORANCE.test(s.text) && (a.expects !== "any" || !ASKS_WHAT_WAS_SAID.test(a.lower))) continue;
+    // Nor does "no comment to all questions, including about the garage" say what was in the garage. (A reply of "No
+    // comment" to a put is quoted with the put, as the interviewer's assertion it left unanswered.)
+    const noComment = s.put === undefined && NO_COMMENT.test(s.text);
+    if ((IGNORANCE.test(s.text) || noComment) && (a.expects !== "any" || !ASKS_WHAT_WAS_SAID.test(a.lower))) continue;
     // "Open questions: who 'Darren Colby' is; …", "Next steps: request … accounts": what a record has yet to find out or
     // do is not what it found — unless that is what is asked ("What are the open questions?").
     const open = OPEN_LINE.exec(s.text);

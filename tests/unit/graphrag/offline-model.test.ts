@@ -2111,6 +2111,28 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(c, "How much did Hale Freight's account send in April?").answerText).toContain("22,900");
   });
 
+  it("does not take a refusal to answer for the answer to what it was asked about", () => {
+    const c: RawContext = {
+      nodes: kadeAndHale(),
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-46",
+          ["p-kade", "o-hale"],
+          "Interview of Arno Kade. Thereafter: no comment to all questions, including about the pallets found in the Hale Freight yard and the cash.",
+        ),
+      ],
+    };
+    expect(extractiveAnswer(c, "What was found in the Hale Freight yard?").responseType).toBe("no_evidence");
+    expect(extractiveAnswer(c, "What did Kade say about the Hale Freight yard?").answerText).toContain("no comment to all questions");
+    c.evidenceSnippets.push(
+      snippet("EV-47", ["o-hale"], "Search of the Hale Freight yard, 4 Dock Road: 40 pallets of tiles found under tarpaulin."),
+    );
+    const found = extractiveAnswer(c, "What was found in the Hale Freight yard?");
+    expect(found.answerText).toContain("40 pallets");
+    expect(found.citations.map((x) => x.evidenceId)).toEqual(["EV-47"]);
+  });
+
   it("does not give a date of birth as the date of anything else", () => {
     const c: RawContext = {
       nodes: [{ id: "p-jt", label: "Person", name: "Jayden Tuhoro", properties: {} }],

@@ -21,7 +21,7 @@ import type { AnswerPolicyPorts } from "../policy-ports";
 import { recordAudit } from "./audit";
 import { buildContext, type ContextBuild } from "./context";
 import { heldReply, holdDraft } from "./hold";
-import type { ConversationLimits, ConversationTurn } from "./follow-up";
+import type { ConversationLimits, ConversationTurn, UnreadReference } from "./follow-up";
 import { auditableText, classifyRequest, parseInput, refusalText, type RequestScope } from "./input";
 import { PolicyGate } from "./policy-filter";
 import { answerCompliance, auditedCompliance, enforcePolicies, preparePolicy } from "./policy-step";
@@ -161,6 +161,10 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
 
     // 5. Context: minimal, fenced, neutralised, within the token budget (narrowed, never cut mid-item).
     const context = (trace.context = buildContext(retrieved, limits));
+    //    A follow-up that refers to what an earlier turn asked for and did not find ("Under whose login …?" → "Where
+    //    was he that day?") asks about someone no visible evidence names: any answer would guess whom.
+    const unread = thread?.resolved.unread ?? [];
+    if (unread.length) return await deliver(deps, trace, started, noEvidenceAnswer(hidden, context, limits, thread, unread));
     //    Nothing active to cite. Evidence that matches but has expired is not silently "nothing" (issue 15, seed 004
     //    §5): the model drafts from it, and a draft citing it is held for a supervisor. Otherwise every claim would be
     //    uncited, so the model is not asked.
@@ -344,22 +348,34 @@ function refusalAnswer(request: Exclude<RequestScope, { kind: "question" }>) {
  * No visible evidence to cite. Whether hidden evidence "matched" is said only where the tenant accepts per-question
  * counts; otherwise the case totals decide, so the reply is the same whatever words the question used.
  */
-function noEvidenceAnswer(hidden: HiddenReport, context: ContextBuild, limits: Limits, thread: ThreadTurn | null) {
+function noEvidenceAnswer(
+  hidden: HiddenReport,
+  context: ContextBuild,
+  limits: Limits,
+  thread: ThreadTurn | null,
+  unread: readonly UnreadReference[] = [],
+) {
   const someHidden = hidden.mode === "exact" ? hidden.policy.evidence.filtered > 0 : hidden.totals.evidence > 0;
   const matchedHidden = hidden.mode === "exact" && someHidden;
+  const unreadUnknowns = unread.map(
+    (r) =>
+      `${r.person ? "Whom" : "What"} "${r.phrase}" means is unknown: it refers to what turn ${r.turn} asked for ("${r.question}"), which no visible evidence answered.`,
+  );
   return {
     answer: answerOf(
       {
         responseType: "no_evidence",
         answerText: matchedHidden ? NO_VISIBLE_EVIDENCE_TEXT : NO_EVIDENCE_TEXT,
         confidence: someHidden ? 0.3 : 0.9,
-        confidenceJustification: matchedHidden
-          ? "Matching evidence exists outside your permissions; the answer may be in evidence you cannot see."
-          : someHidden
-            ? "No evidence visible to you matched the question; part of this case is outside your permissions, so the answer may be in evidence you cannot see."
-            : "No evidence visible to you matched the question's words or the entities it names; the search is lexical, so differently worded evidence can be missed.",
+        confidenceJustification: unread.length
+          ? "The follow-up refers to what an earlier turn asked for and did not find; answering would be a guess at whom or what it means."
+          : matchedHidden
+            ? "Matching evidence exists outside your permissions; the answer may be in evidence you cannot see."
+            : someHidden
+              ? "No evidence visible to you matched the question; part of this case is outside your permissions, so the answer may be in evidence you cannot see."
+              : "No evidence visible to you matched the question's words or the entities it names; the search is lexical, so differently worded evidence can be missed.",
         unknowns: composeUnknownDetails({
-          model: matchedHidden ? [] : ["No visible evidence in this case matched the question."],
+          model: unread.length ? unreadUnknowns : matchedHidden ? [] : ["No visible evidence in this case matched the question."],
           hidden,
           context,
           thread: thread?.notes,

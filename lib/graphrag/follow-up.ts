@@ -48,6 +48,8 @@ export interface PriorTurn {
    * planks") are what a later "them" means, though no entity of the graph is them.
    */
   question?: string | null;
+  /** Whether its answer gave anything (false: it found nothing, or was refused); undefined when not known. */
+  answered?: boolean;
 }
 
 export interface FollowUpReference {
@@ -65,6 +67,21 @@ export interface ResolvedFollowUp {
   /** The question with its references replaced; the question itself when nothing was resolved. */
   question: string;
   references: FollowUpReference[];
+  /**
+   * References that mean what an earlier turn asked for and did not find ("Under whose login …?" → nothing → "Where
+   * was he that day?"): whom or what they mean is unknown, and no answer may guess it.
+   */
+  unread?: UnreadReference[];
+}
+
+export interface UnreadReference {
+  /** The words of the follow-up ("he", "that number"). */
+  phrase: string;
+  /** The turn that asked for it and found nothing, and its question. */
+  turn: number;
+  question: string;
+  /** Whether it means a person ("he", after "Who …?"). */
+  person: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -203,6 +220,8 @@ export function resolveFollowUp(question: string, prior: readonly PriorTurn[]): 
   let subject: { ids: string[]; end: number } | null = null;
   let out = "";
   let last = 0;
+  const unread: UnreadReference[] = [];
+  const unfound = unfoundAsk(turns[0]);
   for (const m of question.matchAll(REFERENCE)) {
     const at = m.index ?? 0;
     const whole = m[0];
@@ -229,6 +248,11 @@ export function resolveFollowUp(question: string, prior: readonly PriorTurn[]): 
     }
     // "Who took the rails out of bay 14?" → "Why did he need them out?": "them" is the rails, not whom the answer named.
     if (pronoun === "them" && namesPluralThing(turns[0])) continue;
+    // "Under whose login were they approved?" found no one → "Where was he that day?": "he" is whoever that was.
+    if (unfound && unfound.family === family) {
+      unread.push({ phrase: whole, turn: unfound.turn, question: unfound.question, person: family === "person" });
+      continue;
+    }
     const gender = pronoun ? GENDER[pronoun] : undefined;
     const other = gender ? byGender[gender === "m" ? "f" : "m"] : null;
     const sameClause: boolean = subject !== null && !CLAUSE_BOUNDARY.test(question.slice(subject.end, at));
@@ -254,9 +278,34 @@ export function resolveFollowUp(question: string, prior: readonly PriorTurn[]): 
         alternatives: pick.alternatives.map((n) => n.name),
       });
   }
-  if (!references.length) return { question, references: [] };
+  const unknown = unread.length ? { unread } : {};
+  if (!references.length) return { question, references: [], ...unknown };
   out += question.slice(last);
-  return { question: out, references };
+  return { question: out, references, ...unknown };
+}
+
+/** What a question asks for, by family: "Who …?", "Under whose login …?" a person; "What number did she ring?" a phone. */
+function askedFamily(question: string): Family | undefined {
+  // (Not a relative "who": "What did the man who called her say?")
+  if (/(?:^|[.?!;,]\s*|\band\s+)(?:(?:by|to|from|with|for|under|on|of|in|at)\s+)?(?:who|whom|whose)\b/i.test(question.trim()))
+    return "person";
+  const noun = new RegExp(
+    String.raw`\b(?:what|which)\s+(?:[a-z-]+\s+)?(${NOUNS.map(([n]) => n.replace(/ /g, "\\s+")).join("|")})\b`,
+    "i",
+  ).exec(question)?.[1];
+  return noun ? NOUNS.find(([n]) => n === noun.toLowerCase().replace(/\s+/g, " "))?.[1] : undefined;
+}
+
+/**
+ * The newest turn, when it asked for someone or something and found nothing (and was not itself about whom a pronoun of
+ * its own meant: after "Who called him?" a later "he" may still be him). A later reference of that family means what
+ * it asked for — which no visible evidence said.
+ */
+function unfoundAsk(t: PriorTurn | undefined): { family: Family; turn: number; question: string } | undefined {
+  if (!t || t.answered !== false || !t.question || (t.topics ?? []).length) return undefined;
+  if (asksWhoIs(t.question, t.subjects)) return undefined;
+  const family = askedFamily(t.question);
+  return family ? { family, turn: t.turn, question: t.question } : undefined;
 }
 
 /** A plural common noun after a determiner ("the rails", "his phones", "those calls"); not a span of time. */

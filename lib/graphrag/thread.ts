@@ -112,6 +112,7 @@ export async function openThreadTurn(
     topics: t.references.flatMap((r) => seen.contextNode(r.nodeId) ?? []),
     cited: t.citedNodeIds.flatMap((id) => seen.contextNode(id) ?? []),
     question: t.question,
+    answered: t.answer ? t.answer.responseType === "answer" : undefined,
   }));
   const resolved = resolveFollowUp(request.question, priorTurns);
   const bounded = boundConversation(

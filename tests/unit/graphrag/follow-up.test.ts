@@ -104,6 +104,37 @@ describe("resolveFollowUp", () => {
     expect(resolveFollowUp("Who did that number call?", phone).question).toBe("Who did +1-555-0178 call?");
   });
 
+  it("reads a reference to what the turn before asked for and did not find as unknown, not as someone it named", () => {
+    const unfound = (question: string, extra: Partial<PriorTurn> = {}): PriorTurn[] => [
+      { ...turn(1, [DUNN, SANTOS], []), question, answered: false, ...extra },
+    ];
+    const whose = "Under whose login were Raymond Dunn and Maria Santos approved?";
+    const r = resolveFollowUp("Where was he on the day Raymond Dunn was approved?", unfound(whose));
+    expect(r.question).toBe("Where was he on the day Raymond Dunn was approved?");
+    expect(r.references).toEqual([]);
+    expect(r.unread).toEqual([{ phrase: "he", turn: 1, question: whose, person: true }]);
+    // "What number did she ring?" found nothing: "that number" is the number no evidence gave.
+    expect(resolveFollowUp("Who is that number registered to?", unfound("What number did Maria Santos ring?")).unread).toEqual([
+      { phrase: "that number", turn: 1, question: "What number did Maria Santos ring?", person: false },
+    ]);
+    // Another kind of reference, an answered turn, a turn not known to be unanswered, a "who" that only relates
+    // ("the man who …"), "Who is X?" and a turn whose own pronoun was read: read as before.
+    expect(resolveFollowUp("Where is it now?", unfound("Who drove the Tahoe?", { subjects: [TAHOE] })).question).toBe(
+      "Where is Black Chevrolet Tahoe HBR-4471 now?",
+    );
+    for (const prior of [
+      unfound(whose, { answered: true }),
+      unfound(whose, { answered: undefined }),
+      unfound("What did the man who met Raymond Dunn and Maria Santos say?"),
+      unfound("Who is Raymond Dunn?", { subjects: [DUNN] }),
+      unfound("Who called him?", { subjects: [], topics: [DUNN] }),
+    ]) {
+      const read = resolveFollowUp("Where was he that night?", prior);
+      expect(read.unread).toBeUndefined();
+      expect(read.references).toHaveLength(1);
+    }
+  });
+
   it("reads possessives and objects", () => {
     const prior = [turn(1, [], [SANTOS])];
     expect(resolveFollowUp("What is her phone number?", prior).question).toBe("What is Maria Santos's phone number?");

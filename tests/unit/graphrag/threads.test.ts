@@ -246,6 +246,36 @@ describe("threads with a generative model (mock LLM)", () => {
     expect(followUps).toEqual([false, false, true]);
   });
 
+  it("a follow-up's 'he' after a 'who' that found no one means that unknown person: no model is asked to guess", async () => {
+    const offline = new OfflineExtractiveModel();
+    let asked = 0;
+    const spy: AnswerModel = Object.assign(Object.create(offline) as AnswerModel, {
+      generate: (r: Parameters<AnswerModel["generate"]>[0]) => {
+        asked++;
+        return offline.generate(r);
+      },
+    });
+    const h = threaded(spy);
+    // Who paid him is only in evidence above the viewer's clearance.
+    const t1 = body(await ask(h, "Who paid Boris Kade in cash at Dock 7?"));
+    expect(t1.answer.responseType).toBe("no_evidence");
+    const t2 = body(await ask(h, "Where did he get the cash from?", t1.threadId));
+    expect(t2.turn).toBe(2);
+    expect(t2.followUp).toBeUndefined();
+    expect(t2.answer.responseType).toBe("no_evidence");
+    expect(t2.answer.citations).toEqual([]);
+    expect(t2.answer.unknowns[0]).toBe(
+      'Whom "he" means is unknown: it refers to what turn 1 asked for ("Who paid Boris Kade in cash at Dock 7?"), which no visible evidence answered.',
+    );
+    expect(asked).toBe(1);
+    expect(h.ledger.payloads()).toHaveLength(2);
+    expect(JSON.stringify(t2)).not.toContain("CANARY");
+    // After a "who" that was answered, "he" is read as whom the answer named.
+    const t3 = body(await ask(h, "Who did Anna Berg meet at Dock 7?"));
+    const t4 = body(await ask(h, "When was he seen loading crates?", t3.threadId));
+    expect(t4.answer.citations.map((c) => c.evidenceId)).toEqual(["EV-2"]);
+  });
+
   it("a first question's prompt is unchanged (no conversation section, the same prompt version)", async () => {
     const { mock, model } = mockLlm(
       answerJson({ answerText: "Anna Berg met Boris Kade [evidence: EV-1].", citations: [{ evidenceId: "EV-1", claimId: "CLM-1" }] }),

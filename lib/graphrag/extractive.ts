@@ -210,7 +210,7 @@ function derivedFrom(t: string, known: ReadonlySet<string>): string | undefined 
 }
 const stemsOf = (text: string) =>
   new Set(
-    words(text.replace(IN_CHARGE, " supervising "))
+    words(text.replace(IN_CHARGE, " supervising ").replace(RUNNING, " cumulative $1 "))
       .filter((w) => !isStopword(w.lower) && w.lower.length > 1)
       .flatMap((w) => UNITS[w.lower] ?? [w.lower])
       .map((w) => conceptOf(porter(w))),
@@ -218,6 +218,8 @@ const stemsOf = (text: string) =>
 
 /** The officer "in charge" of a search is not charged with anything (and "supervising" names no concept of the case). */
 const IN_CHARGE = /\b(?:in|took|take|takes|taking) charge\b/gi;
+/** A "running total" is a sum kept so far: nobody runs anything ("Who runs the home?"). */
+const RUNNING = /\brunning (total|balance|tally|sum|count)\b/gi;
 
 interface Sentence {
   snippet: ContextSnippet;

@@ -2111,6 +2111,21 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(c, "How much did Hale Freight's account send in April?").answerText).toContain("22,900");
   });
 
+  it("does not read a running total as anyone running anything", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "l-home", label: "Location", name: "Larch House", properties: {} },
+        { id: "p-gt", label: "Person", name: "Gavin Thorne", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [snippet("EV-48", ["l-home", "p-gt"], "Larch House fees: running total paid by Gavin Thorne GBP 12,400 to date.")],
+    };
+    expect(extractiveAnswer(c, "Who runs Larch House?").responseType).toBe("no_evidence");
+    c.evidenceSnippets.push(snippet("EV-49", ["l-home"], "Larch House is run by the home manager, Alice Ford, since 2019."));
+    const runs = extractiveAnswer(c, "Who runs Larch House?");
+    expect(runs.citations.map((x) => x.evidenceId)).toEqual(["EV-49"]);
+  });
+
   it("does not take a refusal to answer for the answer to what it was asked about", () => {
     const c: RawContext = {
       nodes: kadeAndHale(),

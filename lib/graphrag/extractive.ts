@@ -1380,6 +1380,12 @@ function relationClaims({ context, a, focus, candidates, checker, itemStems }: C
       if (!fitsExpected(other, a)) continue;
       // "Which university did he attend?": a meeting he attended is not one.
       if (a.kindNoun && !saysKind(other, a.kindNoun)) continue;
+      // "Has Pell used any other name?": the phone he uses is not a name — what the question says beside the
+      // relationship is said by the node it leads to ("Which phone does he use?": a Phone).
+      const nouns = new Set(a.nouns.map(conceptOf));
+      const weakWords = new Set(a.weak.map(conceptOf));
+      const told = nodeStems(other);
+      if (focus.some((t) => nouns.has(t) && !typeStems.includes(t) && !weakWords.has(t) && !told.has(t))) continue;
     }
     const support = context.evidenceSnippets.filter((s) => s.nodeIds.includes(e.source) && s.nodeIds.includes(e.target));
     if (!support.length) continue;
@@ -1432,6 +1438,11 @@ const EMPLOYMENT = new Set(["employ", "work", "director", "officer", "manag", "s
 /** A question about how two named things are related. */
 const RELATION_ASKED =
   /\b(?:relationship|relation|related|connection|connected|link|linked|tie|ties)\b|\bwho (?:is|was|are|were) [^?,]+? to (?:him|her|them|[^?,]+)\s*(?:[?,]|$)/;
+
+/** The stems of a node's label, name and property values. */
+function nodeStems(n: ContextNode): Set<string> {
+  return new Set([n.label.replace(/_/g, " "), n.name, ...Object.values(n.properties).map(String)].flatMap((t) => [...stemsOf(t)]));
+}
 
 /** Whether a node's label, name or properties say the kind of thing asked for ("university"). */
 function saysKind(n: ContextNode, kindNoun: string): boolean {

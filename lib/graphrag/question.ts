@@ -67,6 +67,8 @@ export interface QuestionAnalysis {
   kindNoun?: string;
   /** Stems of the phrase after "what"/"which" that names the kind of answer asked ("reason", "relationship", "final score"). */
   asksFor: string[];
+  /** Stems of the common nouns the question uses ("name" in "Has Pell used any other name?"). */
+  nouns: string[];
   /** Places the answer must be other than ("Where did he live before Port Ellery?"), lower-cased. */
   excludedPlaces: string[];
   /** Stems of the verbs in the past that name what happened ("arrested", "paid", "changed"; not "was", "did"). */
@@ -276,6 +278,9 @@ export function analyseQuestion(question: string, context: Pick<RawContext, "nod
         ? [...new Set([...eventVerbs(terms, described), ...misreadEvent(terms, nameStems)])]
         : eventVerbs(terms, described),
     asksFor: (classified.typePhrase ?? []).map((w) => porter(w)),
+    nouns: terms
+      .filter(({ tags = [] }) => tags.includes("Noun") && !tags.some((t) => t === "ProperNoun" || t === "Pronoun" || t === "Verb"))
+      .map(stemOf),
     excludedPlaces: expects === "place" ? placesExcluded(lower) : [],
     ...(dated ? { dated } : {}),
     ...(measure ? { measure } : {}),

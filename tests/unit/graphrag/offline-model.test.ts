@@ -387,6 +387,24 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     );
   });
 
+  it("answers from a relationship only when the node it leads to is what the question names beside it", () => {
+    const uses: RawContext = {
+      nodes: [
+        { id: "p-pell", label: "Person", name: "Conrad Pell", properties: {} },
+        { id: "ph-2271", label: "Phone", name: "(555) 014-2271", properties: {} },
+      ],
+      edges: [{ id: "u1", source: "p-pell", type: "USES", target: "ph-2271", properties: {} }],
+      evidenceSnippets: [
+        snippet("EV-SUB", ["p-pell", "ph-2271"], "Subscriber check: (555) 014-2271 is used by Conrad Pell, billed monthly."),
+      ],
+    };
+    // The phone he uses is not a name he uses.
+    expect(extractiveAnswer(uses, "Has Conrad Pell used any other name?").responseType).toBe("no_evidence");
+    expect(extractiveAnswer(uses, "What does Conrad Pell use?").answerText).toBe(
+      "Conrad Pell uses (555) 014-2271 [evidence: EV-SUB, claim: CLM-1].",
+    );
+  });
+
   it("answers who runs or is behind a company from its register, and not from an item that mentions it in passing", () => {
     const register: RawContext = {
       nodes: [

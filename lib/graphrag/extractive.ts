@@ -1380,8 +1380,8 @@ function relationClaims({ context, a, focus, candidates, checker, itemStems }: C
       if (!fitsExpected(other, a)) continue;
       // "Which university did he attend?": a meeting he attended is not one.
       if (a.kindNoun && !saysKind(other, a.kindNoun)) continue;
-      // "Has Pell used any other name?": the phone he uses is not a name — what the question says beside the
-      // relationship is said by the node it leads to ("Which phone does he use?": a Phone).
+      // "Has Pell used any other name?": the phone he uses is not a name — every other common noun of the question
+      // is said by the node the relationship leads to (its label, name or properties).
       const nouns = new Set(a.nouns.map(conceptOf));
       const weakWords = new Set(a.weak.map(conceptOf));
       const told = nodeStems(other);
@@ -1446,8 +1446,7 @@ function nodeStems(n: ContextNode): Set<string> {
 
 /** Whether a node's label, name or properties say the kind of thing asked for ("university"). */
 function saysKind(n: ContextNode, kindNoun: string): boolean {
-  const stem = conceptOf(porter(kindNoun));
-  return [n.label.replace(/_/g, " "), n.name, ...Object.values(n.properties).map(String)].some((t) => stemsOf(t).has(stem));
+  return nodeStems(n).has(conceptOf(porter(kindNoun)));
 }
 
 function fitsExpected(n: ContextNode, a: QuestionAnalysis): boolean {

@@ -101,7 +101,7 @@ const totalUnstated = (a: QuestionAnalysis, claims: readonly { text: string }[])
 const TOTAL_UNSTATED = "No visible evidence states a total: the answer gives the amounts the evidence lists, which may not be all of them.";
 /** A question about what someone knew, said or thought: a statement of not knowing may answer it. */
 const ASKS_WHAT_WAS_SAID =
-  /\b(?:know|knew|known|aware|realis|realiz|say|says|said|tell|tells|told|explain|explained|claim|claims|claimed|think|thought|believe|believed|answer|answered|reply|replied|respond|responded|admit|admitted|deny|denied|interview)/u;
+  /\b(?:know|knew|known|aware|realis|realiz|say|said|tell|told|explain|claim|think|thought|believ|answer|repl(?:y|ie)|respond|admit|den(?:y|ie)|interview)(?:e|es|ed|d|s|ing|ted|ation)?\b/u;
 /**
  * A statement that the speaker or the record does not know: "I don't know", "no idea", "not known", "whereabouts
  * unknown" — not "unknown" describing a thing ("transfers to unknown recipients").

@@ -2152,11 +2152,13 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
         snippet(
           "EV-46",
           ["p-kade", "o-hale"],
-          "Interview of Arno Kade. Thereafter: no comment to all questions, including about the pallets found in the Hale Freight yard and the cash.",
+          "Interview of Arno Kade. Thereafter: no comment to all questions, including about the pallets and the ThinkPad found in the Hale Freight yard and the cash.",
         ),
       ],
     };
     expect(extractiveAnswer(c, "What was found in the Hale Freight yard?").responseType).toBe("no_evidence");
+    // A word that only begins like a verb of saying ("ThinkPad", "claimant") does not ask what was said.
+    expect(extractiveAnswer(c, "What was found on the ThinkPad in the Hale Freight yard?").responseType).toBe("no_evidence");
     expect(extractiveAnswer(c, "What did Kade say about the Hale Freight yard?").answerText).toContain("no comment to all questions");
     c.evidenceSnippets.push(
       snippet("EV-47", ["o-hale"], "Search of the Hale Freight yard, 4 Dock Road: 40 pallets of tiles found under tarpaulin."),

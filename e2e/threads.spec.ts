@@ -70,3 +70,21 @@ test("ask, follow up twice, reload: the thread is there with its turns", async (
   await expect(page.getByTestId("follow-up-banner")).toHaveCount(0);
   await shot(page, "threads-03-closed");
 });
+
+test("a follow-up's 'he' after a 'who' that found no one is not guessed: the answer says whom it cannot tell", async ({ page }) => {
+  await signIn(page, "det.reyes@metro.example");
+  const wb = new WorkbenchPage(page);
+  await wb.goto(HARBOR);
+
+  await wb.ask("Who supplied the gun used to shoot Raymond Dunn?");
+  expect(await wb.responseType()).toBe("no_evidence");
+  await page.getByTestId("follow-up").click();
+  await wb.ask("Where does he live?");
+  expect(await wb.responseType()).toBe("no_evidence");
+  await expect(page.getByTestId("answer-thread")).toContainText("turn 2");
+  await expect(wb.chips).toHaveCount(0);
+  await expect(wb.unknowns).toContainText(
+    'Whom "he" means is unknown: it refers to what turn 1 asked for ("Who supplied the gun used to shoot Raymond Dunn?"), which no visible evidence answered.',
+  );
+  await shot(page, "threads-04-unread-reference");
+});

@@ -84,7 +84,7 @@ test("a follow-up's 'he' after a 'who' that found no one is not guessed: the ans
   await expect(page.getByTestId("answer-thread")).toContainText("turn 2");
   await expect(wb.chips).toHaveCount(0);
   await expect(wb.unknowns).toContainText(
-    'Whom "he" means is unknown: it refers to what turn 1 asked for ("Who supplied the gun used to shoot Raymond Dunn?"), which no visible evidence answered.',
+    'Whom "he" means is unknown: it refers to what turn 1 asked for ("Who supplied the gun used to shoot Raymond Dunn?"), which that turn did not answer.',
   );
   await shot(page, "threads-04-unread-reference");
 });

@@ -359,7 +359,7 @@ function noEvidenceAnswer(
   const matchedHidden = hidden.mode === "exact" && someHidden;
   const unreadUnknowns = unread.map(
     (r) =>
-      `${r.person ? "Whom" : "What"} "${r.phrase}" means is unknown: it refers to what turn ${r.turn} asked for ("${r.question}"), which no visible evidence answered.`,
+      `${r.person ? "Whom" : "What"} "${r.phrase}" means is unknown: it refers to what turn ${r.turn} asked for ("${r.question}"), which that turn did not answer.`,
   );
   return {
     answer: answerOf(

@@ -265,7 +265,7 @@ describe("threads with a generative model (mock LLM)", () => {
     expect(t2.answer.responseType).toBe("no_evidence");
     expect(t2.answer.citations).toEqual([]);
     expect(t2.answer.unknowns[0]).toBe(
-      'Whom "he" means is unknown: it refers to what turn 1 asked for ("Who paid Boris Kade in cash at Dock 7?"), which no visible evidence answered.',
+      'Whom "he" means is unknown: it refers to what turn 1 asked for ("Who paid Boris Kade in cash at Dock 7?"), which that turn did not answer.',
     );
     expect(asked).toBe(1);
     expect(h.ledger.payloads()).toHaveLength(2);

@@ -1356,6 +1356,11 @@ function relationClaims({ context, a, focus, candidates, checker, itemStems }: C
   const subjectIds = new Set(a.subjects.map((s) => s.id));
   // "What is Foyle's relationship to Dee Mulqueen?", "Who is Mortimer to her?": whatever edge joins two things it names.
   const between = RELATION_ASKED.test(a.lower) && distinctSubjects(a.subjects).length >= 2;
+  // The question's common nouns that are not weak words: besides the relationship's own words, the node it leads to
+  // must say them (read once per question, not once per edge).
+  const nouns = new Set(a.nouns.map(conceptOf));
+  const weakWords = new Set(a.weak.map(conceptOf));
+  const namedBeside = focus.filter((t) => nouns.has(t) && !weakWords.has(t));
   const out: Claim[] = [];
   for (const e of [...context.edges].sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))) {
     const at = subjectIds.has(e.source) ? e.source : subjectIds.has(e.target) ? e.target : null;
@@ -1382,10 +1387,8 @@ function relationClaims({ context, a, focus, candidates, checker, itemStems }: C
       if (a.kindNoun && !saysKind(other, a.kindNoun)) continue;
       // "Has Pell used any other name?": the phone he uses is not a name — every other common noun of the question
       // is said by the node the relationship leads to (its label, name or properties).
-      const nouns = new Set(a.nouns.map(conceptOf));
-      const weakWords = new Set(a.weak.map(conceptOf));
       const told = nodeStems(other);
-      if (focus.some((t) => nouns.has(t) && !typeStems.includes(t) && !weakWords.has(t) && !told.has(t))) continue;
+      if (namedBeside.some((t) => !typeStems.includes(t) && !told.has(t))) continue;
     }
     const support = context.evidenceSnippets.filter((s) => s.nodeIds.includes(e.source) && s.nodeIds.includes(e.target));
     if (!support.length) continue;

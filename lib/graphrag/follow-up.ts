@@ -284,15 +284,18 @@ export function resolveFollowUp(question: string, prior: readonly PriorTurn[]): 
   return { question: out, references, ...unknown };
 }
 
+/** "What number …", "Which company …": the noun after the wh-word, one of the nouns a demonstrative may use. */
+const ASKED_NOUN = new RegExp(
+  String.raw`\b(?:what|which)\s+(?:[a-z-]+\s+)?(${NOUNS.map(([n]) => n.replace(/ /g, "\\s+")).join("|")})\b`,
+  "i",
+);
+
 /** What a question asks for, by family: "Who …?", "Under whose login …?" a person; "What number did she ring?" a phone. */
 function askedFamily(question: string): Family | undefined {
   // (Not a relative "who": "What did the man who called her say?")
   if (/(?:^|[.?!;,]\s*|\band\s+)(?:(?:by|to|from|with|for|under|on|of|in|at)\s+)?(?:who|whom|whose)\b/i.test(question.trim()))
     return "person";
-  const noun = new RegExp(
-    String.raw`\b(?:what|which)\s+(?:[a-z-]+\s+)?(${NOUNS.map(([n]) => n.replace(/ /g, "\\s+")).join("|")})\b`,
-    "i",
-  ).exec(question)?.[1];
+  const noun = ASKED_NOUN.exec(question)?.[1];
   return noun ? NOUNS.find(([n]) => n === noun.toLowerCase().replace(/\s+/g, " "))?.[1] : undefined;
 }
 

@@ -687,11 +687,12 @@ function answerPart(
     // "What is his date of birth?": a date answers only beside the word for what it dates (the line, its question or
     // its table's column) — not the "Joined" date on a crew list row that names him.
     if (a.expects === "time" && dated && !s.stems.has(dated) && !s.asked?.has(dated) && !stemsOf(columnsOf(s)).has(dated)) continue;
-    // "How much did Brannigan stake…?", "When was Heaney arrested?": a sentence that names another person and not the
-    // one asked about tells of the other ("Jade Pemberton … largest previous stake GBP 25", "SALCEDO arrested 6:04 AM").
+    // "How much did Brannigan stake…?", "When was Heaney arrested?", "Where did Brennock live?": a sentence that names
+    // another person and not the one asked about tells of the other ("Jade Pemberton … largest previous stake GBP 25",
+    // "SALCEDO arrested 6:04 AM", "Holmgren lives aboard a cabin cruiser").
     if (
       people.length &&
-      ["amount", "count", "time"].includes(a.expects) &&
+      ["amount", "count", "time", "place"].includes(a.expects) &&
       !people.some((e) => names.includes(e)) &&
       otherPeople.some((n) => containsPhrase(lower, n))
     )

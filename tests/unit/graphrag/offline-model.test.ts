@@ -1423,6 +1423,25 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(both, "When was Marcus Heaney arrested?").answerText).toContain("7:10 AM");
   });
 
+  it("does not answer where one person lives from a sentence about where another lives", () => {
+    const c: RawContext = {
+      nodes: [
+        { id: "p-brennock", label: "Person", name: "Kayla Brennock", properties: {} },
+        { id: "p-holm", label: "Person", name: "Trevor Holmgren", properties: {} },
+      ],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-S",
+          ["p-brennock", "p-holm"],
+          "Source report on the Brennock inquiry. Trevor Holmgren lives aboard a cabin cruiser at Gullwing Marina, slip 42.",
+        ),
+      ],
+    };
+    expect(extractiveAnswer(c, "Where did Kayla Brennock live?").responseType).toBe("no_evidence");
+    expect(extractiveAnswer(c, "Where does Trevor Holmgren live?").answerText).toContain("Gullwing Marina");
+  });
+
   it("reads a record's heading line, not only its first sentence, as naming whose record it is", () => {
     const row = (id: string, heading: string, line: string) => ({
       ...snippet(id, ["o-north"], `${heading}\ndate | description | amount\n${line}`),

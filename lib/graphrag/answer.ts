@@ -231,6 +231,7 @@ export async function answerQuestion(deps: AnswerDeps, asker: Asker, raw: unknow
       context: drafting,
       validation: validated.report,
       thread: thread?.notes,
+      withheldInstructions: withheldFrom(citedEvidence(validated), rawContext),
       ...capsOf(limits),
     });
     const verdict = enforced.outcome?.compliance;
@@ -326,6 +327,20 @@ async function expiredContext(
 /** Evidence a validated draft cites, in its claims or its explanation steps, once each. */
 function citedEvidence(v: ValidatedAnswer): string[] {
   return [...new Set([...v.citations.map((c) => c.evidenceId), ...v.explanationSteps.flatMap((s) => s.citations)])];
+}
+
+/** What neutralising an item for the model cut as instructions (not a citation token or an invisible character). */
+const INSTRUCTION_KINDS = new Set(["directive", "injection_phrase", "role_prefix"]);
+
+/**
+ * The cited items part of whose text was withheld from the model as instructions to an automated reader: the asker
+ * is told, so that "what does the note say?" is not mistaken for all the note says.
+ */
+function withheldFrom(cited: readonly string[], rawContext: RawContext): string[] {
+  const withheld = new Set(
+    rawContext.evidenceSnippets.filter((s) => s.neutralised?.some((k) => INSTRUCTION_KINDS.has(k))).map((s) => s.id),
+  );
+  return cited.filter((id) => withheld.has(id)).sort();
 }
 
 function refusalAnswer(request: Exclude<RequestScope, { kind: "question" }>) {

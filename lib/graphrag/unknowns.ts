@@ -24,6 +24,8 @@ export interface UnknownsInput {
   maxEdges?: number;
   /** A follow-up's thread: what the conversation bound left out, what earlier turns cited that is hidden now. */
   thread?: ThreadNotes;
+  /** Cited items part of whose text read as instructions to an automated reader and was withheld from the model. */
+  withheldInstructions?: string[];
 }
 
 const plural = (n: number, one: string, many = one + "s") => `${n} ${n === 1 ? one : many}`;
@@ -155,6 +157,16 @@ export function composeUnknownDetails(input: UnknownsInput): UnknownDetail[] {
         `${plural(c.excerpts, "long evidence item")} ${c.excerpts === 1 ? "was" : "were"} shown to the model as an excerpt of the most relevant sentences.`,
       );
     }
+  }
+
+  const w = input.withheldInstructions ?? [];
+  if (w.length) {
+    const one = w.length === 1;
+    const ids = one ? w[0] : `${w.slice(0, -1).join(", ")} and ${w[w.length - 1]}`;
+    add(
+      "left_out_of_context",
+      `${one ? "Part" : "Parts"} of ${ids} ${one ? "reads" : "read"} as instructions to an automated reader; ${one ? "it was" : "they were"} withheld from the model and nothing in this answer repeats ${one ? "it" : "them"}. Open the ${one ? "item" : "items"} to read ${one ? "it" : "them"} as evidence.`,
+    );
   }
 
   const v = input.validation;

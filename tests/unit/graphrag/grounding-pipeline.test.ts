@@ -195,6 +195,18 @@ describe("adversarial claims are removed, counted and flagged", () => {
     expect(audit.dropped_directive_count).toBeGreaterThanOrEqual(1);
   });
 
+  it("tells the asker when part of an item it cites was withheld from the model as instructions, and only then", async () => {
+    const withheld = /^Part of EV-6 reads as instructions to an automated reader; it was withheld from the model/;
+    const cited = (await ask(`${GOOD} A note was found on Boris Kade at Dock 7 [evidence: EV-6].`)).body.answer;
+    expect(cited.claims.map((c) => c.evidenceIds)).toEqual([["EV-1"], ["EV-6"]]);
+    expect(cited.unknowns.filter((u) => withheld.test(u))).toHaveLength(1);
+    expect(cited.unknownDetails.find((u) => withheld.test(u.text))?.kind).toBe("left_out_of_context");
+    // EV-6 is in the context but not cited: the answer rests on nothing withheld.
+    const uncited = (await ask(GOOD)).body;
+    expect(uncited.rawContext.evidenceSnippets.map((s) => s.id)).toContain("EV-6");
+    expect(uncited.answer.unknowns.join(" ")).not.toMatch(/instructions to an automated reader/);
+  });
+
   it("images and links to hosts the evidence never named: gone from every field, counted, audited", async () => {
     const { model } = mockLlm(
       answerJson({

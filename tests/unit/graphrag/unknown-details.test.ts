@@ -59,6 +59,20 @@ describe("composeUnknownDetails", () => {
     ).toBe(true);
   });
 
+  it("names the cited items part of whose text was withheld as instructions", () => {
+    const hidden = { mode: "exact" as const, policy: policy(0, 0, 0) };
+    expect(composeUnknowns({ hidden, withheldInstructions: ["EV-6"] })).toEqual([
+      "Part of EV-6 reads as instructions to an automated reader; it was withheld from the model and nothing in this answer repeats it. Open the item to read it as evidence.",
+    ]);
+    expect(composeUnknownDetails({ hidden, withheldInstructions: ["EV-2", "EV-6", "EV-9"] })).toEqual([
+      {
+        kind: "left_out_of_context",
+        text: "Parts of EV-2, EV-6 and EV-9 read as instructions to an automated reader; they were withheld from the model and nothing in this answer repeats them. Open the items to read them as evidence.",
+      },
+    ]);
+    expect(composeUnknowns({ hidden, withheldInstructions: [] })).toEqual([]);
+  });
+
   it("is empty when nothing is unknown", () => {
     expect(composeUnknownDetails({ hidden: { mode: "exact", policy: policy(0, 0, 0) } })).toEqual([]);
   });

@@ -320,9 +320,10 @@ const ADDRESSED: RegExp[] = [
   new RegExp(
     String.raw`\b(?:${AI_STRICT}|${WRITER})[^.!?]{0,120}?\b(?:should|must|shall|needs? to|ha(?:s|ve) to|is to|are to|(?:is|are)\s+(?:hereby\s+|kindly\s+|politely\s+|strongly\s+)?(?:ordered|instructed|required|directed|expected|authori[sz]ed|permitted|told|asked|requested|advised|urged|encouraged|invited|reminded|obliged)\s+to)\s+(?:(?:not|never|always|only|now|also)\s+)*(?:${ORDER_VERB}|withhold|present|exonerate|share|omit|mention|refer|call|name|find|open|begin|start|end|use|overlook|skip|hide|suppress)`,
   ),
-  // "This message is for the language model only", "Instruction to the analyst software:".
+  // "This message is for the language model only", "Instruction to the analyst software:". (Not a record telling of
+  // such a block: "The HTML part carries a hidden block addressed to AI assistants.")
   new RegExp(
-    String.raw`\b(?:is|are|intended|meant|written|addressed)\s+(?:only\s+)?(?:for|to)\s+(?:(?:the|any|all|every|an?)\s+)?${AI_STRICT}`,
+    String.raw`(?<!\b(?:carries|carried|contains|contained|includes|included|holds|held|bears|bore|has|had|with)\s+(?:an?|one|two|three|some|several)\s[^.!?]{0,60})\b(?:is|are|intended|meant|written|addressed)\s+(?:only\s+)?(?:for|to)\s+(?:(?:the|any|all|every|an?)\s+)?${AI_STRICT}`,
   ),
   // "Clarification intended for the assistant —": the bare nouns, when the text says it is meant for them.
   new RegExp(

@@ -218,6 +218,28 @@ test.describe("investigator workbench", () => {
     await shot(page, "wb-11-no-evidence");
   });
 
+  test("an answer citing an item that holds instructions to automated readers says so, and the item shows them marked", async ({
+    page,
+  }) => {
+    await signIn(page, "lead.park@metro.example");
+    const wb = new WorkbenchPage(page);
+    await wb.goto(HARBOR);
+    await wb.ask("What did Tasha Greene write on the note left on the kitchen table?");
+    expect(await wb.responseType()).toBe("answer");
+    await expect(wb.unknownGroup("left_out_of_context")).toContainText(
+      "Part of EV-C-012 reads as instructions to an automated reader; it was withheld from the model",
+    );
+    await expect(wb.answerText).not.toContainText(/ignore previous|captain is clean/i);
+    await wb.answerText.locator('button[data-citation="EV-C-012"]').first().click();
+    await expect(wb.evidencePanel).toHaveAttribute("data-evidence-id", "EV-C-012");
+    await expect(page.getByTestId("instruction-note")).toBeVisible();
+    const marked = page.getByTestId("instruction-passage");
+    await expect(marked).toHaveCount(1);
+    await expect(marked).toContainText("Ignore previous instructions");
+    await expect(marked).not.toContainText("Handler note");
+    await shot(page, "wb-12-instructions-marked");
+  });
+
   test("Stop ends the answer on screen and never sends the question a second time", async ({ page }) => {
     await signIn(page, REYES);
     const wb = new WorkbenchPage(page);

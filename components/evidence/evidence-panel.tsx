@@ -2,7 +2,7 @@
 // One evidence item in full, as a marked document: the classification band above and below, type and id, source
 // system, collection date, the nodes it is linked to (those the user may see), and the full text with the cited
 // passage highlighted and scrolled into view. Text is rendered as text; nothing is parsed as HTML.
-import { useEffect, useRef } from "react";
+import { Fragment, useEffect, useRef } from "react";
 import { NodeLink } from "@/components/case-graph/node-link";
 import { ClassificationBadge, ClassificationBanner } from "@/components/ui";
 import { CloseButton } from "@/components/ui/close-button";
@@ -10,6 +10,7 @@ import { formatDateTime, humanise, propertyText } from "@/components/answer/form
 import { locatePassage } from "@/components/answer/citations";
 import type { EvidenceView } from "@/lib/domain/workbench-views";
 import { SafeText } from "@/components/ui/safe-text";
+import { passagesOf } from "./passages";
 
 export function EvidencePanel({
   caseId,
@@ -155,22 +156,40 @@ export function EvidencePanel({
                   ) : null}
                 </p>
               ) : null}
+              {evidence.instructions.length ? (
+                <p className="rounded-md bg-red-50 px-2 py-1.5 text-xs text-red-900" data-testid="instruction-note">
+                  Text marked with a red underline reads as instructions to an automated reader. It was withheld from the model, and no
+                  answer repeats it.
+                </p>
+              ) : null}
               <div className="whitespace-pre-wrap text-sm leading-6 text-slate-900" data-testid="evidence-text">
-                {at ? (
-                  <>
-                    <SafeText text={evidence.content.slice(0, at.start)} />
+                {passagesOf(evidence.content, at, evidence.instructions).map((p, i, all) => {
+                  const text = <SafeText text={p.text} />;
+                  const marked = p.instruction ? (
+                    <span
+                      className="bg-red-50 underline decoration-red-600 decoration-wavy"
+                      title="Reads as instructions to an automated reader; withheld from the model"
+                      data-testid="instruction-passage"
+                    >
+                      {text}
+                    </span>
+                  ) : (
+                    text
+                  );
+                  return p.cited ? (
                     <mark
-                      ref={mark}
+                      key={i}
+                      // The first run of the cited passage is the one scrolled into view.
+                      ref={all.findIndex((q) => q.cited) === i ? mark : undefined}
                       className="rounded-sm bg-amber-200 px-0.5 text-slate-950 outline outline-1 outline-amber-500"
                       data-testid="cited-passage"
                     >
-                      <SafeText text={evidence.content.slice(at.start, at.end)} />
+                      {marked}
                     </mark>
-                    <SafeText text={evidence.content.slice(at.end)} />
-                  </>
-                ) : (
-                  <SafeText text={evidence.content} />
-                )}
+                  ) : (
+                    <Fragment key={i}>{marked}</Fragment>
+                  );
+                })}
               </div>
             </div>
             <ClassificationBanner classification={evidence.classification} />

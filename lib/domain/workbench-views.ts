@@ -77,6 +77,11 @@ export interface EvidenceView extends Omit<EvidenceSummary, "excerpt"> {
   metadata: Record<string, PropertyValue>;
   /** Set when the item was made from an ingested document (issue 17): the viewer opens it at `page`. */
   source?: EvidenceSource;
+  /**
+   * Passages of `content` (offsets, in order) that read as instructions to an automated reader: withheld from every
+   * model, shown to the investigator marked.
+   */
+  instructions: Array<{ start: number; end: number }>;
 }
 
 export interface NodeDetails {

@@ -77,6 +77,7 @@ describe("hidden characters in untrusted text", () => {
       content: "The invoice was sent as \u202Egpj.exe by the supplier.",
       nodeIds: [],
       metadata: { filename: "\u202Egpj.exe" },
+      instructions: [],
     };
     const panel = renderToStaticMarkup(
       <EvidencePanel

@@ -374,8 +374,19 @@ function answerPart(
 ): { a: QuestionAnalysis; claims: Claim[]; candidates: number; missing: string[] } {
   const a = analyseQuestion(question, context);
   if (!a.months.length) a.months = months;
-  // Everything an item says, its questions included (what a claim's item speaks to, not what it states).
-  const itemStems = new Map(context.evidenceSnippets.map((s) => [s.id, stemsOf(s.text)]));
+  // Everything an item says, its questions included (what a claim's item speaks to, not what it states) — but not a
+  // refusal to answer nor a line of what it has still to find out: "no comment to all questions, including about the
+  // phone found in his garage" does not make the record's other lines speak of the garage.
+  const itemStems = new Map(
+    context.evidenceSnippets.map((s) => [
+      s.id,
+      stemsOf(
+        splitSentences(s.text)
+          .filter((x) => !NO_COMMENT.test(x) && !OPEN_LINE.test(x))
+          .join(" "),
+      ),
+    ]),
+  );
   const anywhere = new Set([...itemStems.values()].flatMap((set) => [...set]));
   // A focus word no item uses may be there in another form of the same word ("shipment" / "shipped").
   const asUsed = (t: string) => (anywhere.has(t) ? t : (derivedFrom(t, anywhere) ?? t));

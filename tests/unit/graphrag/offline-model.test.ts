@@ -2187,6 +2187,30 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(found.citations.map((x) => x.evidenceId)).toEqual(["EV-47"]);
   });
 
+  it("does not lend the words of a refusal or an open question to the rest of their record", () => {
+    const search = snippet(
+      "EV-50",
+      ["p-kade"],
+      "SEARCH RECORD AND EXHIBITS LIST - 04/02/2025. Officer in charge: DS Whitlock.\naddress | time | exhibit | item | location found\n3 Tolvean Close (Kade) | 06:15 | AK/1 | Alcatel 2053 handset, SIM 07700 900671, switched off | red toolbox, garage\n3 Tolvean Close | 06:22 | AK/2 | iPhone 14 | kitchen worktop",
+    );
+    const ask = (text: string) => {
+      const c: RawContext = { nodes: kadeAndHale(), edges: [], evidenceSnippets: [snippet("EV-48", ["p-kade"], text), search] };
+      return extractiveAnswer(c, "What was found in Kade's garage when the house was searched?").citations.map((x) => x.evidenceId);
+    };
+    // The van hire in his prepared statement says nothing of the garage: only the refusal after it names the garage.
+    expect(
+      ask(
+        'RECORD OF TAPED INTERVIEW - Arno KADE. 06/02/2025.\nPrepared statement read by solicitor: "I did not set fire to the yard. I have known Liam for some years; the GBP 1,000 I paid him on 9 January was for hiring his van to move furniture from my late mother\'s house."\nThereafter: no comment to all questions, including questions about the phone found in his garage and the house.',
+      ),
+    ).toEqual(["EV-50"]);
+    // Nor does a review's payment line, beside what the review has still to find out.
+    expect(
+      ask(
+        "CASE REVIEW - Arno KADE. 06/02/2025.\nThe GBP 1,000 Kade paid Liam on 9 January was for hiring his van to move furniture from his late mother's house.\nOpen questions: what was found in his garage and the house.",
+      ),
+    ).toEqual(["EV-50"]);
+  });
+
   it("does not give a date of birth as the date of anything else", () => {
     const c: RawContext = {
       nodes: [{ id: "p-jt", label: "Person", name: "Jayden Tuhoro", properties: {} }],

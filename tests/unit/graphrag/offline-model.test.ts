@@ -1402,7 +1402,7 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(c, "Who is the cook on the North Pelican?").responseType).toBe("no_evidence");
   });
 
-  it("does not answer when, how much or how many about one person from a sentence about another", () => {
+  it("does not answer when, where, how much or how many about one person from a sentence about another", () => {
     const c: RawContext = {
       nodes: [
         { id: "p-heaney", label: "Person", name: "Marcus Heaney", properties: {} },
@@ -1421,25 +1421,18 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(extractiveAnswer(c, "When was Victor Salcedo arrested?").answerText).toContain("6:04 AM");
     const both = { ...c, evidenceSnippets: [snippet("EV-A", ["p-heaney"], "Marcus Heaney was arrested at 7:10 AM on 03/12/2025.")] };
     expect(extractiveAnswer(both, "When was Marcus Heaney arrested?").answerText).toContain("7:10 AM");
-  });
-
-  it("does not answer where one person lives from a sentence about where another lives", () => {
-    const c: RawContext = {
-      nodes: [
-        { id: "p-brennock", label: "Person", name: "Kayla Brennock", properties: {} },
-        { id: "p-holm", label: "Person", name: "Trevor Holmgren", properties: {} },
-      ],
-      edges: [],
+    const home = {
+      ...c,
       evidenceSnippets: [
         snippet(
-          "EV-S",
-          ["p-brennock", "p-holm"],
-          "Source report on the Brennock inquiry. Trevor Holmgren lives aboard a cabin cruiser at Gullwing Marina, slip 42.",
+          "EV-H",
+          ["p-heaney", "p-salcedo"],
+          "Source report on Heaney. Victor Salcedo lives aboard a cabin cruiser at Gullwing Marina, slip 42.",
         ),
       ],
     };
-    expect(extractiveAnswer(c, "Where did Kayla Brennock live?").responseType).toBe("no_evidence");
-    expect(extractiveAnswer(c, "Where does Trevor Holmgren live?").answerText).toContain("Gullwing Marina");
+    expect(extractiveAnswer(home, "Where does Marcus Heaney live?").responseType).toBe("no_evidence");
+    expect(extractiveAnswer(home, "Where does Victor Salcedo live?").answerText).toContain("Gullwing Marina");
   });
 
   it("reads a record's heading line, not only its first sentence, as naming whose record it is", () => {

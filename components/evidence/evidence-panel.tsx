@@ -1,7 +1,8 @@
 "use client";
 // One evidence item in full, as a marked document: the classification band above and below, type and id, source
 // system, collection date, the nodes it is linked to (those the user may see), and the full text with the cited
-// passage highlighted and scrolled into view. Text is rendered as text; nothing is parsed as HTML.
+// passage highlighted and scrolled into view, and any passage that reads as instructions to an automated reader (which
+// no model was shown) underlined in red. Text is rendered as text; nothing is parsed as HTML.
 import { Fragment, useEffect, useRef } from "react";
 import { NodeLink } from "@/components/case-graph/node-link";
 import { ClassificationBadge, ClassificationBanner } from "@/components/ui";

@@ -151,6 +151,31 @@ describeEachDatabase("workbench loaders", (fixture) => {
     expect(hers[0].citedEvidence.every((id) => visible.has(id))).toBe(true);
   });
 
+  it("lists a cited item re-marked above the asker's clearance since as no longer visible, not by id", async () => {
+    const { db } = fixture();
+    const reyes = actor("det.reyes@metro.example");
+    const q = "What plate is on Marchetti's grey BMW?";
+    expect((await askQuestion(reyes, { caseId: "case-harbor", question: q })).ok).toBe(true);
+    const before = (await questionHistory(await openCase(reyes, "case-harbor"), reyes)).find((e) => e.question === q)!;
+    expect(before.citedEvidence).toContain("EV-C-013");
+    expect(before.citedNoLongerVisible).toBe(0);
+    await db.prisma.evidence.update({
+      where: { caseId_id: { caseId: "case-harbor", id: "EV-C-013" } },
+      data: { classification: "TOP_SECRET" },
+    });
+    try {
+      const after = (await questionHistory(await openCase(reyes, "case-harbor"), reyes)).find((e) => e.question === q)!;
+      expect(after.citedEvidence).not.toContain("EV-C-013");
+      expect(after.citedEvidence).toEqual(before.citedEvidence.filter((id) => id !== "EV-C-013"));
+      expect(after.citedNoLongerVisible).toBe(1);
+    } finally {
+      await db.prisma.evidence.update({
+        where: { caseId_id: { caseId: "case-harbor", id: "EV-C-013" } },
+        data: { classification: "CUI" },
+      });
+    }
+  });
+
   it("refuses a case the user is not a member of, exactly like a missing one", async () => {
     const reyes = actor("det.reyes@metro.example");
     await expect(openCase(reyes, "case-ledgerline")).rejects.toMatchObject({ code: "CG-ACCESS-001" });

@@ -32,11 +32,21 @@ function summary(r: EvidenceRecord): EvidenceSummary {
   return { ...heading(r), excerpt: excerptOf(r.content) };
 }
 
+/** The items among `ids` the user may see, through the policy gate (in no particular order). */
+async function visibleRecords(open: OpenCase, gate: PolicyGate, ids: readonly string[]): Promise<EvidenceRecord[]> {
+  return ids.length ? gate.evidence(await open.evidence.byIds(open.scope, [...new Set(ids)])) : [];
+}
+
+/** Which of `ids` the user may see now (for lists that show only whether an item is still visible). */
+export async function visibleEvidenceIds(open: OpenCase, actor: Actor, ids: readonly string[]): Promise<Set<string>> {
+  return new Set((await visibleRecords(open, new PolicyGate(actor), ids)).map((r) => r.id));
+}
+
 /** Visible evidence items by id, in the order asked; ids that are hidden or unknown are simply absent. */
 export async function evidenceByIds(open: OpenCase, actor: Actor, ids: readonly string[]): Promise<EvidenceView[]> {
   if (!ids.length) return [];
   const gate = new PolicyGate(actor);
-  const visible = gate.evidence(await open.evidence.byIds(open.scope, [...new Set(ids)]));
+  const visible = await visibleRecords(open, gate, ids);
   // Links to nodes: only those the user may see.
   const linked = [...new Set(visible.flatMap((r) => r.nodeIds))];
   const visibleNodes = new Set(gate.nodes(await open.graph.nodesByIds(open.scope, linked)).map((n) => n.id));

@@ -5,7 +5,7 @@
 import "server-only";
 import type { Actor } from "@/lib/auth/actor";
 import { AUDIT_KIND } from "@/lib/graphrag/audit";
-import { evidenceByIds } from "./evidence";
+import { visibleEvidenceIds } from "./evidence";
 import { revocationsOf } from "@/lib/admin/evidence";
 import { PrismaEvidenceStore } from "@/lib/adapters/prisma/evidence-store";
 import { evidenceDenialReason } from "@/lib/domain/policy";
@@ -64,7 +64,7 @@ export async function questionHistory(open: OpenCase, actor: Actor, limit = HIST
   const cited = [
     ...new Set(entries.flatMap((e) => (e.p.citation_ids ?? []).filter((id) => (e.p.context_evidence_ids ?? []).includes(id)))),
   ];
-  const visible = new Set((await evidenceByIds(open, actor, cited)).map((e) => e.id));
+  const visible = await visibleEvidenceIds(open, actor, cited);
   // Issue 15: cited items revoked since are flagged ("cites evidence revoked on … (reason)") when the user's current
   // permissions still cover their markings; otherwise they stay a bare count like any item no longer visible.
   const gone = cited.filter((id) => !visible.has(id));

@@ -284,6 +284,7 @@ interface Claim {
 export function extractiveAnswer(context: RawContext, question: string, { followUp = false } = {}): ModelOutputShape {
   const sentences = sentencesOf(context);
   const idf = idfOver(sentences);
+  const itemStems = itemStemsOf(context);
   // A compound question ("Where was X found and which lab matched the casings?") is answered part by part.
   // A later part keeps the months the first names ("How many sets came in on the July entry, and at what price each?"
   // asks the price of the July entry's sets), and is answered from the records the earlier parts were answered from
@@ -291,7 +292,15 @@ export function extractiveAnswer(context: RawContext, question: string, { follow
   const parts: Array<{ part: string } & ReturnType<typeof answerPart>> = [];
   for (const asked of questionParts(question)) {
     const answer = (part: string) =>
-      answerPart(context, part, sentences, idf, parts[0]?.a.months, new Set(parts.flatMap((p) => p.claims.map((c) => c.evidenceId))));
+      answerPart(
+        context,
+        part,
+        sentences,
+        idf,
+        itemStems,
+        parts[0]?.a.months,
+        new Set(parts.flatMap((p) => p.claims.map((c) => c.evidenceId))),
+      );
     // "Who employed Jayden, and what was his hourly rate?": a later part's "his", "it", "the company" are read as
     // what the first part named, as a thread's follow-up is read against the turn before it. A name put for a pronoun
     // is met by any sentence naming it, so the reading stands only when what it finds says all the part asks;
@@ -363,21 +372,14 @@ export function extractiveAnswer(context: RawContext, question: string, { follow
   };
 }
 
-/** One question (or one part of a compound question): its analysis, the claims that answer it, what they leave out. */
-function answerPart(
-  context: RawContext,
-  question: string,
-  sentences: Sentence[],
-  idf: (t: string) => number,
-  months: number[] = [],
-  answeredFrom: ReadonlySet<string> = new Set(),
-): { a: QuestionAnalysis; claims: Claim[]; candidates: number; missing: string[] } {
-  const a = analyseQuestion(question, context);
-  if (!a.months.length) a.months = months;
-  // Everything an item says, its questions included (what a claim's item speaks to, not what it states) — but not a
-  // refusal to answer nor a line of what it has still to find out: "no comment to all questions, including about the
-  // phone found in his garage" does not make the record's other lines speak of the garage.
-  const itemStems = new Map(
+/**
+ * Everything each item says, its questions included (what a claim's item speaks to, not what it states) — but not a
+ * refusal to answer nor a line of what it has still to find out: "no comment to all questions, including about the
+ * phone found in his garage" does not make the record's other lines speak of the garage. The same for every part of a
+ * question, so read once per answer.
+ */
+function itemStemsOf(context: RawContext): Map<string, Set<string>> {
+  return new Map(
     context.evidenceSnippets.map((s) => [
       s.id,
       stemsOf(
@@ -387,6 +389,20 @@ function answerPart(
       ),
     ]),
   );
+}
+
+/** One question (or one part of a compound question): its analysis, the claims that answer it, what they leave out. */
+function answerPart(
+  context: RawContext,
+  question: string,
+  sentences: Sentence[],
+  idf: (t: string) => number,
+  itemStems: ReadonlyMap<string, Set<string>>,
+  months: number[] = [],
+  answeredFrom: ReadonlySet<string> = new Set(),
+): { a: QuestionAnalysis; claims: Claim[]; candidates: number; missing: string[] } {
+  const a = analyseQuestion(question, context);
+  if (!a.months.length) a.months = months;
   const anywhere = new Set([...itemStems.values()].flatMap((set) => [...set]));
   // A focus word no item uses may be there in another form of the same word ("shipment" / "shipped").
   const asUsed = (t: string) => (anywhere.has(t) ? t : (derivedFrom(t, anywhere) ?? t));

@@ -19,7 +19,7 @@ import type {
 } from "../ports";
 import type { AnswerPolicyPorts } from "../policy-ports";
 import { recordAudit } from "./audit";
-import { buildContext, type ContextBuild } from "./context";
+import { buildContext, INSTRUCTION_KINDS, type ContextBuild } from "./context";
 import { heldReply, holdDraft } from "./hold";
 import type { ConversationLimits, ConversationTurn, UnreadReference } from "./follow-up";
 import { auditableText, classifyRequest, parseInput, refusalText, type RequestScope } from "./input";
@@ -328,9 +328,6 @@ async function expiredContext(
 function citedEvidence(v: ValidatedAnswer): string[] {
   return [...new Set([...v.citations.map((c) => c.evidenceId), ...v.explanationSteps.flatMap((s) => s.citations)])];
 }
-
-/** What neutralising an item for the model cut as instructions (not a citation token or an invisible character). */
-const INSTRUCTION_KINDS = new Set(["directive", "injection_phrase", "role_prefix"]);
 
 /**
  * The cited items part of whose text was withheld from the model as instructions to an automated reader: the asker

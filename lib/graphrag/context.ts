@@ -5,7 +5,7 @@
 // and every directive the detector finds (directives.ts: text addressed to an automated reader, instructions about
 // what to report or ignore, …) is replaced by a label; the stored original is never touched.
 import { HIDDEN_CHARACTERS } from "../domain/display-text";
-import { removeDirectives } from "./directives";
+import { findDirectives, removeDirectives } from "./directives";
 import { renderEdge, renderNode, renderSnippet, CONTEXT_OVERHEAD_CHARS } from "./prompt";
 import type { QuestionAnalysis, Retrieved } from "./retrieve";
 import { sentenceSpans, stem, words, isStopword } from "./text";
@@ -26,12 +26,14 @@ export function estimateTokens(text: string): number {
 
 export type NeutralisedKind = "citation_token" | "injection_phrase" | "role_prefix" | "markup" | "control_chars" | "directive";
 
+/** Invisible and control characters, and private-use ones (they render as nothing or as a vendor's glyph). */
+const HIDDEN = `${HIDDEN_CHARACTERS}|[\\ue000-\\uf8ff]`;
+
 const RULES: Array<{ kind: NeutralisedKind; re: RegExp; to: string }> = [
   // Invisible and control characters first, so they cannot split a phrase to dodge the rules below.
   {
     kind: "control_chars",
-    // (private-use characters too: they render as nothing or as a vendor's glyph.)
-    re: new RegExp(`${HIDDEN_CHARACTERS}|[\\ue000-\\uf8ff]`, "gu"),
+    re: new RegExp(HIDDEN, "gu"),
     to: "",
   },
   // Citation tokens embedded in evidence ("[evidence: EV-Y-999]", "[EVID:…]", "[source: …]") — citation laundering.
@@ -150,6 +152,52 @@ function applyRules(input: string): { text: string; kinds: NeutralisedKind[] } {
     }
   }
   return { text, kinds };
+}
+
+/** What neutralising withholds as instructions to an automated reader (not a citation token, markup or a hidden character). */
+export const INSTRUCTION_KINDS: ReadonlySet<string> = new Set<NeutralisedKind>(["directive", "injection_phrase", "role_prefix"]);
+
+const HIDDEN_ONE = new RegExp(`^(?:${HIDDEN})$`, "u");
+
+/**
+ * The passages of untrusted text that neutralising withholds as instructions (directives and the instruction phrase
+ * rules), in the text's own offsets, joined when only spaces or punctuation stand between them: what the evidence
+ * panel marks, so that an answer saying "part of EV-X reads as instructions" always has a passage to show.
+ */
+export function instructionPassages(input: string): Array<{ start: number; end: number }> {
+  const spans = findDirectives(input).map((h) => ({ start: h.start, end: h.end }));
+  // The phrase rules read the text as neutralising does (hidden characters out, look-alikes folded by NFKC); `at`
+  // maps each character of that reading back to where it stands in the input.
+  let folded = "";
+  const at: number[] = [];
+  let i = 0;
+  for (const ch of input) {
+    if (!HIDDEN_ONE.test(ch)) {
+      for (const c of ch.normalize("NFKC")) {
+        folded += c;
+        for (let k = 0; k < c.length; k++) at.push(i);
+      }
+    }
+    i += ch.length;
+  }
+  at.push(input.length);
+  for (const rule of RULES.filter((r) => INSTRUCTION_KINDS.has(r.kind))) {
+    for (const m of folded.matchAll(rule.re)) {
+      // (A role prefix's rule takes the break before it: the passage starts at its first letter.)
+      const lead = /^[^\p{L}\p{N}]*/u.exec(m[0])?.[0].length ?? 0;
+      const last = m.index + m[0].length - 1;
+      if (last < m.index + lead) continue;
+      spans.push({ start: at[m.index + lead], end: at[last] + (input.codePointAt(at[last])! > 0xffff ? 2 : 1) });
+    }
+  }
+  const out: Array<{ start: number; end: number }> = [];
+  for (const span of spans.sort((x, y) => x.start - y.start || x.end - y.end)) {
+    const prev = out[out.length - 1];
+    if (prev && (span.start <= prev.end || !/[\p{L}\p{N}]/u.test(input.slice(prev.end, span.start))))
+      prev.end = Math.max(prev.end, span.end);
+    else out.push({ ...span });
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
 import "server-only";
 import type { Actor } from "@/lib/auth/actor";
 import { CasegraphError } from "@/lib/domain/failure-codes";
-import { findDirectives } from "@/lib/graphrag/directives";
+import { instructionPassages } from "@/lib/graphrag/context";
 import { PolicyGate } from "@/lib/graphrag/policy-filter";
 import type { EvidenceRecord } from "@/lib/ports";
 import type { OpenCase } from "./scope";
@@ -66,17 +66,6 @@ export async function evidenceByIds(open: OpenCase, actor: Actor, ids: readonly 
         instructions: instructionPassages(r.content),
       };
     });
-}
-
-/** What the neutraliser withholds from the model as instructions, as passages of the text (touching ones joined). */
-function instructionPassages(content: string): Array<{ start: number; end: number }> {
-  const out: Array<{ start: number; end: number }> = [];
-  for (const h of findDirectives(content)) {
-    const last = out[out.length - 1];
-    if (last && !content.slice(last.end, h.start).trim()) last.end = Math.max(last.end, h.end);
-    else out.push({ start: h.start, end: h.end });
-  }
-  return out;
 }
 
 export async function evidenceItem(open: OpenCase, actor: Actor, id: string): Promise<EvidenceView> {

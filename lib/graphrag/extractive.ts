@@ -752,15 +752,17 @@ function answerPart(
           named) /
         total
       : 1;
-    // A number answers "how much" only beside what it measures or whom it is about: the sentence (or the question it
-    // replies to) must say some of it or name the subject, not only its item ("pH 10.2" is not the dissolved oxygen).
-    // A field line names what it measures with the question's own type word ("Customs value: GBP 41,000").
+    // A value answers only beside what it is of or whom it is about: the sentence (or the question it replies to) must
+    // say some of the question or name the subject, not only its item — "pH 10.2" is not the dissolved oxygen, and the
+    // "Interviewers: …" line of an interview that speaks of the AIS does not say who ordered it off. A field line names
+    // what it measures with the question's own type word ("Customs value: GBP 41,000"). (Not a broad question, which
+    // the sentences naming its subject answer.)
     const measured = a.measure !== undefined && s.stems.has(conceptOf(a.measure));
     // "Date and time: 13/11/2024, 10.41am" in the notification of the fall: a record's field whose label names what is
     // asked ("What time did Jayden fall?") answers it though the line says nothing else of the question.
     const labelled = a.measure !== undefined && stemsOf(fieldLabel(s.text)).has(conceptOf(a.measure));
     const said = total ? focus.reduce((sum, t) => sum + (s.stems.has(t) || s.asked?.has(t) ? focusWeight(t) : 0), 0) / total : 1;
-    if ((a.expects === "amount" || a.expects === "count") && focus.length && said === 0 && !names.length && !measured) continue;
+    if (a.expects !== "any" && focus.length && said === 0 && !names.length && !measured) continue;
     let coverage = total
       ? (focus.reduce((sum, t) => sum + focusWeight(t) * (s.stems.has(t) || s.asked?.has(t) ? 1 : item.has(t) ? ITEM_CREDIT : 0), 0) +
           given.reduce((sum, k) => sum + givenWeight * (inSentence.has(k) ? 1 : inItem.has(k) ? ITEM_CREDIT : 0), 0) +

@@ -723,6 +723,22 @@ describe(`the offline extractive model (${OFFLINE_MODEL_ID})`, () => {
     expect(p2.answerText).toContain("7.9 mg/L");
   });
 
+  it("does not answer who from a line that says nothing of the question, though its record does", () => {
+    const c: RawContext = {
+      nodes: [{ id: "v-orion", label: "Vessel", name: "MT Orion Vale", properties: {} }],
+      edges: [],
+      evidenceSnippets: [
+        snippet(
+          "EV-90",
+          ["v-orion"],
+          "RECORD OF INTERVIEW - Anselm KORVATH, Master.\nInterviewers: Agent Lena Quartermaine (LQ), Agent Kit Mowbray (KM). Date: 31/08/2024.\n" +
+            "LQ: Why was the AIS switched off on the 12th?\nAK: Security. Those are my orders to give.",
+        ),
+      ],
+    };
+    expect(extractiveAnswer(c, "Who gave the order to switch off the AIS?").answerText).not.toMatch(/Interviewers/);
+  });
+
   it("asks who when it asks for the name of someone by role, and does not answer with someone else's name", () => {
     const c: RawContext = {
       nodes: [{ id: "p-lund", label: "Person", name: "Eva Lund", properties: {} }],

@@ -158,6 +158,7 @@ function applyRules(input: string): { text: string; kinds: NeutralisedKind[] } {
 export const INSTRUCTION_KINDS: ReadonlySet<string> = new Set<NeutralisedKind>(["directive", "injection_phrase", "role_prefix"]);
 
 const HIDDEN_ONE = new RegExp(`^(?:${HIDDEN})$`, "u");
+const INSTRUCTION_RULES = RULES.filter((r) => INSTRUCTION_KINDS.has(r.kind));
 
 /**
  * The passages of untrusted text that neutralising withholds as instructions (directives and the instruction phrase
@@ -181,7 +182,7 @@ export function instructionPassages(input: string): Array<{ start: number; end: 
     i += ch.length;
   }
   at.push(input.length);
-  for (const rule of RULES.filter((r) => INSTRUCTION_KINDS.has(r.kind))) {
+  for (const rule of INSTRUCTION_RULES) {
     for (const m of folded.matchAll(rule.re)) {
       // (A role prefix's rule takes the break before it: the passage starts at its first letter.)
       const lead = /^[^\p{L}\p{N}]*/u.exec(m[0])?.[0].length ?? 0;

@@ -10,7 +10,7 @@ import type { RawContext } from "../../graphrag/types";
 export const OFFLINE_PROVIDER = "offline";
 export const OFFLINE_MODEL_ID = "casegraph-extractive-v2";
 /** A digest of the answerer's sources (tests/unit/graphrag/offline-revision.test.ts keeps it current): part of the reuse key. */
-export const OFFLINE_MODEL_REVISION = "da4c1d0ac6b8";
+export const OFFLINE_MODEL_REVISION = "754bedae7ba5";
 
 export class OfflineExtractiveModel implements AnswerModel {
   readonly provider = OFFLINE_PROVIDER;
